@@ -1,0 +1,144 @@
+package analyze
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// Saturation detection.
+//
+// The saturation point is the offered load at which throughput stops rising.
+// It is found from the per-quantum points (L = offered load, X = throughput)
+// by fitting the simplest saturating model, X = b·min(L, k): a line through
+// the origin that turns flat at the knee k. For a given k the best slope b
+// has a closed form (least squares, b = Σf·X / Σf², f = min(L, k)), so the
+// fit scans every distinct load as a candidate knee and keeps the one with
+// the least squared error; prefix sums over the points sorted by load make
+// the scan O(m log m). The plateau throughput is the median throughput of
+// the points with L ≥ 1.1·k (L ≥ k if fewer than 3 of those).
+//
+// Why this method: a least-squares fit over all points is robust to the
+// noise of single quanta, and ramp-up and ramp-down quanta (low load, low
+// throughput) simply lie on the rising branch instead of biasing the knee;
+// the median makes the plateau robust to outliers.
+//
+// The fit always finds some knee, so the data must show a plateau before
+// the service is called saturated: at least max(3, 10% of the points) lie at
+// L ≥ 1.1·k, and their mean throughput is below 0.85 times what the straight
+// line would predict there (b·mean L). Otherwise the service did not
+// saturate, and the result is the highest load with the median throughput
+// of the top 10% of points by load.
+
+// Saturation fit thresholds, see above.
+const (
+	plateauMargin = 1.1  // points with L ≥ plateauMargin·k form the plateau
+	plateauShare  = 0.1  // the plateau holds at least this share of points
+	plateauMin    = 3    // and at least this many points
+	plateauDrop   = 0.85 // plateau throughput below this share of the line
+)
+
+// loadPoint is one quantum's offered load and throughput.
+type loadPoint struct {
+	l, x float64
+}
+
+// saturation finds the saturation point of the (load, throughput) points.
+func saturation(loads, thr []float64) Saturation {
+	pts := make([]loadPoint, len(loads))
+	for i := range loads {
+		pts[i] = loadPoint{loads[i], thr[i]}
+	}
+	if len(pts) == 0 {
+		return Saturation{}
+	}
+	slices.SortFunc(pts, func(a, b loadPoint) int { return cmp.Compare(a.l, b.l) })
+	k, b, ok := fitKnee(pts)
+	if ok {
+		hi := from(pts, plateauMargin*k)
+		need := max(plateauMin, int(math.Ceil(plateauShare*float64(len(pts)))))
+		if len(hi) >= need && meanX(hi) < plateauDrop*b*meanL(hi) {
+			return Saturation{Saturated: true, Load: k, Throughput: plateau(pts, k)}
+		}
+	}
+	top := int(math.Ceil(plateauShare * float64(len(pts))))
+	return Saturation{
+		Load:       pts[len(pts)-1].l,
+		Throughput: medianX(pts[len(pts)-max(top, 1):]),
+	}
+}
+
+// fitKnee fits X = b·min(L, k) to pts (sorted by load) by least squares over
+// the candidate knees k = each distinct load. ok is false when no candidate
+// has a positive load.
+func fitKnee(pts []loadPoint) (k, b float64, ok bool) {
+	m := len(pts)
+	// Prefix sums over the first j points: Σ L·X, Σ L², Σ X.
+	lx, ll, sx := make([]float64, m+1), make([]float64, m+1), make([]float64, m+1)
+	var xx float64
+	for i, p := range pts {
+		lx[i+1] = lx[i] + p.l*p.x
+		ll[i+1] = ll[i] + p.l*p.l
+		sx[i+1] = sx[i] + p.x
+		xx += p.x * p.x
+	}
+	best := math.Inf(1)
+	for j := range m {
+		if j+1 < m && pts[j+1].l == pts[j].l {
+			continue // not the last point at this load
+		}
+		kj, rest := pts[j].l, float64(m-j-1)
+		fx := lx[j+1] + kj*(sx[m]-sx[j+1])
+		ff := ll[j+1] + kj*kj*rest
+		if ff <= 0 {
+			continue
+		}
+		if sse := xx - fx*fx/ff; sse < best {
+			best, k, b, ok = sse, kj, fx/ff, true
+		}
+	}
+	return k, b, ok
+}
+
+// plateau is the median throughput of the points with L ≥ 1.1·k, or of those
+// with L ≥ k when fewer than plateauMin.
+func plateau(pts []loadPoint, k float64) float64 {
+	hi := from(pts, plateauMargin*k)
+	if len(hi) < plateauMin {
+		hi = from(pts, k)
+	}
+	return medianX(hi)
+}
+
+// from returns the points (sorted by load) with L ≥ l.
+func from(pts []loadPoint, l float64) []loadPoint {
+	return pts[sort.Search(len(pts), func(i int) bool { return pts[i].l >= l }):]
+}
+
+// meanX is the mean throughput of pts.
+func meanX(pts []loadPoint) float64 {
+	var s float64
+	for _, p := range pts {
+		s += p.x
+	}
+	return s / float64(len(pts))
+}
+
+// meanL is the mean load of pts.
+func meanL(pts []loadPoint) float64 {
+	var s float64
+	for _, p := range pts {
+		s += p.l
+	}
+	return s / float64(len(pts))
+}
+
+// medianX is the nearest-rank median throughput of pts.
+func medianX(pts []loadPoint) float64 {
+	xs := make([]float64, len(pts))
+	for i, p := range pts {
+		xs[i] = p.x
+	}
+	return median(xs)
+}

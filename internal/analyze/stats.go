@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+)
+
+// nsPerMs converts nanoseconds to milliseconds.
+const nsPerMs = 1e6
+
+// nearestRank returns the pct-th percentile of an ascending slice by the
+// nearest-rank method: the value of rank ⌈pct·n/100⌉ (1-based, at least 1).
+// The median is thus the lower middle value for an even n, and the
+// percentiles of 1..100 are 50, 90 and 99. It returns zero for no values.
+func nearestRank[T int64 | float64](sorted []T, pct int) T {
+	n := len(sorted)
+	if n == 0 {
+		var zero T
+		return zero
+	}
+	rank := (pct*n + 99) / 100
+	return sorted[min(max(rank, 1), n)-1]
+}
+
+// meanStdDev returns the mean and the population standard deviation (divided
+// by n, not n-1) of values, computed in two passes for accuracy.
+func meanStdDev[T int64 | float64](values []T) (mean, stddev float64) {
+	if len(values) == 0 {
+		return 0, 0
+	}
+	var sum float64
+	for _, v := range values {
+		sum += float64(v)
+	}
+	mean = sum / float64(len(values))
+	var ss float64
+	for _, v := range values {
+		d := float64(v) - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / float64(len(values)))
+}
+
+// rtStats summarises response times given in ns, sorted ascending, in ms.
+func rtStats(sorted []int64) RTStats {
+	n := len(sorted)
+	if n == 0 {
+		return RTStats{}
+	}
+	mean, sd := meanStdDev(sorted)
+	return RTStats{
+		N:      n,
+		Min:    float64(sorted[0]) / nsPerMs,
+		Median: float64(nearestRank(sorted, 50)) / nsPerMs,
+		Mean:   mean / nsPerMs,
+		P90:    float64(nearestRank(sorted, 90)) / nsPerMs,
+		P99:    float64(nearestRank(sorted, 99)) / nsPerMs,
+		Max:    float64(sorted[n-1]) / nsPerMs,
+		StdDev: sd / nsPerMs,
+	}
+}
+
+// summaryRT converts response-time statistics to the summary's row.
+func summaryRT(s RTStats) RTSummary {
+	return RTSummary{
+		Min: s.Min, Median: s.Median, Mean: s.Mean, Max: s.Max,
+		StdDev: s.StdDev, P90: s.P90, P99: s.P99,
+	}
+}
+
+// floatStats returns the Min/Med/Aver/Max/StdDev row of values (median by
+// nearest rank, population standard deviation); values is not modified.
+func floatStats(values []float64, unit string) Stats {
+	st := Stats{Unit: unit}
+	if len(values) == 0 {
+		return st
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	st.Min = sorted[0]
+	st.Max = sorted[len(sorted)-1]
+	st.Median = nearestRank(sorted, 50)
+	st.Mean, st.StdDev = meanStdDev(sorted)
+	return st
+}
+
+// median returns the nearest-rank median of values; values is not modified.
+func median(values []float64) float64 {
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	return nearestRank(sorted, 50)
+}

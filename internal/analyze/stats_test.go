@@ -1,0 +1,54 @@
+package analyze
+
+import (
+	"math"
+	"testing"
+)
+
+func TestRTStatsNearestRank(t *testing.T) {
+	t.Parallel()
+	seq := func(n int) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = int64(i+1) * nsPerMs
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		in     []int64 // ns, ascending
+		want   RTStats
+		stddev float64
+	}{
+		// 1..100 ms: ranks 50, 90 and 99 give the values themselves.
+		{"1..100", seq(100), RTStats{N: 100, Min: 1, Median: 50, Mean: 50.5, P90: 90, P99: 99, Max: 100}, math.Sqrt(9999.0 / 12)},
+		// A single value is every statistic.
+		{"one", seq(1), RTStats{N: 1, Min: 1, Median: 1, Mean: 1, P90: 1, P99: 1, Max: 1}, 0},
+		// Even count: the median is the lower middle value (rank ⌈n/2⌉).
+		{"two", seq(2), RTStats{N: 2, Min: 1, Median: 1, Mean: 1.5, P90: 2, P99: 2, Max: 2}, 0.5},
+		// 1..10 ms: p90 is rank 9, p99 rank 10.
+		{"1..10", seq(10), RTStats{N: 10, Min: 1, Median: 5, Mean: 5.5, P90: 9, P99: 10, Max: 10}, math.Sqrt(99.0 / 12)},
+		// Empty set: all zero.
+		{"empty", nil, RTStats{}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := rtStats(tc.in)
+			sd := got.StdDev
+			got.StdDev = 0
+			if got != tc.want || math.Abs(sd-tc.stddev) > 1e-9 {
+				t.Errorf("got %+v stddev %v, want %+v stddev %v", got, sd, tc.want, tc.stddev)
+			}
+		})
+	}
+}
+
+func TestFloatStats(t *testing.T) {
+	t.Parallel()
+	got := floatStats([]float64{4, 1, 3, 2}, "calls/s")
+	want := Stats{Unit: "calls/s", Min: 1, Median: 2, Mean: 2.5, Max: 4, StdDev: math.Sqrt(1.25)}
+	if got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}

@@ -1,0 +1,64 @@
+package analyze
+
+import (
+	"math"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// ThroughputUnit is the unit of the summary's throughput row.
+const ThroughputUnit = "calls/s"
+
+// summarize builds the summary table except the peak window and fairness.
+// Throughput statistics and the saturation fit use the quanta in which at
+// least one tester was active (every quantum if there are no testers).
+func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
+	s := Summary{
+		Testers:        TesterCounts{Planned: in.Planned, Started: len(in.Testers)},
+		QuantumS:       float64(g.qn) / 1e9,
+		ResponseTimeMs: summaryRT(rt),
+		Errors:         map[string]int{},
+		DurationS:      g.seconds(g.end),
+	}
+	s.Samples = countSamples(in.Calls, s.Errors)
+	s.Samples.Lost = in.Lost
+	for _, t := range in.Testers {
+		if t.Failed {
+			s.Testers.Failed++
+		}
+		s.Clock.MaxAbsOffsetMs = max(s.Clock.MaxAbsOffsetMs, math.Abs(t.OffsetMs))
+		s.Clock.MaxErrorBoundMs = max(s.Clock.MaxErrorBoundMs, t.BoundMs)
+	}
+	var loads, thr []float64
+	for _, q := range quanta {
+		s.Load.Max = max(s.Load.Max, q.Load)
+		if q.Active > 0 || len(in.Testers) == 0 {
+			loads = append(loads, q.Load)
+			thr = append(thr, q.Throughput)
+		}
+	}
+	s.Throughput = floatStats(thr, ThroughputUnit)
+	s.Saturation = saturation(loads, thr)
+	return s
+}
+
+// countSamples counts the calls by outcome and the non-OK ones by class into
+// errs. Failed excludes cancelled calls.
+func countSamples(calls []Call, errs map[string]int) SampleCounts {
+	byClass := make([]int, numClasses)
+	for i := range calls {
+		byClass[calls[i].Status]++
+	}
+	sc := SampleCounts{Total: len(calls), OK: byClass[sample.OK]}
+	for k, n := range byClass {
+		st := sample.Status(k)
+		if st == sample.OK || n == 0 {
+			continue
+		}
+		errs[st.String()] = n
+		if st != sample.Cancelled {
+			sc.Failed += n
+		}
+	}
+	return sc
+}

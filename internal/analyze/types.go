@@ -1,0 +1,183 @@
+package analyze
+
+import (
+	"time"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// Quantum is the aggregate view of one time quantum. Times are seconds since
+// the run's time origin (Result.Origin).
+type Quantum struct {
+	T          float64        // quantum start, s since origin
+	Load       float64        // offered load: time-weighted mean of calls in flight
+	LoadMax    int            // most calls in flight at any instant of the quantum
+	Active     int            // testers active at any time in the quantum
+	Throughput float64        // successful calls completed per second
+	OK         int            // successful calls completed in the quantum
+	Failed     int            // failed calls (any non-OK class but cancelled) completed in the quantum
+	RT         RTStats        // response time of the successful calls completed in the quantum
+	Errors     map[string]int // completed non-OK calls by status class
+}
+
+// RTStats summarises a set of response times, in milliseconds. N == 0 means
+// the set was empty and the other fields are zero.
+type RTStats struct {
+	N      int
+	Min    float64
+	Median float64
+	Mean   float64
+	P90    float64
+	P99    float64
+	Max    float64
+	StdDev float64
+}
+
+// Client holds the per-tester figures (DiPerF's per-client metrics).
+type Client struct {
+	Index     int     // start order, from 0
+	ID        string  // host:pid
+	Host      string  // host the tester ran on
+	StartS    float64 // s since origin when the tester started its client loop
+	EndS      float64 // s since origin when it stopped (or failed)
+	Failed    bool    // the tester died or lost its controller
+	LatencyMs float64 // network latency to the controller (min sync round trip), ms
+	Whole     Share   // over the tester's whole lifetime
+	Peak      Share   // over the peak window
+}
+
+// Share is what one tester got from the service over some window.
+type Share struct {
+	OK          int     // successful calls completed
+	Failed      int     // failed calls completed
+	Utilization float64 // its share of all successful calls completed while it was active
+	MeanRTms    float64 // mean response time of its successful calls, ms
+	P99RTms     float64 // 99th percentile response time of its successful calls, ms
+	AvgLoad     float64 // mean aggregate offered load while it was active
+}
+
+// Summary is the content of summary.json (DESIGN.md, thesis Tables 4-5).
+type Summary struct {
+	Samples        SampleCounts   `json:"samples"`
+	Testers        TesterCounts   `json:"testers"`
+	QuantumS       float64        `json:"quantum_s"`
+	Throughput     Stats          `json:"throughput"`
+	ResponseTimeMs RTSummary      `json:"response_time_ms"`
+	Load           LoadSummary    `json:"load"`
+	Saturation     Saturation     `json:"saturation"`
+	Peak           Peak           `json:"peak"`
+	Fairness       Fairness       `json:"fairness"`
+	Clock          ClockSummary   `json:"clock"`
+	Errors         map[string]int `json:"errors"`
+	DurationS      float64        `json:"duration_s"`
+}
+
+// SampleCounts counts calls by outcome.
+type SampleCounts struct {
+	Total  int `json:"total"`
+	OK     int `json:"ok"`
+	Failed int `json:"failed"`
+	Lost   int `json:"lost"`
+}
+
+// TesterCounts counts testers.
+type TesterCounts struct {
+	Planned int `json:"planned"`
+	Started int `json:"started"`
+	Failed  int `json:"failed"`
+}
+
+// Stats is the Min/Med/Aver/Max/Std.Dev. row of the summary table.
+type Stats struct {
+	Unit   string  `json:"unit"`
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Mean   float64 `json:"mean"`
+	Max    float64 `json:"max"`
+	StdDev float64 `json:"stddev"`
+}
+
+// RTSummary is the response-time row of the summary table, in ms.
+type RTSummary struct {
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Mean   float64 `json:"mean"`
+	Max    float64 `json:"max"`
+	StdDev float64 `json:"stddev"`
+	P90    float64 `json:"p90"`
+	P99    float64 `json:"p99"`
+}
+
+// LoadSummary describes the offered load.
+type LoadSummary struct {
+	Max float64 `json:"max"`
+}
+
+// Saturation is the knee of throughput against offered load. When the
+// service never saturated, Saturated is false and Load/Throughput hold the
+// highest load reached and the throughput there (the thesis' "*").
+type Saturation struct {
+	Saturated  bool    `json:"saturated"`
+	Load       float64 `json:"load"`
+	Throughput float64 `json:"throughput"`
+}
+
+// Peak is the window in which the most testers ran at once.
+type Peak struct {
+	StartS  float64 `json:"start_s"`
+	EndS    float64 `json:"end_s"`
+	Testers int     `json:"testers"`
+}
+
+// Fairness holds Jain's index over testers' successful calls in the peak window.
+type Fairness struct {
+	Jain float64 `json:"jain"`
+}
+
+// ClockSummary holds the worst clock figures over all testers.
+type ClockSummary struct {
+	MaxAbsOffsetMs  float64 `json:"max_abs_offset_ms"`
+	MaxErrorBoundMs float64 `json:"max_error_bound_ms"`
+}
+
+// Result is everything the analyzer derives from a run directory; the
+// reporter draws from it alone.
+type Result struct {
+	Name    string    // experiment name
+	Origin  int64     // global Unix ns of t = 0 (first tester start)
+	Summary Summary   // the summary table
+	Quanta  []Quantum // the time series, one per quantum
+	Clients []Client  // per tester, by start order
+}
+
+// Call is one client call placed on the global timeline (Unix ns).
+type Call struct {
+	Tester int32         // tester index (start order)
+	Start  int64         // global Unix ns
+	End    int64         // global Unix ns
+	Status sample.Status // outcome class
+}
+
+// Tester is what the analyzer needs to know of one tester.
+type Tester struct {
+	Index     int     // start order, from 0
+	ID        string  // host:pid
+	Host      string  // host name
+	Start     int64   // global Unix ns when its client loop started
+	End       int64   // global Unix ns when it stopped or failed
+	Failed    bool    // died, or lost its controller
+	LatencyMs float64 // min sync round trip to the controller, ms
+	OffsetMs  float64 // largest absolute clock offset seen at a sync, ms
+	BoundMs   float64 // largest error bound seen at a sync, ms
+}
+
+// Input is a run reduced to what the analysis needs; rundir loads it from a
+// run directory, tests build it by hand.
+type Input struct {
+	Name    string        // experiment name
+	Quantum time.Duration // aggregation quantum
+	Planned int           // testers the experiment asked for
+	Lost    int           // samples known to be lost
+	Calls   []Call        // every call, any order
+	Testers []Tester      // every tester that started, any order
+}

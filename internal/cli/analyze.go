@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/report"
+	"github.com/diperf/diperf/internal/results"
+)
+
+func analyzeCmd(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D]")
+	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	if *quantum < 0 {
+		return errs.Usagef("--quantum must not be negative")
+	}
+	res, err := results.Analyze(pos[0], *quantum)
+	if err != nil {
+		return err
+	}
+	if err := analyze.FormatSummary(e.stdout, &res.Summary); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\nwrote quanta.csv, clients.csv, summary.json, %s in %s\n", report.FileName, pos[0])
+	return nil
+}
+
+func reportCmd(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "report", "RUN_DIR")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	quantum, err := summaryQuantum(pos[0])
+	if err != nil {
+		return err
+	}
+	res, err := results.Compute(pos[0], quantum)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteFile(pos[0], res); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, filepath.Join(pos[0], report.FileName))
+	return nil
+}
+
+// summaryQuantum returns the quantum of the last analysis of dir, so that
+// the report draws what summary.json says; 0 when there is none yet.
+func summaryQuantum(dir string) (time.Duration, error) {
+	s, err := analyze.ReadSummary(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return time.Duration(s.QuantumS * float64(time.Second)), nil
+}

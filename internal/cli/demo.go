@@ -1,0 +1,122 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/diperf/diperf/internal/controller"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/target"
+)
+
+// Demo defaults: about a minute, load climbing past saturation (8 workers
+// saturate at 8 calls in flight; 20 back-to-back testers reach 20), holding,
+// and falling again — DiPerF's trapezoid. The service time is long next to
+// the cost of starting the client process (about 7-10 ms here), which counts
+// as load too and moves the knee up by that ratio: see
+// docs/design/001-foundation.md.
+const (
+	demoTesters       = 20
+	demoStartInterval = time.Second
+	demoDuration      = 35 * time.Second
+	demoServiceTime   = 200 * time.Millisecond
+)
+
+type demoOptions struct {
+	testers        int
+	startInterval  time.Duration
+	duration       time.Duration
+	clientInterval time.Duration
+	out            string
+	target         target.Config
+}
+
+func demoCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "demo", "[flags]")
+	o := demoOptions{target: target.DefaultConfig()}
+	o.target.ServiceTime = demoServiceTime
+	fs.IntVar(&o.testers, "testers", demoTesters, "testers to start")
+	fs.DurationVar(&o.startInterval, "tester-start-interval", demoStartInterval, "one more tester every interval (ramp-up)")
+	fs.DurationVar(&o.duration, "tester-duration", demoDuration, "how long each tester runs")
+	fs.DurationVar(&o.clientInterval, "client-interval", 0, "time between two calls of a tester (0 = back-to-back)")
+	fs.IntVar(&o.target.Workers, "workers", o.target.Workers, "the target's service slots C")
+	fs.DurationVar(&o.target.ServiceTime, "service-time", o.target.ServiceTime, "the target's service time S")
+	fs.StringVar(&o.target.Dist, "service-dist", o.target.Dist, "service time distribution: fixed or exp")
+	fs.StringVar(&o.out, "out", "", "run directory (default runs/demo-<UTC time>)")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	return runDemo(ctx, e, o)
+}
+
+func runDemo(ctx context.Context, e *env, o demoOptions) error {
+	srv, err := target.New(o.target)
+	if err != nil {
+		return errs.Usage(err, "")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	tctx, stopTarget := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- target.Serve(tctx, ln, srv) }()
+	defer func() { stopTarget(); <-served }()
+	exp, err := demoExperiment(o, "http://"+ln.Addr().String()+"/")
+	if err != nil {
+		return err
+	}
+	c := o.target
+	fmt.Fprintf(e.stderr, "diperf demo: target on %s: %d workers x %v = capacity %.1f calls/s, saturating at a load of %d\n",
+		ln.Addr(), c.Workers, c.ServiceTime, float64(c.Workers)/c.ServiceTime.Seconds(), c.Workers)
+	if o.out == "" {
+		o.out = defaultRunDir(exp.Name)
+	}
+	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out})
+	if err := writeServerView(o.out, srv); err != nil && runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	exp := experiment.Default()
+	exp.Name = "demo"
+	exp.Target = url
+	exp.Client.Exec = []string{self, "call", "http", "$DIPERF_TARGET"}
+	exp.Client.Timeout = experiment.Duration(10 * time.Second)
+	exp.Schedule.Testers = o.testers
+	exp.Schedule.TesterStartInterval = experiment.Duration(o.startInterval)
+	exp.Schedule.TesterDuration = experiment.Duration(o.duration)
+	exp.Schedule.ClientInterval = experiment.Duration(o.clientInterval)
+	if p := exp.Validate(); len(p) > 0 {
+		return nil, errs.Usage(&experiment.Error{Problems: p}, "check the demo flags")
+	}
+	return &exp, nil
+}
+
+// writeServerView saves the target's own served-per-second counts.
+func writeServerView(dir string, srv *target.Server) error {
+	if _, err := os.Stat(dir); err != nil {
+		return nil // the run never got as far as its directory
+	}
+	f, err := os.Create(filepath.Join(dir, rundir.Server))
+	if err != nil {
+		return err
+	}
+	if err := srv.WriteServedCSV(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/controller"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/report"
+)
+
+func runCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR]")
+	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
+	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
+	pos, err := parse(fs, args, 1)
+	if err != nil {
+		return err
+	}
+	exp, err := experiment.Load(pos[0])
+	if err != nil {
+		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one")
+	}
+	return runExperiment(ctx, e, exp, controller.Options{Dir: *out, Listen: *listen})
+}
+
+// runExperiment runs exp with o, prints the summary, and says where the
+// report is.
+func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options) error {
+	if o.Dir == "" {
+		o.Dir = defaultRunDir(exp.Name)
+	}
+	o.Experiment = exp
+	o.Progress = e.stderr
+	fmt.Fprintf(e.stderr, "diperf: running %q with %d testers into %s\n", exp.Name, exp.Schedule.Testers, o.Dir)
+	res, err := controller.Run(ctx, o)
+	if res != nil && res.Failed > 0 {
+		fmt.Fprintf(e.stderr, "diperf: %d of %d testers failed; their samples up to the failure are kept (see testers.csv, events.jsonl)\n",
+			res.Failed, exp.Schedule.Testers)
+	}
+	if err != nil {
+		return err
+	}
+	s, err := analyze.ReadSummary(o.Dir)
+	if err != nil {
+		return err
+	}
+	if err := analyze.FormatSummary(e.stdout, s); err != nil {
+		return err
+	}
+	status := "completed"
+	if ctx.Err() != nil {
+		status = "interrupted"
+	}
+	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, filepath.Join(o.Dir, report.FileName))
+	return nil
+}
+
+func defaultRunDir(name string) string {
+	return filepath.Join("runs", name+"-"+time.Now().UTC().Format("20060102T150405Z"))
+}

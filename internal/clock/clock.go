@@ -1,0 +1,102 @@
+// Package clock gives testers a local clock read from the monotonic clock,
+// estimates its offset from global time with NTP-style probes, and maps
+// local times onto the global timeline from the sync records.
+package clock
+
+import (
+	"sort"
+	"time"
+)
+
+// Local is a tester's clock in Unix-like nanoseconds. It advances with the
+// monotonic clock, so a wall-clock step during a run does not bend it. A
+// test-only offset and drift can be injected to play a badly set clock.
+type Local struct {
+	base     int64     // wall clock at creation, ns
+	mono     time.Time // monotonic reading at creation
+	offsetNs int64     // injected offset
+	driftPPM float64   // injected frequency error
+}
+
+// NewLocal returns a clock that reads wall time plus offsetNs, running fast
+// by driftPPM parts per million (both 0 outside of tests).
+func NewLocal(offsetNs int64, driftPPM float64) *Local {
+	now := time.Now()
+	return &Local{base: now.UnixNano(), mono: now, offsetNs: offsetNs, driftPPM: driftPPM}
+}
+
+// Now returns the local time in ns.
+func (c *Local) Now() int64 {
+	el := int64(time.Since(c.mono))
+	return c.base + c.offsetNs + el + int64(float64(el)*c.driftPPM/1e6)
+}
+
+// Probe is one request/response exchange with a time server: T1 local send,
+// T2 server receive, T3 server send, T4 local receive.
+type Probe struct{ T1, T2, T3, T4 int64 }
+
+// Offset is the estimated global − local offset (NTP's θ).
+func (p Probe) Offset() int64 { return ((p.T2 - p.T1) + (p.T3 - p.T4)) / 2 }
+
+// RTT is the round trip minus the server's own time (NTP's δ).
+func (p Probe) RTT() int64 { return (p.T4 - p.T1) - (p.T3 - p.T2) }
+
+// Record is the outcome of one sync: at local time LocalNs, global time was
+// local + OffsetNs within ± BoundNs.
+type Record struct {
+	LocalNs  int64
+	OffsetNs int64
+	RTTNs    int64
+	BoundNs  int64
+}
+
+// Best picks the probe with the smallest round trip (the NTP clock-filter
+// idea: the shortest exchange suffers least from queueing) and turns it into
+// a Record. ok is false when probes is empty.
+func Best(probes []Probe) (r Record, ok bool) {
+	if len(probes) == 0 {
+		return r, false
+	}
+	b := probes[0]
+	for _, p := range probes[1:] {
+		if p.RTT() < b.RTT() {
+			b = p
+		}
+	}
+	rtt := max(b.RTT(), 0)
+	return Record{LocalNs: b.T4, OffsetNs: b.Offset(), RTTNs: rtt, BoundNs: rtt / 2}, true
+}
+
+// Mapper maps local times to global times from a tester's sync records:
+// the offset is interpolated linearly between syncs and held flat outside.
+type Mapper struct{ recs []Record }
+
+// NewMapper sorts a copy of recs by local time.
+func NewMapper(recs []Record) *Mapper {
+	r := append([]Record(nil), recs...)
+	sort.Slice(r, func(i, j int) bool { return r[i].LocalNs < r[j].LocalNs })
+	return &Mapper{recs: r}
+}
+
+// Empty reports whether there is no record to map with.
+func (m *Mapper) Empty() bool { return len(m.recs) == 0 }
+
+// Global maps a local time onto the global timeline.
+func (m *Mapper) Global(local int64) int64 { return local + m.Offset(local) }
+
+// Offset returns the offset to add to local to get global time.
+func (m *Mapper) Offset(local int64) int64 {
+	r := m.recs
+	switch {
+	case len(r) == 0:
+		return 0
+	case local <= r[0].LocalNs:
+		return r[0].OffsetNs
+	case local >= r[len(r)-1].LocalNs:
+		return r[len(r)-1].OffsetNs
+	}
+	i := sort.Search(len(r), func(i int) bool { return r[i].LocalNs > local }) // r[i-1] <= local < r[i]
+	a, b := r[i-1], r[i]
+	f := float64(local-a.LocalNs) / float64(b.LocalNs-a.LocalNs)
+	return a.OffsetNs + int64(f*float64(b.OffsetNs-a.OffsetNs))
+}

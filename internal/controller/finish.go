@@ -1,0 +1,47 @@
+package controller
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/diperf/diperf/internal/results"
+	"github.com/diperf/diperf/internal/rundir"
+)
+
+// finish writes the run directory's files once every tester is finished.
+func (c *controller) finish() (*Outcome, error) {
+	c.events.Add("cleanup", -1, "", "writing the run directory")
+	if err := c.spool.Close(); err != nil {
+		return nil, fmt.Errorf("closing the sample spool: %w", err)
+	}
+	c.spool = nil
+	c.mu.Lock()
+	recs := make([]*rundir.TesterRecord, len(c.slots))
+	out := &Outcome{Dir: c.o.Dir}
+	for i, s := range c.slots {
+		recs[i] = s.rec
+		out.Samples += s.rec.Received
+		if s.rec.StartNs != 0 {
+			out.Started++
+		}
+		if s.rec.Failed {
+			out.Failed++
+		}
+	}
+	c.mu.Unlock()
+	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
+		return out, err
+	}
+	if _, err := rundir.WriteSamples(c.o.Dir, recs); err != nil {
+		return out, fmt.Errorf("writing samples.parquet: %w", err)
+	}
+	_ = os.Remove(filepath.Join(c.o.Dir, rundir.Spool))
+	c.events.Add("run-end", -1, "", fmt.Sprintf("%d samples, %d/%d testers failed", out.Samples, out.Failed, len(recs)))
+	if out.Samples == 0 {
+		return out, fmt.Errorf("no samples were collected (%d of %d testers failed); see %s",
+			out.Failed, len(recs), filepath.Join(c.o.Dir, rundir.LogDir))
+	}
+	_, err := results.Analyze(c.o.Dir, 0)
+	return out, err
+}

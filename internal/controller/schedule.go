@@ -1,0 +1,107 @@
+package controller
+
+import (
+	"context"
+	"time"
+
+	"github.com/diperf/diperf/internal/protocol"
+)
+
+// schedule launches the testers one by one, one every tester_start_interval.
+func (c *controller) schedule(ctx context.Context) {
+	c.started = time.Now()
+	c.events.Add("run-start", -1, "", c.exp.Name)
+	for i := 0; i < c.exp.Schedule.Testers; i++ {
+		at := c.started.Add(time.Duration(i) * c.exp.Schedule.TesterStartInterval.D())
+		if !sleepUntil(ctx, at) {
+			c.events.Add("interrupted", -1, "", "before every tester was started")
+			return
+		}
+		c.launch(i)
+	}
+}
+
+// waitAll watches the slots until every one has finished, stopping a tester
+// that overruns its time and killing one that ignores the stop. When ctx is
+// cancelled it stops everyone.
+func (c *controller) waitAll(ctx context.Context) {
+	tk := time.NewTicker(100 * time.Millisecond)
+	defer tk.Stop()
+	interrupted := false
+	for {
+		select {
+		case <-ctx.Done():
+			if !interrupted {
+				interrupted = true
+				c.events.Add("interrupted", -1, "", "stopping every tester")
+				c.stopAll()
+			}
+		case <-tk.C:
+		}
+		if c.sweep() {
+			c.events.Add("all-finished", -1, "", "")
+			return
+		}
+	}
+}
+
+// sweep enforces deadlines and reports whether every slot has finished.
+func (c *controller) sweep() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	all := true // schedule has launched every slot it will by now
+	for _, s := range c.slots {
+		if s.finished() {
+			continue
+		}
+		all = false
+		switch {
+		case s.state == launched && now.After(s.deadline):
+			c.markFailed(s, "never joined the controller within the join timeout")
+		case !s.stopSent.IsZero() && now.Sub(s.stopSent) > stopGrace:
+			c.markFailed(s, "did not stop when told to; killed")
+		case s.stopSent.IsZero() && !s.deadline.IsZero() && s.state != launched && now.After(s.deadline):
+			c.stop(s, "ran past its duration")
+		}
+	}
+	return all
+}
+
+// stopAll tells every running tester to stop now.
+func (c *controller) stopAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.slots {
+		switch {
+		case s.finished():
+		case s.conn == nil:
+			c.markFailed(s, "interrupted before it joined")
+		default:
+			c.stop(s, "interrupted")
+		}
+	}
+}
+
+func (c *controller) stop(s *slot, why string) {
+	s.stopSent = time.Now()
+	c.events.Add("stop-sent", s.rec.Slot, s.rec.ID, why)
+	if err := s.conn.Write(protocol.TypeStop, nil); err != nil {
+		c.markFailed(s, "lost while stopping: "+err.Error())
+	}
+}
+
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,213 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"time"
+
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+)
+
+// handshakeTimeout bounds how long a connection may take to prove itself.
+const handshakeTimeout = 10 * time.Second
+
+// serve handles one tester connection from handshake to hang-up. Anything
+// malformed drops this connection only.
+func (c *controller) serve(nc net.Conn) {
+	conn := protocol.NewConn(nc)
+	defer conn.Close()
+	s, err := c.admit(conn)
+	if err != nil {
+		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
+		c.events.Add("rejected", -1, "", fmt.Sprintf("%s: %v", nc.RemoteAddr(), err))
+		return
+	}
+	err = c.session(conn, s)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s.state != done {
+		reason := "lost connection"
+		if err != nil && !errors.Is(err, io.EOF) {
+			reason += ": " + err.Error()
+		}
+		c.markFailed(s, reason)
+	}
+}
+
+// admit runs the mutual proof of the shared secret and binds the
+// connection to the slot the tester was launched for.
+func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
+	_ = conn.SetReadDeadline(time.Now().Add(handshakeTimeout))
+	var h protocol.Hello
+	if err := conn.Expect(protocol.TypeHello, &h); err != nil {
+		return nil, err
+	}
+	if h.Proto != protocol.Version {
+		return nil, fmt.Errorf("protocol version %d not supported (this controller speaks %d)", h.Proto, protocol.Version)
+	}
+	nonce := protocol.NewNonce()
+	ch := protocol.Challenge{Proof: protocol.Proof(c.secret, protocol.RoleController, h.Nonce), Nonce: nonce}
+	if err := conn.WriteJSON(protocol.TypeChallenge, ch); err != nil {
+		return nil, err
+	}
+	var a protocol.Auth
+	if err := conn.Expect(protocol.TypeAuth, &a); err != nil {
+		return nil, err
+	}
+	if !protocol.CheckProof(c.secret, protocol.RoleTester, nonce, a.Proof) {
+		return nil, errors.New("authentication failed")
+	}
+	_ = conn.SetReadDeadline(time.Time{})
+	return c.bind(conn, h)
+}
+
+func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.slotFor(h.Slot)
+	if s == nil || s.state != launched {
+		return nil, fmt.Errorf("no tester slot %d is waiting to join", h.Slot)
+	}
+	s.conn = conn
+	s.state = joined
+	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
+	s.deadline = time.Now().Add(c.testerBudget())
+	c.events.Add("admitted", h.Slot, h.ID, conn.RemoteAddr().String())
+	return s, conn.WriteJSON(protocol.TypeTestDesc, c.testDesc())
+}
+
+// testerBudget is how long a tester may take from joining to Done.
+func (c *controller) testerBudget() time.Duration {
+	e := c.exp
+	return e.Schedule.TesterDuration.D() + e.Client.Timeout.D() + c.o.JoinTimeout
+}
+
+func (c *controller) testDesc() protocol.TestDesc {
+	e := c.exp
+	return protocol.TestDesc{
+		Target: e.Target, Argv: e.Client.Exec,
+		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
+		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
+		SyncProbes: DefaultSyncProbes, BatchNs: int64(DefaultBatch),
+	}
+}
+
+// session reads the tester's messages until it says Done or goes away.
+func (c *controller) session(conn *protocol.Conn, s *slot) error {
+	for {
+		t, p, err := conn.Read()
+		if err != nil {
+			return err
+		}
+		now := time.Now().UnixNano() // as close to the socket as we get
+		if t == protocol.TypeSyncReq {
+			r, err := protocol.DecodeSyncReq(p)
+			if err != nil {
+				return err
+			}
+			resp := protocol.SyncResp{T1: r.T1, T2: now, T3: time.Now().UnixNano()}
+			if err := conn.Write(protocol.TypeSyncResp, protocol.AppendSyncResp(nil, resp)); err != nil {
+				return err
+			}
+			continue
+		}
+		end, err := c.handle(s, t, p)
+		if err != nil || end {
+			return err
+		}
+	}
+}
+
+// handle applies one message; end is true after Done.
+func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err error) {
+	switch t {
+	case protocol.TypeSamples:
+		return false, c.onSamples(s, p)
+	case protocol.TypeSyncRecord:
+		var r protocol.SyncRecord
+		if err := protocol.DecodeJSON(t, p, &r); err != nil {
+			return false, err
+		}
+		return false, c.onSync(s, clock.Record{LocalNs: r.LocalNs, OffsetNs: r.OffsetNs, RTTNs: r.RTTNs, BoundNs: r.BoundNs})
+	case protocol.TypeStarted:
+		var m protocol.Started
+		if err := protocol.DecodeJSON(t, p, &m); err != nil {
+			return false, err
+		}
+		c.onStarted(s, m)
+		return false, nil
+	case protocol.TypeDone:
+		var m protocol.Done
+		if err := protocol.DecodeJSON(t, p, &m); err != nil {
+			return false, err
+		}
+		c.onDone(s, m)
+		return true, nil
+	case protocol.TypeError:
+		var m protocol.ErrorMsg
+		_ = protocol.DecodeJSON(t, p, &m)
+		return false, fmt.Errorf("tester reported: %s", m.Msg)
+	}
+	return false, fmt.Errorf("unexpected %s message from a tester", t)
+}
+
+func (c *controller) onSamples(s *slot, p []byte) error {
+	b, err := protocol.DecodeBatch(p)
+	if err != nil {
+		return err
+	}
+	if err := c.spool.Batch(s.rec.Slot, p); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	c.mu.Lock()
+	s.rec.Received += uint64(len(b.Samples))
+	s.rec.Sent = max(s.rec.Sent, b.Produced)
+	m := s.mapper
+	c.mu.Unlock()
+	c.stats.add(b.Samples, m)
+	return nil
+}
+
+func (c *controller) onSync(s *slot, r clock.Record) error {
+	c.mu.Lock()
+	s.rec.Syncs = append(s.rec.Syncs, r)
+	s.mapper = clock.NewMapper(s.rec.Syncs)
+	c.mu.Unlock()
+	return c.spool.Sync(s.rec.Slot, r)
+}
+
+func (c *controller) onStarted(s *slot, m protocol.Started) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s.state = running
+	s.rec.StartNs = s.mapper.Global(m.LocalNs)
+	c.events.Add("started", s.rec.Slot, s.rec.ID, "client loop started")
+}
+
+func (c *controller) onDone(s *slot, m protocol.Done) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s.state = done
+	s.rec.StopNs = s.mapper.Global(m.LocalNs)
+	s.rec.Sent = max(s.rec.Sent, m.Produced)
+	c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
+}
+
+// closeSessions hangs up on every tester still connected.
+func (c *controller) closeSessions() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, s := range c.slots {
+		if s.conn != nil {
+			s.conn.Close()
+		}
+	}
+}
+
+// ctx is a never-cancelled context for testbed calls made while the run
+// is already being torn down.
+func (c *controller) ctx() context.Context { return context.Background() }

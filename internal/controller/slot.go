@@ -1,0 +1,109 @@
+package controller
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/testbed"
+)
+
+// state of one tester slot.
+type state int
+
+const (
+	launched state = iota // process started, not joined yet
+	joined                // admitted, test description sent
+	running               // client loop running
+	done                  // sent Done: finished normally
+	failed                // died, lost, or never joined
+)
+
+// slot is one tester as the controller tracks it. Guarded by controller.mu.
+type slot struct {
+	rec      *rundir.TesterRecord
+	state    state
+	handle   testbed.Handle
+	conn     *protocol.Conn
+	deadline time.Time // when it must be done by; then it is stopped
+	stopSent time.Time // when Stop was sent (zero: not yet)
+	mapper   *clock.Mapper
+}
+
+func (s *slot) finished() bool { return s.state == done || s.state == failed }
+
+// markFailed marks a slot failed once, with the time and the reason.
+func (c *controller) markFailed(s *slot, reason string) {
+	if s.finished() {
+		return
+	}
+	s.state = failed
+	s.rec.Failed = true
+	s.rec.FailureReason = reason
+	s.rec.StopNs = time.Now().UnixNano()
+	c.events.Add("failed", s.rec.Slot, s.rec.ID, reason)
+	if s.conn != nil {
+		s.conn.Close()
+	}
+	if s.handle != nil {
+		_ = s.handle.Kill()
+	}
+}
+
+// launch starts the tester for one slot and watches its process.
+func (c *controller) launch(i int) {
+	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano()}
+	s := &slot{rec: rec, mapper: clock.NewMapper(nil)}
+	c.mu.Lock()
+	c.slots = append(c.slots, s)
+	c.mu.Unlock()
+	spec := testbed.Spec{Slot: i, Controller: c.addr, Secret: c.secret,
+		LogPath: c.testerLog(i)}
+	if c.o.TesterArgs != nil {
+		spec.ExtraArgs = c.o.TesterArgs(i)
+	}
+	h, err := c.o.Testbed.Start(c.ctx(), spec)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err != nil {
+		c.markFailed(s, "could not start: "+err.Error())
+		return
+	}
+	s.handle = h
+	rec.Host, rec.PID = h.Host(), h.PID()
+	rec.ID = fmt.Sprintf("%s:%d", rec.Host, rec.PID)
+	s.deadline = time.Now().Add(c.o.JoinTimeout)
+	c.events.Add("launched", i, rec.ID, "")
+	go c.watchExit(s, h)
+}
+
+func (c *controller) testerLog(i int) string {
+	return fmt.Sprintf("%s/%s/tester-%03d.log", c.o.Dir, rundir.LogDir, i)
+}
+
+// watchExit waits for the tester process to end. A tester that exits
+// before saying Done has failed.
+func (c *controller) watchExit(s *slot, h testbed.Handle) {
+	err := h.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	detail := "exit status 0"
+	if err != nil {
+		detail = err.Error()
+	}
+	if s.state != done {
+		c.markFailed(s, "tester exited: "+detail)
+		return
+	}
+	c.events.Add("exited", s.rec.Slot, s.rec.ID, detail)
+}
+
+// slotFor returns the slot with index i, or nil.
+func (c *controller) slotFor(i int) *slot {
+	if i < 0 || i >= len(c.slots) {
+		return nil
+	}
+	return c.slots[i]
+}

@@ -1,0 +1,129 @@
+package experiment
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
+
+// decoder walks a YAML node tree into an Experiment, collecting problems
+// instead of stopping at the first one.
+type decoder struct {
+	file     string
+	lines    map[string]int // key path -> line, filled in as keys are seen
+	problems []Problem
+}
+
+// add records a problem at line for key.
+func (d *decoder) add(line int, key, format string, args ...any) {
+	d.problems = append(d.problems, Problem{File: d.file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// document decodes the top of the tree into exp.
+func (d *decoder) document(root *yaml.Node, exp *Experiment) {
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	if n.Kind == 0 || isNull(n) {
+		return
+	}
+	if resolve(n).Kind != yaml.MappingNode {
+		d.add(n.Line, "", "want a mapping of keys at the top level, got %s", describe(resolve(n)))
+		return
+	}
+	d.value(n, reflect.ValueOf(exp).Elem(), "")
+}
+
+var durationType = reflect.TypeFor[Duration]()
+
+// value decodes n into v, the field at key path.
+func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
+	line := n.Line
+	n = resolve(n)
+	switch {
+	case v.Type() == durationType:
+		dur, err := parseDuration(n)
+		if err != nil {
+			d.add(line, path, "%v", err)
+			return
+		}
+		v.Set(reflect.ValueOf(dur))
+	case v.Kind() == reflect.String:
+		d.str(n, line, v, path)
+	case v.Kind() == reflect.Int:
+		d.integer(n, line, v, path)
+	case v.Kind() == reflect.Slice:
+		d.list(n, line, v, path)
+	case v.Kind() == reflect.Struct:
+		d.mapping(n, line, v, path)
+	default:
+		panic("experiment: no decoder for " + v.Type().String())
+	}
+}
+
+// str decodes any non-null scalar as a string.
+func (d *decoder) str(n *yaml.Node, line int, v reflect.Value, path string) {
+	if n.Kind != yaml.ScalarNode || isNull(n) {
+		d.add(line, path, "want a string, got %s", describe(n))
+		return
+	}
+	v.SetString(n.Value)
+}
+
+// integer decodes an !!int scalar that fits in an int.
+func (d *decoder) integer(n *yaml.Node, line int, v reflect.Value, path string) {
+	var i int
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" || n.Decode(&i) != nil {
+		d.add(line, path, "want an integer, got %s", describe(n))
+		return
+	}
+	v.SetInt(int64(i))
+}
+
+// list decodes a sequence; an empty sequence gives a nil slice.
+func (d *decoder) list(n *yaml.Node, line int, v reflect.Value, path string) {
+	if n.Kind != yaml.SequenceNode {
+		d.add(line, path, "want a list, got %s", describe(n))
+		return
+	}
+	s := reflect.Zero(v.Type())
+	for i, item := range n.Content {
+		key := path + "[" + strconv.Itoa(i) + "]"
+		d.lines[key] = item.Line
+		elem := reflect.New(v.Type().Elem()).Elem()
+		d.value(item, elem, key)
+		s = reflect.Append(s, elem)
+	}
+	v.Set(s)
+}
+
+// isNull reports whether n is a YAML null such as "~", "null" or nothing.
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// resolve follows an alias to the node it names.
+func resolve(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		return n.Alias
+	}
+	return n
+}
+
+// describe names what n is, for "want X, got Y" messages.
+func describe(n *yaml.Node) string {
+	switch {
+	case n.Kind == yaml.MappingNode:
+		return "a mapping"
+	case n.Kind == yaml.SequenceNode:
+		return "a list"
+	case isNull(n):
+		return "null"
+	case n.Kind == yaml.ScalarNode:
+		return strconv.Quote(n.Value)
+	}
+	return "nothing"
+}

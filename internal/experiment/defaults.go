@@ -1,0 +1,46 @@
+package experiment
+
+import "time"
+
+// Testbed providers. Only ProviderLocal is supported for now.
+const (
+	ProviderLocal = "local" // testers run as processes on this machine
+	ProviderSSH   = "ssh"   // testers run on hosts reached over ssh
+	ProviderSlurm = "slurm" // testers run as slurm jobs
+	ProviderJoin  = "join"  // testers started elsewhere join the controller
+)
+
+// Defaults for what an experiment file leaves out.
+const (
+	DefaultName                = "experiment"     // name
+	DefaultClientTimeout       = 30 * time.Second // client.timeout
+	DefaultProvider            = ProviderLocal    // testbed.provider
+	DefaultTestersPerHost      = 1                // testbed.testers_per_host
+	DefaultTesters             = 1                // schedule.testers
+	DefaultTesterStartInterval = time.Second      // schedule.tester_start_interval
+	DefaultTesterDuration      = 60 * time.Second // schedule.tester_duration
+	DefaultClientInterval      = time.Second      // schedule.client_interval
+	DefaultSyncInterval        = 5 * time.Minute  // sync.interval
+	DefaultQuantum             = time.Second      // analysis.quantum
+)
+
+// MinQuantum is the smallest analysis.quantum Validate accepts.
+const MinQuantum = 10 * time.Millisecond
+
+// Default returns an experiment holding only the defaults. It has no client
+// command, so it does not pass Validate until Client.Exec is set.
+func Default() Experiment {
+	return Experiment{
+		Name:    DefaultName,
+		Client:  Client{Timeout: Duration(DefaultClientTimeout)},
+		Testbed: Testbed{Provider: DefaultProvider, TestersPerHost: DefaultTestersPerHost},
+		Schedule: Schedule{
+			Testers:             DefaultTesters,
+			TesterStartInterval: Duration(DefaultTesterStartInterval),
+			TesterDuration:      Duration(DefaultTesterDuration),
+			ClientInterval:      Duration(DefaultClientInterval),
+		},
+		Sync:     Sync{Interval: Duration(DefaultSyncInterval)},
+		Analysis: Analysis{Quantum: Duration(DefaultQuantum)},
+	}
+}

@@ -1,0 +1,77 @@
+package experiment
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load reads and parses the experiment file at path; see Parse.
+func Load(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data, path)
+}
+
+// Parse decodes an experiment file over Default() and validates the result.
+// filename is used only in error messages. An empty file sets nothing.
+//
+// Every problem found is reported in one *Error. Parse returns a non-nil
+// *Experiment even then, holding whatever could be decoded over the
+// defaults, so that callers may inspect it; they must still check the error.
+func Parse(data []byte, filename string) (*Experiment, error) {
+	exp := Default()
+	exp.file = filename
+	exp.lines = map[string]int{}
+	root, problems := readDocument(data, filename)
+	if root != nil {
+		d := &decoder{file: filename, lines: exp.lines}
+		d.document(root, &exp)
+		problems = append(problems, d.problems...)
+		problems = append(problems, exp.Validate()...)
+	}
+	return &exp, newError(problems)
+}
+
+// readDocument parses data into a node tree. It returns a nil node if data
+// is not valid YAML, and an empty node if data holds no document at all.
+func readDocument(data []byte, file string) (*yaml.Node, []Problem) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); errors.Is(err, io.EOF) {
+		return &yaml.Node{}, nil
+	} else if err != nil {
+		return nil, []Problem{syntaxProblem(err, file)}
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+		return &root, nil
+	case err != nil:
+		return nil, []Problem{syntaxProblem(err, file)}
+	}
+	return &root, []Problem{{File: file, Line: next.Line, Msg: "want a single YAML document, found another"}}
+}
+
+// yamlLine matches the location yaml.v3 puts in its syntax errors.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// syntaxProblem turns a yaml.v3 syntax error into a Problem.
+func syntaxProblem(err error, file string) Problem {
+	msg := err.Error()
+	p := Problem{File: file}
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		p.Line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	}
+	p.Msg = "invalid YAML: " + strings.TrimPrefix(msg, "yaml: ")
+	return p
+}

@@ -1,0 +1,99 @@
+package experiment
+
+import "fmt"
+
+// Validate checks the values of e and returns every problem found, citing
+// the line each key was set on, or line 0 for a value from the defaults.
+func (e *Experiment) Validate() []Problem {
+	v := validator{e: e}
+	v.name()
+	if len(e.Client.Exec) == 0 {
+		v.add("client.exec", "must not be empty: give the command to run, e.g. [curl, -sf, \"$DIPERF_TARGET\"]")
+	} else if e.Client.Exec[0] == "" {
+		v.add("client.exec[0]", "the program name must not be empty")
+	}
+	v.positive("client.timeout", e.Client.Timeout)
+	v.provider()
+	v.atLeastOne("testbed.testers_per_host", e.Testbed.TestersPerHost)
+	v.atLeastOne("schedule.testers", e.Schedule.Testers)
+	v.notNegative("schedule.tester_start_interval", e.Schedule.TesterStartInterval)
+	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
+	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
+	v.positive("sync.interval", e.Sync.Interval)
+	if v.notNegative("analysis.quantum", e.Analysis.Quantum) && e.Analysis.Quantum.D() < MinQuantum {
+		v.add("analysis.quantum", fmt.Sprintf("must be at least %v, got %v", MinQuantum, e.Analysis.Quantum))
+	}
+	return v.problems
+}
+
+// validator collects the problems Validate finds.
+type validator struct {
+	e        *Experiment
+	problems []Problem
+}
+
+// add records a problem with key, at the line the key was set on.
+func (v *validator) add(key, msg string) {
+	v.problems = append(v.problems, Problem{File: v.e.file, Line: v.e.lines[key], Key: key, Msg: msg})
+}
+
+// notNegative reports a negative d and returns whether d is fine.
+func (v *validator) notNegative(key string, d Duration) bool {
+	if d < 0 {
+		v.add(key, fmt.Sprintf("must not be negative, got %v", d))
+		return false
+	}
+	return true
+}
+
+// positive reports a d that is not above zero.
+func (v *validator) positive(key string, d Duration) {
+	if v.notNegative(key, d) && d == 0 {
+		v.add(key, "must be more than zero, got 0s")
+	}
+}
+
+// atLeastOne reports an n below 1.
+func (v *validator) atLeastOne(key string, n int) {
+	if n < 1 {
+		v.add(key, fmt.Sprintf("must be at least 1, got %d", n))
+	}
+}
+
+// name checks that the name can be part of a directory name.
+func (v *validator) name() {
+	n := v.e.Name
+	switch {
+	case n == "":
+		v.add("name", "must not be empty")
+	case n == "." || n == "..":
+		v.add("name", fmt.Sprintf("must not be %q", n))
+	case !nameChars(n):
+		v.add("name", fmt.Sprintf("may hold only letters, digits, '-', '_' and '.', got %q", n))
+	}
+}
+
+// nameChars reports whether s holds only ASCII letters, digits, '-', '_'
+// and '.'.
+func nameChars(s string) bool {
+	for _, c := range []byte(s) {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			c == '-' || c == '_' || c == '.'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// provider checks testbed.provider against the known providers.
+func (v *validator) provider() {
+	switch p := v.e.Testbed.Provider; p {
+	case ProviderLocal:
+	case ProviderSSH, ProviderSlurm, ProviderJoin:
+		v.add("testbed.provider", fmt.Sprintf("%q is not supported yet; use %q", p, ProviderLocal))
+	default:
+		v.add("testbed.provider", fmt.Sprintf("must be one of %s, %s, %s or %s, got %q",
+			ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin, p))
+	}
+}

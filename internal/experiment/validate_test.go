@@ -1,0 +1,79 @@
+package experiment
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		change func(*Experiment)
+		key    string // "" when the experiment is valid
+		msg    string
+	}{
+		// The defaults plus a command are valid.
+		{"valid", func(*Experiment) {}, "", ""},
+		// An empty target is fine.
+		{"empty target", func(e *Experiment) { e.Target = "" }, "", ""},
+		// Zero start interval and client interval are fine.
+		{"zero intervals", func(e *Experiment) { e.Schedule.TesterStartInterval, e.Schedule.ClientInterval = 0, 0 }, "", ""},
+		// The smallest quantum allowed.
+		{"min quantum", func(e *Experiment) { e.Analysis.Quantum = Duration(MinQuantum) }, "", ""},
+		// Dots, dashes and underscores are fine in a name.
+		{"name chars", func(e *Experiment) { e.Name = "a-b_c.1" }, "", ""},
+		// A slash would leave the run directory.
+		{"name slash", func(e *Experiment) { e.Name = "../x" }, "name", "may hold only"},
+		// ".." is no directory name of its own.
+		{"name dotdot", func(e *Experiment) { e.Name = ".." }, "name", `must not be ".."`},
+		// An empty name.
+		{"name empty", func(e *Experiment) { e.Name = "" }, "name", "must not be empty"},
+		// No command.
+		{"no exec", func(e *Experiment) { e.Client.Exec = nil }, "client.exec", "must not be empty"},
+		// An empty program name.
+		{"empty program", func(e *Experiment) { e.Client.Exec = []string{""} }, "client.exec[0]", "must not be empty"},
+		// A zero timeout.
+		{"zero timeout", func(e *Experiment) { e.Client.Timeout = 0 }, "client.timeout", "must be more than zero"},
+		// A negative timeout.
+		{"negative timeout", func(e *Experiment) { e.Client.Timeout = Duration(-time.Second) }, "client.timeout", "must not be negative, got -1s"},
+		// A known provider that is not written yet.
+		{"ssh", func(e *Experiment) { e.Testbed.Provider = "ssh" }, "testbed.provider", "not supported yet"},
+		// An unknown provider.
+		{"unknown provider", func(e *Experiment) { e.Testbed.Provider = "k8s" }, "testbed.provider", "must be one of local, ssh, slurm or join"},
+		// No testers per host.
+		{"testers per host", func(e *Experiment) { e.Testbed.TestersPerHost = 0 }, "testbed.testers_per_host", "at least 1"},
+		// No testers.
+		{"testers", func(e *Experiment) { e.Schedule.Testers = -1 }, "schedule.testers", "at least 1, got -1"},
+		// A negative start interval.
+		{"start interval", func(e *Experiment) { e.Schedule.TesterStartInterval = -1 }, "schedule.tester_start_interval", "must not be negative"},
+		// A zero tester duration.
+		{"tester duration", func(e *Experiment) { e.Schedule.TesterDuration = 0 }, "schedule.tester_duration", "more than zero"},
+		// A negative client interval.
+		{"client interval", func(e *Experiment) { e.Schedule.ClientInterval = Duration(-time.Millisecond) }, "schedule.client_interval", "got -1ms"},
+		// A zero sync interval.
+		{"sync", func(e *Experiment) { e.Sync.Interval = 0 }, "sync.interval", "more than zero"},
+		// Too fine a quantum.
+		{"quantum", func(e *Experiment) { e.Analysis.Quantum = Duration(time.Millisecond) }, "analysis.quantum", "at least 10ms"},
+		// A negative quantum is reported once, as negative.
+		{"negative quantum", func(e *Experiment) { e.Analysis.Quantum = -1 }, "analysis.quantum", "must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := withExec()
+			tt.change(&e)
+			ps := e.Validate()
+			if tt.key == "" {
+				if len(ps) != 0 {
+					t.Errorf("got %v, want no problems", ps)
+				}
+				return
+			}
+			if len(ps) != 1 || ps[0].Key != tt.key || ps[0].Line != 0 || !strings.Contains(ps[0].Msg, tt.msg) {
+				t.Errorf("got %v, want one problem with %s: %q", ps, tt.key, tt.msg)
+			}
+		})
+	}
+}

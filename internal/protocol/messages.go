@@ -1,0 +1,117 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Hello is the tester's first message.
+type Hello struct {
+	Proto int    `json:"proto"` // protocol version
+	Slot  int    `json:"slot"`  // the slot the controller started this tester for
+	ID    string `json:"id"`    // host:pid
+	Host  string `json:"host"`
+	PID   int    `json:"pid"`
+	Nonce []byte `json:"nonce"` // challenge for the controller
+}
+
+// Challenge is the controller's answer to Hello: it proves it holds the
+// shared secret and challenges the tester in turn.
+type Challenge struct {
+	Proof []byte `json:"proof"` // MAC of the tester's nonce
+	Nonce []byte `json:"nonce"` // challenge for the tester
+}
+
+// Auth is the tester's proof that it holds the shared secret.
+type Auth struct {
+	Proof []byte `json:"proof"`
+}
+
+// TestDesc is the test description of DiPerF §3.4.
+type TestDesc struct {
+	Target         string   `json:"target"`           // handed to the client as DIPERF_TARGET
+	Argv           []string `json:"argv"`             // the client command
+	Env            []string `json:"env"`              // extra KEY=VALUE for the client
+	DurationNs     int64    `json:"duration_ns"`      // how long to run the client loop
+	IntervalNs     int64    `json:"interval_ns"`      // time between two call starts
+	TimeoutNs      int64    `json:"timeout_ns"`       // a call past this is killed
+	SyncIntervalNs int64    `json:"sync_interval_ns"` // re-sync this often
+	SyncProbes     int      `json:"sync_probes"`      // probes per sync burst
+	BatchNs        int64    `json:"batch_ns"`         // flush samples at least this often
+}
+
+// Validate checks a TestDesc received from the wire.
+func (d *TestDesc) Validate() error {
+	switch {
+	case len(d.Argv) == 0 || len(d.Argv) > MaxArgv:
+		return fmt.Errorf("testdesc: argv must have 1..%d elements, got %d", MaxArgv, len(d.Argv))
+	case d.DurationNs <= 0, d.TimeoutNs <= 0, d.SyncIntervalNs <= 0, d.BatchNs <= 0:
+		return fmt.Errorf("testdesc: durations must be positive")
+	case d.IntervalNs < 0:
+		return fmt.Errorf("testdesc: negative interval")
+	case d.SyncProbes < 1 || d.SyncProbes > 64:
+		return fmt.Errorf("testdesc: sync_probes must be 1..64")
+	}
+	return nil
+}
+
+// SyncRecord is the outcome of one clock sync: at local time LocalNs the
+// tester estimated global = local + OffsetNs, within ± BoundNs.
+type SyncRecord struct {
+	LocalNs  int64 `json:"local_ns"`
+	OffsetNs int64 `json:"offset_ns"`
+	RTTNs    int64 `json:"rtt_ns"`
+	BoundNs  int64 `json:"bound_ns"`
+}
+
+// Started tells the controller when the client loop started (local ns).
+type Started struct {
+	LocalNs int64 `json:"local_ns"`
+}
+
+// Done is the tester's last message: how it ended and what it produced.
+type Done struct {
+	LocalNs  int64  `json:"local_ns"` // when the client loop ended
+	Produced uint64 `json:"produced"` // samples produced
+	Reason   string `json:"reason"`   // "completed", "stopped", ...
+}
+
+// ErrorMsg carries a fatal error to the peer.
+type ErrorMsg struct {
+	Msg string `json:"msg"`
+}
+
+// WriteJSON encodes v as the payload of a frame of type t.
+func (c *Conn) WriteJSON(t Type, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return c.Write(t, b)
+}
+
+// DecodeJSON decodes a JSON payload of a frame of type t into v.
+func DecodeJSON(t Type, payload []byte, v any) error {
+	if err := json.Unmarshal(payload, v); err != nil {
+		return fmt.Errorf("protocol: bad %s message: %w", t, err)
+	}
+	return nil
+}
+
+// Expect reads one frame and decodes it into v, failing unless it has type t.
+// A TypeError frame from the peer becomes an error with its text.
+func (c *Conn) Expect(t Type, v any) error {
+	got, payload, err := c.Read()
+	if err != nil {
+		return err
+	}
+	if got == TypeError {
+		var m ErrorMsg
+		_ = DecodeJSON(got, payload, &m)
+		return fmt.Errorf("peer: %s", m.Msg)
+	}
+	if got != t {
+		return fmt.Errorf("protocol: want %s, got %s", t, got)
+	}
+	return DecodeJSON(got, payload, v)
+}

@@ -1,0 +1,126 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// Batch is a group of samples from one tester. Produced counts every sample
+// the tester has produced so far, so that the controller knows what is lost.
+type Batch struct {
+	Produced uint64
+	Samples  []sample.Sample
+}
+
+var errShort = errors.New("protocol: truncated sample batch")
+
+// AppendBatch encodes b onto dst. Error texts are cut to MaxErrText bytes.
+func AppendBatch(dst []byte, b *Batch) []byte {
+	dst = binary.AppendUvarint(dst, b.Produced)
+	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
+	var prev int64
+	for _, s := range b.Samples {
+		dst = binary.AppendUvarint(dst, s.Seq)
+		dst = binary.AppendVarint(dst, s.Start-prev)
+		prev = s.Start
+		dst = binary.AppendVarint(dst, s.End-s.Start)
+		dst = append(dst, byte(s.Status))
+		dst = binary.AppendVarint(dst, s.Bytes)
+		e := s.Err
+		if len(e) > MaxErrText {
+			e = e[:MaxErrText]
+		}
+		dst = binary.AppendUvarint(dst, uint64(len(e)))
+		dst = append(dst, e...)
+	}
+	return dst
+}
+
+// DecodeBatch decodes a batch, checking every field.
+func DecodeBatch(p []byte) (*Batch, error) {
+	d := decoder{p: p}
+	b := &Batch{Produced: d.uvarint()}
+	n := d.uvarint()
+	if d.err == nil && n > MaxBatch {
+		return nil, fmt.Errorf("protocol: batch of %d samples (limit %d)", n, MaxBatch)
+	}
+	b.Samples = make([]sample.Sample, 0, n)
+	var prev int64
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		s, err := d.sample(&prev)
+		if err != nil {
+			return nil, err
+		}
+		b.Samples = append(b.Samples, s)
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	if len(d.p) != 0 {
+		return nil, fmt.Errorf("protocol: %d trailing bytes after sample batch", len(d.p))
+	}
+	return b, nil
+}
+
+type decoder struct {
+	p   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.p)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.p = d.p[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.p)
+	if n <= 0 {
+		d.err = errShort
+		return 0
+	}
+	d.p = d.p[n:]
+	return v
+}
+
+func (d *decoder) sample(prev *int64) (sample.Sample, error) {
+	var s sample.Sample
+	s.Seq = d.uvarint()
+	s.Start = *prev + d.varint()
+	*prev = s.Start
+	dur := d.varint()
+	s.End = s.Start + dur
+	if d.err != nil || len(d.p) < 1 {
+		return s, errShort
+	}
+	s.Status = sample.Status(d.p[0])
+	d.p = d.p[1:]
+	s.Bytes = d.varint()
+	n := d.uvarint()
+	switch {
+	case d.err != nil:
+		return s, d.err
+	case dur < 0:
+		return s, fmt.Errorf("protocol: sample %d ends before it starts", s.Seq)
+	case !s.Status.Valid():
+		return s, fmt.Errorf("protocol: sample %d has unknown status %d", s.Seq, s.Status)
+	case n > MaxErrText || n > uint64(len(d.p)):
+		return s, fmt.Errorf("protocol: sample %d error text of %d bytes is too long or truncated", s.Seq, n)
+	}
+	s.Err = string(d.p[:n])
+	d.p = d.p[n:]
+	return s, nil
+}

@@ -1,0 +1,94 @@
+package report
+
+import "math"
+
+// maxPoints bounds the points drawn for one series.
+const maxPoints = 1500
+
+// movingAvg returns the centered moving average of y over window points
+// (window is made odd). NaN values are left out of each average, and the
+// result is NaN wherever y itself is NaN, so gaps stay gaps.
+func movingAvg(y []float64, window int) []float64 {
+	half := window / 2
+	sum := make([]float64, len(y)+1)
+	cnt := make([]int, len(y)+1)
+	for i, v := range y {
+		sum[i+1], cnt[i+1] = sum[i], cnt[i]
+		if finite(v) {
+			sum[i+1] += v
+			cnt[i+1]++
+		}
+	}
+	out := make([]float64, len(y))
+	for i, v := range y {
+		lo, hi := max(0, i-half), min(len(y), i+half+1)
+		if n := cnt[hi] - cnt[lo]; finite(v) && n > 0 {
+			out[i] = (sum[hi] - sum[lo]) / float64(n)
+		} else {
+			out[i] = math.NaN()
+		}
+	}
+	return out
+}
+
+// minMax thins a line series to at most limit points. It cuts the series
+// into limit/2 buckets of consecutive points and keeps, in order, the lowest
+// and the highest point of each, so peaks survive. A bucket with no finite
+// value becomes a single NaN point, which keeps the gap in the line.
+func minMax(x, y []float64, limit int) ([]float64, []float64) {
+	n := min(len(x), len(y))
+	if n <= limit || limit < 2 {
+		return x[:n], y[:n]
+	}
+	buckets := limit / 2
+	xs, ys := make([]float64, 0, limit), make([]float64, 0, limit)
+	for b := range buckets {
+		lo, hi := b*n/buckets, (b+1)*n/buckets
+		iMin, iMax := extremes(y[lo:hi])
+		switch {
+		case iMin < 0:
+			if len(ys) == 0 || !math.IsNaN(ys[len(ys)-1]) {
+				xs, ys = append(xs, x[lo]), append(ys, math.NaN())
+			}
+		case iMin == iMax:
+			xs, ys = append(xs, x[lo+iMin]), append(ys, y[lo+iMin])
+		default:
+			a, c := min(iMin, iMax)+lo, max(iMin, iMax)+lo
+			xs, ys = append(xs, x[a], x[c]), append(ys, y[a], y[c])
+		}
+	}
+	return xs, ys
+}
+
+// extremes returns the indexes of the lowest and highest finite values of
+// y, or -1, -1 when there is none.
+func extremes(y []float64) (iMin, iMax int) {
+	iMin, iMax = -1, -1
+	for i, v := range y {
+		if !finite(v) {
+			continue
+		}
+		if iMin < 0 || v < y[iMin] {
+			iMin = i
+		}
+		if iMax < 0 || v > y[iMax] {
+			iMax = i
+		}
+	}
+	return iMin, iMax
+}
+
+// stride keeps a deterministic, evenly spread subset of at most limit
+// points: every k-th one, starting with the first.
+func stride(x, y []float64, limit int) ([]float64, []float64) {
+	n := min(len(x), len(y))
+	if n <= limit || limit < 1 {
+		return x[:n], y[:n]
+	}
+	k := (n + limit - 1) / limit
+	xs, ys := make([]float64, 0, limit), make([]float64, 0, limit)
+	for i := 0; i < n; i += k {
+		xs, ys = append(xs, x[i]), append(ys, y[i])
+	}
+	return xs, ys
+}

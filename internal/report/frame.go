@@ -1,0 +1,154 @@
+package report
+
+import (
+	"strconv"
+	"strings"
+)
+
+// scale maps a data interval [d0, d1] onto a pixel interval [r0, r1].
+type scale struct{ d0, d1, r0, r1 float64 }
+
+// at returns the pixel position of v.
+func (s scale) at(v float64) float64 { return s.r0 + (v-s.d0)*(s.r1-s.r0)/(s.d1-s.d0) }
+
+// span accumulates the range of the finite values it is given.
+type span struct {
+	lo, hi float64
+	ok     bool
+}
+
+// add widens the span to include v, unless v is NaN or infinite.
+func (s *span) add(v float64) {
+	switch {
+	case !finite(v):
+	case !s.ok:
+		s.lo, s.hi, s.ok = v, v, true
+	default:
+		s.lo, s.hi = min(s.lo, v), max(s.hi, v)
+	}
+}
+
+// domain picks the axis domain and its ticks for the data range sp.
+func (a axis) domain(sp span, target int) (float64, float64, []float64) {
+	minStep := 0.0
+	if a.integer {
+		minStep = 1
+	}
+	if a.fixed && a.hi > a.lo {
+		var in []float64
+		for _, t := range ticksWithStep(a.lo, a.hi, target, minStep) {
+			if t >= a.lo && t <= a.hi {
+				in = append(in, t)
+			}
+		}
+		return a.lo, a.hi, in
+	}
+	lo, hi := sp.lo, sp.hi
+	if !sp.ok {
+		lo, hi = 0, 1
+	}
+	if a.zero {
+		lo, hi = min(lo, 0), max(hi, 0)
+	}
+	t := ticksWithStep(lo, hi, target, minStep)
+	return t[0], t[len(t)-1], t
+}
+
+// frame is a chart laid out in pixels: the plot area, scales and ticks.
+type frame struct {
+	left, right, top, bottom float64
+	width, height            float64
+	x, y, y2                 scale
+	xt, yt, y2t              []float64
+	hasY2                    bool
+	clip                     string // id of the plot-area clip path
+}
+
+// frame lays the chart out, leaving legendH px above the plot for the legend.
+func (c *chart) frame(legendH float64) *frame {
+	f := &frame{width: float64(c.width), height: float64(c.height), clip: esc(c.id) + "-clip"}
+	f.hasY2 = c.hasRight()
+	f.left, f.right = 70, f.width-20
+	if f.hasY2 {
+		f.right = f.width - 70
+	}
+	f.top, f.bottom = 12+legendH, f.height-44
+	xs, ys, y2s := c.spans()
+	var d0, d1 float64
+	d0, d1, f.xt = c.x.domain(xs, 8)
+	f.x = scale{d0, d1, f.left, f.right}
+	d0, d1, f.yt = c.y.domain(ys, 5)
+	f.y = scale{d0, d1, f.bottom, f.top}
+	d0, d1, f.y2t = c.y2.domain(y2s, 5)
+	f.y2 = scale{d0, d1, f.bottom, f.top}
+	return f
+}
+
+// hasRight reports whether any series uses the right axis.
+func (c *chart) hasRight() bool {
+	for _, s := range c.series {
+		if s.right {
+			return true
+		}
+	}
+	return false
+}
+
+// spans returns the data ranges of the x, left y and right y axes.
+func (c *chart) spans() (xs, ys, y2s span) {
+	for _, s := range c.series {
+		ya := &ys
+		if s.right {
+			ya = &y2s
+		}
+		for i := range min(len(s.x), len(s.y)) {
+			if !finite(s.x[i]) || !finite(s.y[i]) {
+				continue
+			}
+			xs.add(s.x[i])
+			ya.add(s.y[i])
+			if s.kind == kindBars {
+				xs.add(s.x[i] - s.width/2)
+				xs.add(s.x[i] + s.width/2)
+				ya.add(s.baseAt(i))
+			}
+		}
+	}
+	for _, r := range c.rules {
+		switch {
+		case r.vertical:
+			xs.add(r.v)
+		case r.right:
+			y2s.add(r.v)
+		default:
+			ys.add(r.v)
+		}
+	}
+	return xs, ys, y2s
+}
+
+// baseAt returns the bottom of bar i.
+func (s *series) baseAt(i int) float64 {
+	if i < len(s.base) {
+		return s.base[i]
+	}
+	return 0
+}
+
+// grid writes the light gridlines at the x and left y ticks, and the clip
+// rectangle of the plot area.
+func (f *frame) grid(b *strings.Builder) {
+	b.WriteString(`<defs><clipPath id="` + f.clip + `"><rect x="` + px(f.left) + `" y="` + px(f.top) +
+		`" width="` + px(f.right-f.left) + `" height="` + px(f.bottom-f.top) + `"/></clipPath></defs>`)
+	b.WriteString(`<path fill="none" stroke="` + colGrid + `" d="`)
+	for _, t := range f.xt {
+		b.WriteString("M" + px(f.x.at(t)) + " " + px(f.top) + "V" + px(f.bottom))
+	}
+	for _, t := range f.yt {
+		b.WriteString("M" + px(f.left) + " " + px(f.y.at(t)) + "H" + px(f.right))
+	}
+	b.WriteString(`"/>`)
+}
+
+// itoa is strconv.Itoa, short.
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,0 +1,119 @@
+package report
+
+import (
+	"html"
+	"strings"
+)
+
+// kind is how a series is drawn.
+type kind uint8
+
+const (
+	kindLine   kind = iota // solid line through the points
+	kindDashed             // dashed line through the points
+	kindPoints             // one dot per point
+	kindBars               // one bar per point, from its base up to y
+	kindCross              // one "×" marker per point
+)
+
+// series is one data set of a chart. NaN or infinite values are skipped; in
+// a line they break it.
+type series struct {
+	name    string    // legend label; empty keeps the series out of the legend
+	kind    kind      // how it is drawn
+	color   string    // CSS colour
+	width   float64   // line width or dot radius in px; bar spacing in x units
+	opacity float64   // 0 means opaque
+	right   bool      // plotted against the right y axis
+	x, y    []float64 // the points
+	base    []float64 // bars only: bottom of each bar; nil means 0
+}
+
+// axis describes one axis of a chart.
+type axis struct {
+	title   string  // with its unit
+	color   string  // title colour; empty means the default
+	lo, hi  float64 // the domain when fixed
+	fixed   bool    // use [lo, hi] instead of fitting the data
+	zero    bool    // when fitting, keep 0 in the domain
+	integer bool    // ticks on whole numbers only
+}
+
+// rule is a dashed reference line across the plot.
+type rule struct {
+	vertical bool    // at x = v; otherwise horizontal at y = v
+	v        float64 // where
+	right    bool    // horizontal only: v is on the right axis
+	color    string  // CSS colour
+}
+
+// legendItem is one legend entry.
+type legendItem struct {
+	name  string
+	color string
+	kind  kind
+	width float64
+}
+
+// chart is a complete figure: axes, series, reference lines, legend and
+// notes. Its svg method renders it.
+type chart struct {
+	id, title     string
+	width, height int
+	x, y, y2      axis
+	series        []series
+	rules         []rule
+	extra         []legendItem // legend entries after the named series
+	notes         []string     // short texts shown inside the plot
+}
+
+// Colours shared by all charts, so a quantity looks the same everywhere.
+const (
+	colLoad   = "#1f77b4" // offered load
+	colRT     = "#ff7f0e" // response time
+	colThr    = "#2ca02c" // throughput and successful calls
+	colFail   = "#8c564b" // failed calls
+	colMark   = "#d62728" // failed testers, saturation
+	colUtil   = "#9467bd" // utilization
+	colGrid   = "#e6e6e6"
+	colAxis   = "#888"
+	colText   = "#333"
+	colMuted  = "#666"
+	fontSize  = 12
+	charWidth = 6.6 // rough px per character at fontSize, for layout
+)
+
+// esc escapes text for XML and HTML alike.
+func esc(s string) string { return html.EscapeString(s) }
+
+// svg renders the chart as a standalone <svg> element (no xmlns needed
+// inline in HTML).
+func (c *chart) svg() string {
+	var b strings.Builder
+	legend, legendH := c.legendLayout()
+	f := c.frame(legendH)
+	c.open(&b)
+	f.grid(&b)
+	b.WriteString(`<g clip-path="url(#` + f.clip + `)">`)
+	for i := range c.series {
+		f.draw(&b, &c.series[i])
+	}
+	for _, r := range c.rules {
+		f.rule(&b, r)
+	}
+	b.WriteString("</g>")
+	f.axes(&b, c)
+	writeLegend(&b, legend)
+	f.notes(&b, c.notes)
+	b.WriteString("</svg>")
+	return b.String()
+}
+
+// open writes the svg start tag, its title and the clip path.
+func (c *chart) open(b *strings.Builder) {
+	w, h := itoa(c.width), itoa(c.height)
+	b.WriteString(`<svg id="` + esc(c.id) + `" class="chart" viewBox="0 0 ` + w + " " + h +
+		`" width="` + w + `" height="` + h + `" role="img" font-size="` + itoa(fontSize) +
+		`" fill="` + colText + `">`)
+	b.WriteString("<title>" + esc(c.title) + "</title>")
+}

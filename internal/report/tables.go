@@ -1,0 +1,104 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/diperf/diperf/internal/analyze"
+)
+
+// statRow is a Min/Med/Aver/Max/Std. Dev. row of the summary table.
+type statRow struct {
+	Label                    string
+	Min, Med, Aver, Max, Dev string
+}
+
+// fact is a labelled value of the summary table.
+type fact struct {
+	Label, Value string
+}
+
+// testerRow is one row of the per-tester table.
+type testerRow struct {
+	Index                                  int
+	ID, Host, Start, End, OK, Failed, Util string
+	MeanRT, Latency                        string
+	Dead                                   bool
+}
+
+// statRows returns the throughput and response-time rows, thesis style.
+func statRows(s *analyze.Summary) []statRow {
+	t, rt := s.Throughput, s.ResponseTimeMs
+	return []statRow{
+		{"Throughput (calls/s)", num(t.Min), num(t.Median), num(t.Mean), num(t.Max), num(t.StdDev)},
+		{"Response time (ms)", num(rt.Min), num(rt.Median), num(rt.Mean), num(rt.Max), num(rt.StdDev)},
+	}
+}
+
+// facts returns the other summary figures and their footnotes.
+func facts(s *analyze.Summary) ([]fact, []string) {
+	sat, notes := saturation(s.Saturation)
+	c := s.Samples
+	return []fact{
+		{"Samples", "total " + itoa(c.Total) + " · ok " + itoa(c.OK) + " · failed " + itoa(c.Failed) +
+			" · lost " + itoa(c.Lost)},
+		{"Testers", "planned " + itoa(s.Testers.Planned) + " · started " + itoa(s.Testers.Started) +
+			" · failed " + itoa(s.Testers.Failed)},
+		{"Duration", num(s.DurationS) + " s (quantum " + num(s.QuantumS) + " s)"},
+		{"Response time p90 / p99", num(s.ResponseTimeMs.P90) + " / " + num(s.ResponseTimeMs.P99) + " ms"},
+		{"Max offered load", num(s.Load.Max) + " calls in flight"},
+		{"Saturation", sat},
+		{"Peak window", num(s.Peak.StartS) + " – " + num(s.Peak.EndS) + " s, " + itoa(s.Peak.Testers) + " testers"},
+		{"Jain fairness (peak window)", num(s.Fairness.Jain)},
+		{"Clock", "max |offset| " + num(s.Clock.MaxAbsOffsetMs) + " ms · max error bound " +
+			num(s.Clock.MaxErrorBoundMs) + " ms"},
+		{"Errors by class", errorClasses(s.Errors)},
+	}, notes
+}
+
+// saturation describes the saturation point; a "*" and a footnote say when
+// the service never saturated.
+func saturation(s analyze.Saturation) (string, []string) {
+	v := num(s.Load) + " calls in flight, " + num(s.Throughput) + " calls/s"
+	if s.Saturated {
+		return v, nil
+	}
+	return v + " *", []string{"* service never saturated: the highest load reached and the throughput there."}
+}
+
+// errorClasses lists the error counts by class name, in name order.
+func errorClasses(errs map[string]int) string {
+	if len(errs) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(errs))
+	for n := range errs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += " · "
+		}
+		out += n + " " + itoa(errs[n])
+	}
+	return out
+}
+
+// testerRows returns the per-tester rows in start order, at most limit of
+// them, and how many were left out.
+func testerRows(clients []analyze.Client, limit int) ([]testerRow, int) {
+	cs := slices.Clone(clients)
+	slices.SortStableFunc(cs, func(a, b analyze.Client) int { return a.Index - b.Index })
+	omitted := max(0, len(cs)-limit)
+	cs = cs[:len(cs)-omitted]
+	rows := make([]testerRow, len(cs))
+	for i, c := range cs {
+		rows[i] = testerRow{
+			Index: c.Index, ID: c.ID, Host: c.Host, Start: num(c.StartS), End: num(c.EndS),
+			OK: itoa(c.Whole.OK), Failed: itoa(c.Whole.Failed), Util: num(c.Whole.Utilization * 100),
+			MeanRT: num(c.Whole.MeanRTms), Latency: num(c.LatencyMs), Dead: c.Failed,
+		}
+	}
+	return rows, omitted
+}

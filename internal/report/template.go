@@ -1,0 +1,60 @@
+package report
+
+import "html/template"
+
+// pageTemplate is the report page: inline CSS, inline SVG, no scripts and
+// nothing fetched from elsewhere.
+var pageTemplate = template.Must(template.New("report").Parse(pageHTML))
+
+// pageHTML is the text of pageTemplate.
+const pageHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>diperf report{{with .Name}}: {{.}}{{end}}</title>
+<style>
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif;
+color:#222;background:#fff;max-width:960px;margin:24px auto;padding:0 12px;line-height:1.4}
+h1{font-size:24px;margin:0 0 16px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid #ddd;padding-bottom:4px}
+table{border-collapse:collapse;font-size:14px;font-variant-numeric:tabular-nums}
+th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
+th{background:#f6f6f6;font-weight:600}
+th.l,td.l{text-align:left}
+table.facts{margin-top:12px}
+.note{color:#666;font-size:13px}
+.failed{color:#d62728;font-weight:600}
+figure{margin:20px 0}
+figcaption{color:#555;font-size:13px;margin-top:4px}
+svg.chart{display:block;max-width:100%;height:auto}
+</style>
+</head>
+<body>
+<h1>diperf report{{with .Name}}: {{.}}{{end}}</h1>
+
+<h2>Summary</h2>
+<table class="stats">
+<tr><th class="l"></th><th>Min</th><th>Med</th><th>Aver</th><th>Max</th><th>Std. Dev.</th></tr>
+{{range .Stats}}<tr><td class="l">{{.Label}}</td><td>{{.Min}}</td><td>{{.Med}}</td><td>{{.Aver}}</td><td>{{.Max}}</td><td>{{.Dev}}</td></tr>
+{{end}}</table>
+<table class="facts">
+{{range .Facts}}<tr><th class="l">{{.Label}}</th><td class="l">{{.Value}}</td></tr>
+{{end}}</table>
+{{range .Footnotes}}<p class="note">{{.}}</p>
+{{end}}
+<h2>Charts</h2>
+{{range .Figures}}<figure>
+{{.SVG}}
+<figcaption>{{.Caption}}</figcaption>
+</figure>
+{{end}}
+<h2>Testers</h2>
+{{if .Testers}}<table class="testers">
+<tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>Latency (ms)</th><th class="l"></th></tr>
+{{range .Testers}}<tr><td>{{.Index}}</td><td class="l">{{.ID}}</td><td class="l">{{.Host}}</td><td>{{.Start}}</td><td>{{.End}}</td><td>{{.OK}}</td><td>{{.Failed}}</td><td>{{.Util}}</td><td>{{.MeanRT}}</td><td>{{.Latency}}</td><td class="l">{{if .Dead}}<span class="failed">FAILED</span>{{end}}</td></tr>
+{{end}}</table>
+{{if .Omitted}}<p class="note">{{.Omitted}} more testers are not listed; the table shows the first {{len .Testers}} by start order.</p>
+{{end}}{{else}}<p class="note">No testers.</p>
+{{end}}</body>
+</html>
+`

@@ -1,0 +1,117 @@
+package report
+
+import (
+	"math"
+	"strconv"
+)
+
+// maxTicks bounds how many ticks niceTicks will ever return.
+const maxTicks = 1000
+
+// niceStep rounds raw up to the nearest 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	if !(raw > 0) || math.IsInf(raw, 0) {
+		return 1
+	}
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	switch f := raw / mag; {
+	case f <= 1:
+		return mag
+	case f <= 2:
+		return 2 * mag
+	case f <= 5:
+		return 5 * mag
+	default:
+		return 10 * mag
+	}
+}
+
+// niceTicks returns evenly spaced round tick values (a 1-2-5 step) covering
+// [lo, hi] with about target intervals. The first and last ticks enclose the
+// range. A degenerate or non-finite range is widened so that at least two
+// ticks always come back.
+func niceTicks(lo, hi float64, target int) []float64 {
+	return ticksWithStep(lo, hi, target, 0)
+}
+
+// ticksWithStep is niceTicks with a lower bound on the step (0: none).
+func ticksWithStep(lo, hi float64, target int, minStep float64) []float64 {
+	lo, hi = widen(lo, hi)
+	if target < 1 {
+		target = 1
+	}
+	step := math.Max(niceStep((hi-lo)/float64(target)), minStep)
+	first, last := math.Floor(lo/step), math.Ceil(hi/step)
+	if math.IsInf(step, 0) || last-first > maxTicks || !(last > first) {
+		return []float64{lo, hi}
+	}
+	ticks := make([]float64, 0, int(last-first)+1)
+	for k := first; k <= last; k++ {
+		ticks = append(ticks, clean(k*step))
+	}
+	return ticks
+}
+
+// widen makes [lo, hi] a finite, ordered, non-empty interval.
+func widen(lo, hi float64) (float64, float64) {
+	if !finite(lo) || !finite(hi) {
+		return 0, 1
+	}
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	if lo == hi {
+		d := math.Abs(lo) * 0.1
+		if d == 0 {
+			return lo, lo + 1
+		}
+		return lo - d, hi + d
+	}
+	return lo, hi
+}
+
+// clean drops floating-point noise such as 0.30000000000000004.
+func clean(v float64) float64 {
+	c, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
+	if err != nil || c == 0 {
+		return 0 // also turns -0 into 0
+	}
+	return c
+}
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// tickLabel prints a tick value with just the decimals its step needs.
+func tickLabel(v, step float64) string {
+	if v == 0 {
+		return "0"
+	}
+	if math.Abs(v) >= 1e7 || (step > 0 && step < 1e-6) {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	dec := 0
+	if step > 0 && step < 1 {
+		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
+	}
+	return strconv.FormatFloat(v, 'f', dec, 64)
+}
+
+// px prints a pixel coordinate with at most one decimal.
+func px(v float64) string {
+	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+}
+
+// num prints a figure for people: few digits, "–" when undefined.
+func num(v float64) string {
+	switch {
+	case !finite(v):
+		return "–"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1e4 && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	default:
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+}

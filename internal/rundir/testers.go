@@ -1,0 +1,171 @@
+package rundir
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/diperf/diperf/internal/clock"
+)
+
+// TesterRecord is what the controller knows of one tester. Times are global
+// Unix ns (0 = never happened).
+type TesterRecord struct {
+	Slot          int            // index by start order
+	ID            string         // host:pid as the tester reported it
+	Host          string         // host it ran on
+	PID           int            // process id
+	LaunchNs      int64          // when the testbed started it
+	StartNs       int64          // when its client loop started
+	StopNs        int64          // when it stopped (or failed)
+	Failed        bool           // died, lost its controller, or never joined
+	FailureReason string         // why, when Failed
+	Sent          uint64         // samples it said it produced
+	Received      uint64         // samples the controller received
+	Syncs         []clock.Record // its clock sync records
+}
+
+// Lost is how many samples the tester produced that never arrived.
+func (t *TesterRecord) Lost() uint64 {
+	if t.Sent > t.Received {
+		return t.Sent - t.Received
+	}
+	return 0
+}
+
+// ClockFigures returns the largest |offset|, the smallest round trip and the
+// largest error bound over the tester's syncs, in ms.
+func (t *TesterRecord) ClockFigures() (offsetMs, minRTTMs, boundMs float64) {
+	for i, s := range t.Syncs {
+		offsetMs = max(offsetMs, abs(float64(s.OffsetNs))/1e6)
+		boundMs = max(boundMs, float64(s.BoundNs)/1e6)
+		if rtt := float64(s.RTTNs) / 1e6; i == 0 || rtt < minRTTMs {
+			minRTTMs = rtt
+		}
+	}
+	return
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns", "stop_ns", "failed",
+	"failure_reason", "samples_sent", "samples_received", "samples_lost", "syncs",
+	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms"}
+
+// WriteTesters writes testers.csv and syncs.csv.
+func WriteTesters(dir string, ts []*TesterRecord) error {
+	err := writeAtomic(filepath.Join(dir, Testers), func(f *os.File) error {
+		w := csv.NewWriter(f)
+		_ = w.Write(testerHeader)
+		for _, t := range ts {
+			off, rtt, bound := t.ClockFigures()
+			_ = w.Write([]string{itoa(t.Slot), t.ID, t.Host, itoa(t.PID), i64(t.LaunchNs), i64(t.StartNs),
+				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
+				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound)})
+		}
+		w.Flush()
+		return w.Error()
+	})
+	if err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(dir, Syncs), func(f *os.File) error {
+		w := csv.NewWriter(f)
+		_ = w.Write([]string{"index", "local_ns", "offset_ns", "rtt_ns", "error_bound_ns"})
+		for _, t := range ts {
+			for _, s := range t.Syncs {
+				_ = w.Write([]string{itoa(t.Slot), i64(s.LocalNs), i64(s.OffsetNs), i64(s.RTTNs), i64(s.BoundNs)})
+			}
+		}
+		w.Flush()
+		return w.Error()
+	})
+}
+
+// ReadTesters reads testers.csv and syncs.csv back.
+func ReadTesters(dir string) ([]*TesterRecord, error) {
+	rows, err := readCSV(filepath.Join(dir, Testers), testerHeader)
+	if err != nil {
+		return nil, err
+	}
+	bySlot := map[int]*TesterRecord{}
+	var out []*TesterRecord
+	for _, r := range rows {
+		p := parser{}
+		t := &TesterRecord{Slot: p.int(r[0]), ID: r[1], Host: r[2], PID: p.int(r[3]), LaunchNs: p.i64(r[4]),
+			StartNs: p.i64(r[5]), StopNs: p.i64(r[6]), Failed: r[7] == "true", FailureReason: r[8],
+			Sent: uint64(p.i64(r[9])), Received: uint64(p.i64(r[10]))}
+		if p.err != nil {
+			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
+		}
+		bySlot[t.Slot] = t
+		out = append(out, t)
+	}
+	syncs, err := readCSV(filepath.Join(dir, Syncs), []string{"index", "local_ns", "offset_ns", "rtt_ns", "error_bound_ns"})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range syncs {
+		p := parser{}
+		slot := p.int(r[0])
+		rec := clock.Record{LocalNs: p.i64(r[1]), OffsetNs: p.i64(r[2]), RTTNs: p.i64(r[3]), BoundNs: p.i64(r[4])}
+		if t := bySlot[slot]; t != nil && p.err == nil {
+			t.Syncs = append(t.Syncs, rec)
+		} else {
+			return nil, fmt.Errorf("%s: bad row for tester %s: %v", Syncs, r[0], p.err)
+		}
+	}
+	return out, nil
+}
+
+func readCSV(path string, header []string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = len(header)
+	got, err := r.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file", path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range header {
+		if got[i] != header[i] {
+			return nil, fmt.Errorf("%s: column %d is %q, want %q", path, i+1, got[i], header[i])
+		}
+	}
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rows, nil
+}
+
+type parser struct{ err error }
+
+func (p *parser) i64(s string) int64 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return v
+}
+
+func (p *parser) int(s string) int { return int(p.i64(s)) }
+
+func itoa(v int) string     { return strconv.Itoa(v) }
+func i64(v int64) string    { return strconv.FormatInt(v, 10) }
+func u64(v uint64) string   { return strconv.FormatUint(v, 10) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -1,0 +1,83 @@
+package tester
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/diperf/diperf/internal/client"
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// outbox buffers samples and ships them in batches.
+type outbox struct {
+	conn     *protocol.Conn
+	cancel   context.CancelCauseFunc
+	mu       sync.Mutex
+	pending  []sample.Sample
+	produced uint64
+	sendMu   sync.Mutex // one batch on the wire at a time, in order
+	buf      []byte
+}
+
+func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
+	return &outbox{conn: conn, cancel: cancel}
+}
+
+// call makes one timed call and queues its sample.
+func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) {
+	start := clk.Now()
+	r := c.Call(ctx)
+	end := clk.Now()
+	o.mu.Lock()
+	o.produced++
+	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Start: start, End: end,
+		Status: r.Status, Bytes: r.Bytes, Err: r.Err})
+	full := len(o.pending) >= protocol.MaxBatch
+	o.mu.Unlock()
+	if full {
+		_ = o.flush()
+	}
+}
+
+func (o *outbox) producedCount() uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.produced
+}
+
+// flush sends everything pending as one batch.
+func (o *outbox) flush() error {
+	o.sendMu.Lock()
+	defer o.sendMu.Unlock()
+	o.mu.Lock()
+	b := protocol.Batch{Produced: o.produced, Samples: o.pending}
+	o.pending = nil
+	o.mu.Unlock()
+	if len(b.Samples) == 0 {
+		return nil
+	}
+	o.buf = protocol.AppendBatch(o.buf[:0], &b)
+	if err := o.conn.Write(protocol.TypeSamples, o.buf); err != nil {
+		o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
+		return err
+	}
+	return nil
+}
+
+// flushLoop ships samples every period while the test runs.
+func (o *outbox) flushLoop(ctx context.Context, period time.Duration) {
+	tk := time.NewTicker(period)
+	defer tk.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tk.C:
+			_ = o.flush()
+		}
+	}
+}

@@ -1,0 +1,193 @@
+// Package tester is the agent that runs on a test host: it proves itself to
+// its controller, receives the test description, syncs its clock, runs the
+// client on schedule, times every call and streams the samples back. It
+// stops its client loop at once when it loses the controller: a service is
+// never loaded when nobody collects.
+package tester
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/diperf/diperf/internal/client"
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/transport"
+)
+
+// Options configure one tester.
+type Options struct {
+	Controller    string              // controller address
+	Slot          int                 // slot the controller started us for
+	Secret        []byte              // shared secret with the controller
+	Transport     transport.Transport // how to reach the controller
+	ClockOffset   time.Duration       // test only: injected clock offset
+	ClockDriftPPM float64             // test only: injected clock drift
+	Log           io.Writer           // diagnostics
+}
+
+// ErrLostController is returned when the controller went away mid-test.
+var ErrLostController = errors.New("lost the controller")
+
+// Tester is one running agent.
+type Tester struct {
+	o      Options
+	conn   *protocol.Conn
+	clk    *clock.Local
+	desc   protocol.TestDesc
+	id     string
+	syncCh chan protocol.SyncResp
+	cancel context.CancelCauseFunc
+	out    *outbox
+	readCh chan struct{} // closed when readLoop returns
+}
+
+// Run connects, runs the whole test and returns when it is over.
+func Run(ctx context.Context, o Options) error {
+	if o.Transport == nil {
+		o.Transport = transport.TCP{}
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM),
+		syncCh: make(chan protocol.SyncResp, 1)}
+	c, err := o.Transport.Dial(ctx, o.Controller)
+	if err != nil {
+		return fmt.Errorf("tester: connect to controller %s: %w", o.Controller, err)
+	}
+	t.conn = protocol.NewConn(c)
+	defer t.conn.Close()
+	if err := t.handshake(); err != nil {
+		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
+		return err
+	}
+	return t.run(ctx)
+}
+
+func (t *Tester) handshake() error {
+	host, _ := os.Hostname()
+	t.id = host + ":" + strconv.Itoa(os.Getpid())
+	nonce := protocol.NewNonce()
+	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: nonce}
+	if err := t.conn.WriteJSON(protocol.TypeHello, hello); err != nil {
+		return err
+	}
+	var ch protocol.Challenge
+	_ = t.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if err := t.conn.Expect(protocol.TypeChallenge, &ch); err != nil {
+		return fmt.Errorf("tester: handshake: %w", err)
+	}
+	if !protocol.CheckProof(t.o.Secret, protocol.RoleController, nonce, ch.Proof) {
+		return errors.New("tester: the controller could not prove it holds the secret; refusing to run commands for it")
+	}
+	auth := protocol.Auth{Proof: protocol.Proof(t.o.Secret, protocol.RoleTester, ch.Nonce)}
+	if err := t.conn.WriteJSON(protocol.TypeAuth, auth); err != nil {
+		return err
+	}
+	if err := t.conn.Expect(protocol.TypeTestDesc, &t.desc); err != nil {
+		return fmt.Errorf("tester: waiting for the test description: %w", err)
+	}
+	_ = t.conn.SetReadDeadline(time.Time{})
+	return t.desc.Validate()
+}
+
+func (t *Tester) run(parent context.Context) error {
+	ctx, cancel := context.WithCancelCause(parent)
+	defer cancel(nil)
+	t.cancel = cancel
+	t.out = newOutbox(t.conn, cancel)
+	t.readCh = make(chan struct{})
+	go t.readLoop()
+	if err := t.sync(ctx); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
+	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
+	reason := t.loop(ctx)
+	cancelLoops(cancel, &wg)
+	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
+		fmt.Fprintf(t.o.Log, "tester %s: %v; client loop stopped\n", t.id, cause)
+		return cause
+	}
+	return t.finish(reason)
+}
+
+// cancelLoops stops the helper loops once the client loop is over.
+func cancelLoops(cancel context.CancelCauseFunc, wg *sync.WaitGroup) {
+	cancel(errLoopDone)
+	wg.Wait()
+}
+
+var errLoopDone = errors.New("client loop done")
+
+// finish sends the last samples and Done, then waits briefly for the
+// controller to hang up so that nothing is cut off in flight.
+func (t *Tester) finish(reason string) error {
+	if err := t.out.flush(); err != nil {
+		return fmt.Errorf("tester: sending last samples: %w", err)
+	}
+	done := protocol.Done{LocalNs: t.clk.Now(), Produced: t.out.producedCount(), Reason: reason}
+	if err := t.conn.WriteJSON(protocol.TypeDone, done); err != nil {
+		return fmt.Errorf("tester: sending done: %w", err)
+	}
+	select {
+	case <-t.readCh:
+	case <-time.After(10 * time.Second):
+	}
+	return nil
+}
+
+// loop runs the client on schedule until the test duration is over or the
+// tester is stopped; it returns why it ended.
+func (t *Tester) loop(ctx context.Context) string {
+	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
+	_ = t.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: t.clk.Now()})
+	start := time.Now()
+	end := start.Add(time.Duration(t.desc.DurationNs))
+	interval := time.Duration(t.desc.IntervalNs)
+	next := start
+	for {
+		if wait := time.Until(next); wait > 0 && !sleepCtx(ctx, wait) {
+			return "stopped"
+		}
+		if ctx.Err() != nil {
+			return "stopped"
+		}
+		if !time.Now().Before(end) {
+			return "completed"
+		}
+		t.out.call(ctx, c, t.clk)
+		next = next.Add(interval)
+		if now := time.Now(); next.Before(now) {
+			next = now // back-to-back, never a burst to catch up
+		}
+	}
+}
+
+func (t *Tester) clientEnv() []string {
+	env := append(os.Environ(),
+		"DIPERF_TARGET="+t.desc.Target,
+		"DIPERF_TESTER_ID="+t.id,
+		"DIPERF_TESTER_INDEX="+strconv.Itoa(t.o.Slot))
+	return append(env, t.desc.Env...)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
