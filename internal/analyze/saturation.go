@@ -31,6 +31,17 @@ import (
 // saturate, and the result is the highest load with the median throughput
 // of the top 10% of points by load.
 
+// The knee k of the fit is where the fitted line meets the plateau; with a
+// soft knee and few quanta on the rising branch it drifts. So when response
+// times are known, the saturation load is taken from the operational laws
+// instead: by Little's law X = L / R, so the load at which the plateau
+// throughput X* is reached without queueing is N* = X* · R0, R0 being the
+// response time at light load (the knee of the asymptotic bounds of
+// Denning and Buzen, N* = (D + Z) / Dmax). R0 is the call-weighted mean
+// response time of the quanta whose load is at most half the fitted knee
+// (the lightest tenth of the quanta if there are none). N* is used when it
+// lies within the loads seen; otherwise the fitted k stands.
+
 // Saturation fit thresholds, see above.
 const (
 	plateauMargin = 1.1  // points with L ≥ plateauMargin·k form the plateau
@@ -39,17 +50,17 @@ const (
 	plateauDrop   = 0.85 // plateau throughput below this share of the line
 )
 
-// loadPoint is one quantum's offered load and throughput.
+// loadPoint is one quantum's offered load and throughput, with the mean
+// response time (ms) of its n successful calls.
 type loadPoint struct {
 	l, x float64
+	rt   float64
+	n    int
 }
 
 // saturation finds the saturation point of the (load, throughput) points.
-func saturation(loads, thr []float64) Saturation {
-	pts := make([]loadPoint, len(loads))
-	for i := range loads {
-		pts[i] = loadPoint{loads[i], thr[i]}
-	}
+func saturation(pts []loadPoint) Saturation {
+	pts = slices.Clone(pts)
 	if len(pts) == 0 {
 		return Saturation{}
 	}
@@ -59,7 +70,8 @@ func saturation(loads, thr []float64) Saturation {
 		hi := from(pts, plateauMargin*k)
 		need := max(plateauMin, int(math.Ceil(plateauShare*float64(len(pts)))))
 		if len(hi) >= need && meanX(hi) < plateauDrop*b*meanL(hi) {
-			return Saturation{Saturated: true, Load: k, Throughput: plateau(pts, k)}
+			x := plateau(pts, k)
+			return Saturation{Saturated: true, Load: littleKnee(pts, k, x), Throughput: x}
 		}
 	}
 	top := int(math.Ceil(plateauShare * float64(len(pts))))
@@ -141,4 +153,35 @@ func medianX(pts []loadPoint) float64 {
 		xs[i] = p.x
 	}
 	return median(xs)
+}
+
+// littleKnee returns N* = X* · R0 (see above), or k when R0 is unknown or
+// N* falls outside the loads seen.
+func littleKnee(pts []loadPoint, k, x float64) float64 {
+	light := pts[:sort.Search(len(pts), func(i int) bool { return pts[i].l > k/2 })]
+	if calls(light) == 0 {
+		light = pts[:int(math.Ceil(plateauShare*float64(len(pts))))]
+	}
+	n := calls(light)
+	if n == 0 {
+		return k
+	}
+	var sum float64
+	for _, p := range light {
+		sum += p.rt * float64(p.n)
+	}
+	knee := x * sum / float64(n) / 1000
+	if knee < pts[0].l || knee > pts[len(pts)-1].l {
+		return k
+	}
+	return knee
+}
+
+// calls counts the successful calls behind pts.
+func calls(pts []loadPoint) int {
+	n := 0
+	for _, p := range pts {
+		n += p.n
+	}
+	return n
 }

@@ -58,7 +58,7 @@ func TestSaturation(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			loads, thr := rampPoints(tc.top, 5, 0.05, tc.f)
-			got := saturation(loads, thr)
+			got := saturation(points(loads, thr))
 			t.Logf("%+v", got)
 			if got.Saturated != tc.saturated {
 				t.Fatalf("saturated = %v, want %v (%+v)", got.Saturated, tc.saturated, got)
@@ -79,6 +79,37 @@ func TestSaturation(t *testing.T) {
 	}
 }
 
+// points pairs loads and throughputs, with no response times known.
+func points(loads, thr []float64) []loadPoint {
+	pts := make([]loadPoint, len(loads))
+	for i := range loads {
+		pts[i] = loadPoint{l: loads[i], x: thr[i]}
+	}
+	return pts
+}
+
+// TestSaturationLittlesLaw checks the knee taken from the plateau and the
+// light-load response time (N* = X*·R0) on data whose rising branch is too
+// short and too biased for the fitted knee alone: the quanta of a fast ramp
+// see completions lag behind the load.
+func TestSaturationLittlesLaw(t *testing.T) {
+	t.Parallel()
+	const c, s, r0 = 4, 0.2, 0.21 // 4 slots of 200 ms; calls take 210 ms at light load
+	pts := []loadPoint{
+		{l: 1.5, x: 6, rt: 210, n: 6},   // ramp-up, completions lagging the load
+		{l: 3.5, x: 15, rt: 211, n: 15}, // last quantum below the knee
+		{l: 2.6, x: 12, rt: 210, n: 12}, // ramp-down, completions trailing
+		{l: 0.6, x: 4, rt: 209, n: 4},
+	}
+	for _, l := range []float64{5.5, 7.5, 9.5, 10, 10, 10, 10, 10, 10, 10, 8.9, 6.8, 4.8} {
+		pts = append(pts, loadPoint{l: l, x: c / s, rt: 1000 * l / (c / s), n: 20})
+	}
+	got := saturation(pts)
+	if want := c / s * r0; !got.Saturated || math.Abs(got.Load-want) > 0.03*want || got.Throughput != c/s {
+		t.Fatalf("got %+v, want saturated at load %.2f, %v calls/s", got, want, c/s)
+	}
+}
+
 func TestSaturationDegenerate(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -96,7 +127,7 @@ func TestSaturationDegenerate(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if got := saturation(tc.loads, tc.thr); got != tc.want {
+			if got := saturation(points(tc.loads, tc.thr)); got != tc.want {
 				t.Errorf("got %+v, want %+v", got, tc.want)
 			}
 		})

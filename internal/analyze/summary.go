@@ -29,16 +29,17 @@ func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
 		s.Clock.MaxAbsOffsetMs = max(s.Clock.MaxAbsOffsetMs, math.Abs(t.OffsetMs))
 		s.Clock.MaxErrorBoundMs = max(s.Clock.MaxErrorBoundMs, t.BoundMs)
 	}
-	var loads, thr []float64
+	var thr []float64
+	var pts []loadPoint
 	for _, q := range quanta {
 		s.Load.Max = max(s.Load.Max, q.Load)
 		if q.Active > 0 || len(in.Testers) == 0 {
-			loads = append(loads, q.Load)
+			pts = append(pts, loadPoint{l: q.Load, x: q.Throughput, rt: q.RT.Mean, n: q.RT.N})
 			thr = append(thr, q.Throughput)
 		}
 	}
 	s.Throughput = floatStats(thr, ThroughputUnit)
-	s.Saturation = saturation(loads, thr)
+	s.Saturation = saturation(pts)
 	return s
 }
 

@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// exampleExperiment returns examples/http-target.yaml aimed at url and cut
+// down to a short run.
+func exampleExperiment(t *testing.T, url string, edits ...string) string {
+	t.Helper()
+	b, err := os.ReadFile("../examples/http-target.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "http://127.0.0.1:8080/", url, 1)
+	s = strings.Replace(s, "[diperf, call", "["+bin+", call", 1)
+	r := strings.NewReplacer(edits...)
+	return writeExperiment(t, r.Replace(s))
+}
+
+func TestRunExampleAgainstSeparateTarget(t *testing.T) {
+	url := startTarget(t, 4, 100*time.Millisecond)
+	exp := exampleExperiment(t, url, "testers: 10 ", "testers: 4 ", "tester_duration: 20s", "tester_duration: 4s",
+		"tester_start_interval: 1s", "tester_start_interval: 250ms")
+	out := filepath.Join(t.TempDir(), "run")
+	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	checkRunDir(t, out)
+	s := readSummary(t, out)
+	if s.Testers.Started != 4 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
+		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
+	}
+	if !strings.Contains(r.stdout, "Throughput (calls/s)") || !strings.Contains(r.stdout, "report.html") {
+		t.Errorf("stdout lacks the summary table or the report path:\n%s", r.stdout)
+	}
+	checkParquetWithDuckDB(t, out, s.Samples.Total)
+}
+
+// checkParquetWithDuckDB reads samples.parquet with DuckDB, a reader that
+// shares no code with ours. In CI it must be there; elsewhere it may skip.
+func checkParquetWithDuckDB(t *testing.T, dir string, want int) {
+	t.Helper()
+	py := `import duckdb,sys; print(duckdb.sql("select count(*), count(distinct tester), min(end_ns-start_ns) >= 0 from '` +
+		filepath.Join(dir, "samples.parquet") + `'").fetchall()[0])`
+	out, err := exec.Command("python3", "-c", py).CombinedOutput()
+	if err != nil {
+		if os.Getenv("CI") == "" && strings.Contains(string(out), "No module named 'duckdb'") {
+			t.Skip("python3 duckdb not installed (scripts/test.sh installs it)")
+		}
+		t.Fatalf("duckdb could not read samples.parquet: %v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); !strings.HasPrefix(got, "("+itoa(want)+", 4, True)") {
+		t.Errorf("duckdb read %s, want (%d, 4, True)", got, want)
+	}
+}
+
+func TestBadExperimentFileExits2(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, want string
+	}{
+		// an unknown key names the key and its line
+		{"unknown key", "name: x\nclient:\n  exec: [true]\nschedule:\n  testerz: 3\n", "exp.yaml:5: schedule.testerz"},
+		// a wrong type names the key and its line
+		{"wrong type", "client:\n  exec: [true]\nschedule:\n  testers: twenty\n", "exp.yaml:4: schedule.testers"},
+		// a negative duration names the key and its line
+		{"negative duration", "client:\n  exec: [true]\nschedule:\n  tester_duration: -5s\n", "exp.yaml:4: schedule.tester_duration"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "run")
+			r := diperf(t, 30*time.Second, "run", writeExperiment(t, tt.body), "--out", out)
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit 2 naming %q", r.code, r.stderr, tt.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a run directory was created for a bad experiment")
+			}
+		})
+	}
+}
+
+func TestMissingClientGivesFailedToStart(t *testing.T) {
+	t.Parallel()
+	exp := writeExperiment(t, `name: missing
+client:
+  exec: [/nonexistent/client, "$DIPERF_TARGET"]
+schedule:
+  testers: 2
+  tester_start_interval: 100ms
+  tester_duration: 2s
+  client_interval: 100ms
+`)
+	out := filepath.Join(t.TempDir(), "run")
+	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	if r.code != 0 || !strings.Contains(r.stdout, "run completed") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	s := readSummary(t, out)
+	if s.Samples.Total < 10 || s.Samples.OK != 0 || s.Errors["failed_to_start"] != s.Samples.Total {
+		t.Errorf("want only failed_to_start samples, got %+v errors %v", s.Samples, s.Errors)
+	}
+	if s.Testers.Failed != 0 {
+		t.Errorf("a client that cannot start must not fail its tester: %+v", s.Testers)
+	}
+}
+
+func TestHangingClientHitsTimeoutAndTesterGoesOn(t *testing.T) {
+	t.Parallel()
+	// Tester 0's client hangs forever; the other tester's succeeds.
+	exp := writeExperiment(t, `name: hang
+client:
+  exec: [sh, -c, 'if [ "$DIPERF_TESTER_INDEX" = 0 ]; then exec sleep 600; fi']
+  timeout: 300ms
+schedule:
+  testers: 2
+  tester_start_interval: 100ms
+  tester_duration: 2s
+  client_interval: 0s
+`)
+	out := filepath.Join(t.TempDir(), "run")
+	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	// 2 s of 300 ms timeouts, back to back: about 6 calls, each one a timeout.
+	if n := s.Errors["timeout"]; n < 4 || n > 8 {
+		t.Errorf("timeouts = %d, want about 6 (the tester must go on after each)", n)
+	}
+	if s.Samples.OK == 0 || s.Testers.Failed != 0 {
+		t.Errorf("summary %+v %+v", s.Samples, s.Testers)
+	}
+	if out, _ := exec.Command("pgrep", "-f", "sleep 600").Output(); len(out) > 0 {
+		t.Errorf("timed-out clients left running: pids %s", out)
+	}
+}

@@ -1,0 +1,5 @@
+package e2e
+
+import "strconv"
+
+func itoa(v int) string { return strconv.Itoa(v) }
