@@ -15,7 +15,7 @@ import (
 	"github.com/diperf/diperf/internal/target"
 )
 
-// Demo defaults: about a minute, load climbing past saturation (8 workers
+// Demo defaults: about 40 s, load climbing past saturation (8 workers
 // saturate at 8 calls in flight; 20 back-to-back testers reach 20), holding,
 // and falling again — DiPerF's trapezoid. The service time is long next to
 // the cost of starting the client process (about 7-10 ms here), which counts
@@ -23,8 +23,8 @@ import (
 // docs/design/001-foundation.md.
 const (
 	demoTesters       = 20
-	demoStartInterval = time.Second
-	demoDuration      = 35 * time.Second
+	demoStartInterval = 750 * time.Millisecond
+	demoDuration      = 27 * time.Second
 	demoServiceTime   = 200 * time.Millisecond
 )
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs what the tests need when it
+# is missing (Debian, root), then checks formatting, vet, staticcheck, the
+# unit tests with the race detector, and the end-to-end tests that start the
+# real binary. Usage: scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+STATICCHECK_VERSION=v0.8.2
+
+need_apt=()
+command -v python3 >/dev/null || need_apt+=(python3)
+command -v pip3 >/dev/null || command -v pip >/dev/null || need_apt+=(python3-pip)
+command -v pgrep >/dev/null || need_apt+=(procps)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]}"
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+if ! python3 -c 'import duckdb' 2>/dev/null; then
+  echo "== installing duckdb for python (an independent Parquet reader for the tests)"
+  python3 -m pip install -q duckdb || python3 -m pip install -q --break-system-packages duckdb
+fi
+GOBIN_DIR="$(go env GOPATH)/bin"
+if [ ! -x "$GOBIN_DIR/staticcheck" ]; then
+  echo "== installing staticcheck $STATICCHECK_VERSION"
+  go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+fi
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+echo "== go vet"
+go vet ./...
+echo "== staticcheck"
+"$GOBIN_DIR/staticcheck" ./...
+echo "== unit tests (race detector)"
+go test -race -count=1 $(go list ./... | grep -v /e2e)
+echo "== end-to-end tests (real binary, real processes, one at a time: some measure)"
+log=$(mktemp /tmp/diperf-e2e.XXXXXX.log)
+set +e
+go test -count=1 -p 1 -timeout 15m -v ./e2e/... >"$log" 2>&1
+status=$?
+set -e
+grep -E '^\s*(--- |PASS|FAIL|ok|panic)|demo_test.go' "$log"
+if [ "$status" -ne 0 ]; then
+  echo "== end-to-end tests failed; the last 80 lines of $log:"; tail -n 80 "$log"
+  exit "$status"
+fi
