@@ -31,6 +31,21 @@ func (c *Local) Now() int64 {
 	return c.base + c.offsetNs + el + int64(float64(el)*c.driftPPM/1e6)
 }
 
+// AtWall converts a wall-clock reading (e.g. a kernel receive timestamp,
+// Unix ns) into this clock's local time.
+func (c *Local) AtWall(wallNs int64) int64 {
+	el := wallNs - c.base
+	return c.base + c.offsetNs + el + int64(float64(el)*c.driftPPM/1e6)
+}
+
+// Reader is what a sync client needs of a local clock.
+type Reader interface {
+	Now() int64                // local time, ns
+	AtWall(wallNs int64) int64 // local time at a wall-clock instant
+}
+
+var _ Reader = (*Local)(nil)
+
 // Probe is one request/response exchange with a time server: T1 local send,
 // T2 server receive, T3 server send, T4 local receive.
 type Probe struct{ T1, T2, T3, T4 int64 }
