@@ -46,6 +46,7 @@ func buildClients(ci clientInput) []Client {
 			LatencyMs: t.LatencyMs,
 			Whole:     whole.share(i, countIn(ci.okEnds, w), ci.avgLoad(w, 2*i, 2*i+1)),
 			Peak:      peak.share(i, peakOK, peakLoad),
+			Clock:     testerClock(t, ci.g),
 		}
 	}
 	return out
@@ -72,4 +73,14 @@ func peakCounts(clients []Client, testers []Tester, peak window) []int {
 		}
 	}
 	return xs
+}
+
+// testerClock puts a tester's clock figures on the run's time axis.
+func testerClock(t Tester, g grid) TesterClock {
+	c := TesterClock{MaxAbsOffsetMs: t.OffsetMs, MaxBoundMs: t.BoundMs, StartSkewMs: t.StartSkewMs,
+		Synchronized: t.Synchronized, Syncs: make([]SyncPoint, len(t.Syncs))}
+	for i, s := range t.Syncs {
+		c.Syncs[i] = SyncPoint{T: g.seconds(s.T), OffsetMs: s.OffsetMs, RTTMs: s.RTTMs, BoundMs: s.BoundMs}
+	}
+	return c
 }

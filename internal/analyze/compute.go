@@ -14,7 +14,8 @@ const MinQuantum = 10 * time.Millisecond
 // Compute derives every metric of a run from its calls and testers.
 //
 // The time origin is the earliest tester start (the earliest call start if
-// there are no testers); the quanta cover the run from there to the last
+// there are no testers), rounded down to a multiple of the quantum in Unix
+// time; the quanta cover the run from there to the last
 // call or tester end. Calls are attributed to the quantum in which they end;
 // the offered load counts every call, whatever its class, as in flight over
 // [Start, End). Calls before the origin are clipped to it. Calls of unknown
@@ -43,6 +44,7 @@ func Compute(in *Input) (*Result, error) {
 		s.Peak.StartS, s.Peak.EndS = g.seconds(pw.start), g.seconds(pw.end)
 	}
 	s.Fairness = Fairness{Jain: jain(peakCounts(clients, testers, pw))}
+	s.OriginNs = g.origin
 	return &Result{Name: in.Name, Origin: g.origin, Summary: s, Quanta: quanta, Clients: clients}, nil
 }
 
@@ -92,7 +94,12 @@ func span(in *Input) (origin, end, qn int64) {
 		}
 		first = false
 	}
-	return origin, end, int64(in.Quantum)
+	qn = int64(in.Quantum)
+	// Quanta start on multiples of the quantum in Unix time, so that they
+	// line up with other per-second views of the same run (a server's own
+	// counters, Prometheus) and with the quanta of other runs.
+	origin -= ((origin % qn) + qn) % qn
+	return origin, end, qn
 }
 
 // okEnds returns the end times of the successful calls, ascending; n is

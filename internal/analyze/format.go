@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"text/tabwriter"
 )
 
@@ -48,7 +49,7 @@ func summaryLines(s *Summary) [][2]string {
 		{"saturation", saturationText(s.Saturation)},
 		{"peak window", fmt.Sprintf("%s s - %s s, %d testers", f1(s.Peak.StartS), f1(s.Peak.EndS), s.Peak.Testers)},
 		{"fairness", fmt.Sprintf("Jain %.3f", s.Fairness.Jain)},
-		{"clock", fmt.Sprintf("max |offset| %s ms, max error bound %s ms", f1(s.Clock.MaxAbsOffsetMs), f1(s.Clock.MaxErrorBoundMs))},
+		{"clock", clockLine(&s.Clock)},
 		{"duration", fmt.Sprintf("%s s, quantum %s s", f1(s.DurationS), ff(s.QuantumS))},
 	}
 }
@@ -74,3 +75,13 @@ func throughputUnit(s Stats) string {
 func f1(v float64) string {
 	return fmt.Sprintf("%.1f", v)
 }
+
+func clockLine(c *ClockSummary) string {
+	line := fmt.Sprintf("max |offset| %s ms, max error bound %s ms", f1(c.MaxAbsOffsetMs), f3(c.MaxErrorBoundMs))
+	if c.MaxStartSkewMs > 0 {
+		line += fmt.Sprintf(", synchronized start skew ≤ %s ms", f3(c.MaxStartSkewMs))
+	}
+	return line
+}
+
+func f3(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -28,6 +28,9 @@ func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
 		}
 		s.Clock.MaxAbsOffsetMs = max(s.Clock.MaxAbsOffsetMs, math.Abs(t.OffsetMs))
 		s.Clock.MaxErrorBoundMs = max(s.Clock.MaxErrorBoundMs, t.BoundMs)
+		if t.Synchronized {
+			s.Clock.MaxStartSkewMs = max(s.Clock.MaxStartSkewMs, math.Abs(t.StartSkewMs))
+		}
 	}
 	var thr []float64
 	var pts []loadPoint

@@ -44,6 +44,24 @@ type Client struct {
 	LatencyMs float64 // network latency to the controller (min sync round trip), ms
 	Whole     Share   // over the tester's whole lifetime
 	Peak      Share   // over the peak window
+	Clock     TesterClock
+}
+
+// TesterClock is what a tester's clock did over the run.
+type TesterClock struct {
+	MaxAbsOffsetMs float64     // largest |offset| to global time at a sync, ms
+	MaxBoundMs     float64     // largest error bound at a sync, ms
+	StartSkewMs    float64     // achieved − planned start (synchronized start only), ms
+	Synchronized   bool        // it was told when to start
+	Syncs          []SyncPoint // every sync, in time order
+}
+
+// SyncPoint is one clock sync of a tester, on the run's time axis.
+type SyncPoint struct {
+	T        float64 // s since origin
+	OffsetMs float64 // global − local, ms
+	RTTMs    float64 // round trip of the probe kept, ms
+	BoundMs  float64 // error bound, ms
 }
 
 // Share is what one tester got from the service over some window.
@@ -70,6 +88,7 @@ type Summary struct {
 	Clock          ClockSummary   `json:"clock"`
 	Errors         map[string]int `json:"errors"`
 	DurationS      float64        `json:"duration_s"`
+	OriginNs       int64          `json:"origin_ns"` // global Unix ns of t = 0, where the quanta start
 }
 
 // SampleCounts counts calls by outcome.
@@ -138,6 +157,7 @@ type Fairness struct {
 type ClockSummary struct {
 	MaxAbsOffsetMs  float64 `json:"max_abs_offset_ms"`
 	MaxErrorBoundMs float64 `json:"max_error_bound_ms"`
+	MaxStartSkewMs  float64 `json:"max_start_skew_ms"` // synchronized start: largest |achieved − planned|
 }
 
 // Result is everything the analyzer derives from a run directory; the
@@ -169,6 +189,17 @@ type Tester struct {
 	LatencyMs float64 // min sync round trip to the controller, ms
 	OffsetMs  float64 // largest absolute clock offset seen at a sync, ms
 	BoundMs   float64 // largest error bound seen at a sync, ms
+	// Syncs are its clock syncs (T in global Unix ns); StartSkewMs and
+	// Synchronized describe a synchronized start.
+	Syncs        []TesterSync
+	StartSkewMs  float64
+	Synchronized bool
+}
+
+// TesterSync is one clock sync of a tester, at global Unix ns T.
+type TesterSync struct {
+	T                        int64
+	OffsetMs, RTTMs, BoundMs float64
 }
 
 // Input is a run reduced to what the analysis needs; rundir loads it from a

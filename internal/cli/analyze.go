@@ -12,11 +12,13 @@ import (
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/report"
 	"github.com/diperf/diperf/internal/results"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 func analyzeCmd(_ context.Context, e *env, args []string) error {
 	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D]")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
+	clockMode := fs.String("clock", rundir.ClockSync, "place samples on the timeline from the testers' clock syncs (sync) or as their own clocks said (raw: no correction)")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -24,7 +26,10 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	if *quantum < 0 {
 		return errs.Usagef("--quantum must not be negative")
 	}
-	res, err := results.Analyze(pos[0], *quantum)
+	if *clockMode != rundir.ClockSync && *clockMode != rundir.ClockRaw {
+		return errs.Usagef("--clock must be %s or %s", rundir.ClockSync, rundir.ClockRaw)
+	}
+	res, err := results.Analyze(pos[0], results.Options{Quantum: *quantum, Clock: *clockMode})
 	if err != nil {
 		return err
 	}
@@ -45,7 +50,7 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := results.Compute(pos[0], quantum)
+	res, err := results.Compute(pos[0], results.Options{Quantum: quantum})
 	if err != nil {
 		return err
 	}

@@ -34,14 +34,16 @@ var commands map[string]command
 
 func init() {
 	commands = map[string]command{
-		"run":     {"run an experiment file", runCmd, false},
-		"demo":    {"start a demo target and load it past saturation, on this machine", demoCmd, false},
-		"target":  {"serve the demo service with a known capacity", targetCmd, false},
-		"analyze": {"(re)analyze a run directory", analyzeCmd, false},
-		"report":  {"(re)draw a run directory's report.html", reportCmd, false},
-		"call":    {"make one call to a service (a client for experiments)", callCmd, false},
-		"tester":  {"the tester agent (started by a testbed)", testerCmd, false},
-		"version": {"print the version", versionCmd, false},
+		"run":        {"run an experiment file", runCmd, false},
+		"demo":       {"start a demo target and load it past saturation, on this machine", demoCmd, false},
+		"target":     {"serve the demo service with a known capacity", targetCmd, false},
+		"analyze":    {"(re)analyze a run directory", analyzeCmd, false},
+		"report":     {"(re)draw a run directory's report.html", reportCmd, false},
+		"call":       {"make one call to a service (a client for experiments)", callCmd, false},
+		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},
+		"version":    {"print the version", versionCmd, false},
+		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
+		"bench":      {"benchmarks: bench clock | bench timeserver (last line: JSON figures)", benchCmd, false},
 	}
 }
 
@@ -86,7 +88,7 @@ func usage(w io.Writer) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'diperf COMMAND -h' for a command's flags.")
 }

@@ -35,6 +35,9 @@ type demoOptions struct {
 	clientInterval time.Duration
 	out            string
 	target         target.Config
+	clockSkew      time.Duration
+	clockDriftPPM  float64
+	syncStart      bool
 }
 
 func demoCmd(ctx context.Context, e *env, args []string) error {
@@ -49,6 +52,9 @@ func demoCmd(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&o.target.ServiceTime, "service-time", o.target.ServiceTime, "the target's service time S")
 	fs.StringVar(&o.target.Dist, "service-dist", o.target.Dist, "service time distribution: fixed or exp")
 	fs.StringVar(&o.out, "out", "", "run directory (default runs/demo-<UTC time>)")
+	fs.DurationVar(&o.clockSkew, "clock-skew", 0, "test the time service: give each tester a clock offset drawn from ±this")
+	fs.Float64Var(&o.clockDriftPPM, "clock-drift-ppm", 0, "test the time service: give each tester a clock drift drawn from ±this (ppm)")
+	fs.BoolVar(&o.syncStart, "synchronized-start", false, "launch every tester first and start each at a global time")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -99,6 +105,9 @@ func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
 	exp.Schedule.TesterStartInterval = experiment.Duration(o.startInterval)
 	exp.Schedule.TesterDuration = experiment.Duration(o.duration)
 	exp.Schedule.ClientInterval = experiment.Duration(o.clientInterval)
+	exp.Schedule.SynchronizedStart = o.syncStart
+	exp.Testbed.ClockSkew = experiment.Duration(o.clockSkew)
+	exp.Testbed.ClockDriftPPM = o.clockDriftPPM
 	if p := exp.Validate(); len(p) > 0 {
 		return nil, errs.Usage(&experiment.Error{Problems: p}, "check the demo flags")
 	}

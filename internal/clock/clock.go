@@ -3,10 +3,7 @@
 // local times onto the global timeline from the sync records.
 package clock
 
-import (
-	"sort"
-	"time"
-)
+import "time"
 
 // Local is a tester's clock in Unix-like nanoseconds. It advances with the
 // monotonic clock, so a wall-clock step during a run does not bend it. A
@@ -80,38 +77,4 @@ func Best(probes []Probe) (r Record, ok bool) {
 	}
 	rtt := max(b.RTT(), 0)
 	return Record{LocalNs: b.T4, OffsetNs: b.Offset(), RTTNs: rtt, BoundNs: rtt / 2}, true
-}
-
-// Mapper maps local times to global times from a tester's sync records:
-// the offset is interpolated linearly between syncs and held flat outside.
-type Mapper struct{ recs []Record }
-
-// NewMapper sorts a copy of recs by local time.
-func NewMapper(recs []Record) *Mapper {
-	r := append([]Record(nil), recs...)
-	sort.Slice(r, func(i, j int) bool { return r[i].LocalNs < r[j].LocalNs })
-	return &Mapper{recs: r}
-}
-
-// Empty reports whether there is no record to map with.
-func (m *Mapper) Empty() bool { return len(m.recs) == 0 }
-
-// Global maps a local time onto the global timeline.
-func (m *Mapper) Global(local int64) int64 { return local + m.Offset(local) }
-
-// Offset returns the offset to add to local to get global time.
-func (m *Mapper) Offset(local int64) int64 {
-	r := m.recs
-	switch {
-	case len(r) == 0:
-		return 0
-	case local <= r[0].LocalNs:
-		return r[0].OffsetNs
-	case local >= r[len(r)-1].LocalNs:
-		return r[len(r)-1].OffsetNs
-	}
-	i := sort.Search(len(r), func(i int) bool { return r[i].LocalNs > local }) // r[i-1] <= local < r[i]
-	a, b := r[i-1], r[i]
-	f := float64(local-a.LocalNs) / float64(b.LocalNs-a.LocalNs)
-	return a.OffsetNs + int64(f*float64(b.OffsetNs-a.OffsetNs))
 }

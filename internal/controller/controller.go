@@ -40,8 +40,6 @@ type Options struct {
 	Listen      string              // controller address ("" = 127.0.0.1:0)
 	Progress    io.Writer           // live progress (nil = none)
 	JoinTimeout time.Duration       // 0 = DefaultJoinTimeout
-	// TesterArgs adds tester flags per slot (e.g. test-only clock injection).
-	TesterArgs func(slot int) []string
 }
 
 // Outcome is how a run went.
@@ -66,6 +64,12 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	}
 	c.addr = ln.Addr().String()
 	c.events.Add("listening", -1, "", c.addr)
+	if c.times, err = startTimeService(c.exp, c.addr); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	defer c.times.stop()
+	c.events.Add("time-server", -1, "", c.times.addr)
 	var sessions sync.WaitGroup
 	go c.acceptLoop(ln, &sessions)
 	stopProgress := c.startProgress()
@@ -89,6 +93,8 @@ type controller struct {
 	mu      sync.Mutex
 	slots   []*slot
 	started time.Time
+	t0      time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
+	times   *timeService
 }
 
 func newController(o Options) (*controller, error) {

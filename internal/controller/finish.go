@@ -42,6 +42,6 @@ func (c *controller) finish() (*Outcome, error) {
 		return out, fmt.Errorf("no samples were collected (%d of %d testers failed); see %s",
 			out.Failed, len(recs), filepath.Join(c.o.Dir, rundir.LogDir))
 	}
-	_, err := results.Analyze(c.o.Dir, 0)
+	_, err := results.Analyze(c.o.Dir, results.Options{})
 	return out, err
 }

@@ -7,18 +7,44 @@ import (
 	"github.com/diperf/diperf/internal/protocol"
 )
 
-// schedule launches the testers one by one, one every tester_start_interval.
+// schedule launches the testers one by one, one every tester_start_interval
+// (DiPerF's ramp-up). With a synchronized start it launches them all at
+// once, a few ms apart, and tells each the global time to start at.
 func (c *controller) schedule(ctx context.Context) {
 	c.started = time.Now()
 	c.events.Add("run-start", -1, "", c.exp.Name)
+	launchEvery := c.exp.Schedule.TesterStartInterval.D()
+	if c.exp.Schedule.SynchronizedStart {
+		launchEvery = syncLaunchStagger
+		c.t0 = c.started.Add(syncStartLead(c.exp.Schedule.Testers))
+		c.events.Add("synchronized-start", -1, "", c.t0.UTC().Format(time.RFC3339Nano))
+	}
 	for i := 0; i < c.exp.Schedule.Testers; i++ {
-		at := c.started.Add(time.Duration(i) * c.exp.Schedule.TesterStartInterval.D())
+		at := c.started.Add(time.Duration(i) * launchEvery)
 		if !sleepUntil(ctx, at) {
 			c.events.Add("interrupted", -1, "", "before every tester was started")
 			return
 		}
 		c.launch(i)
 	}
+}
+
+// Synchronized start: testers are launched this far apart (so that process
+// start-up does not pile up), and slot 0 starts once every tester has had
+// time to start, join and sync: a second plus 60 ms per tester.
+const syncLaunchStagger = 10 * time.Millisecond
+
+func syncStartLead(testers int) time.Duration {
+	return time.Second + time.Duration(testers)*60*time.Millisecond
+}
+
+// plannedStart returns when slot i is to start its client loop (global Unix
+// ns), or 0 when the start is not synchronized.
+func (c *controller) plannedStart(i int) int64 {
+	if c.t0.IsZero() {
+		return 0
+	}
+	return c.t0.Add(time.Duration(i) * c.exp.Schedule.TesterStartInterval.D()).UnixNano()
 }
 
 // waitAll watches the slots until every one has finished, stopping a tester

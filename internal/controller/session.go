@@ -75,9 +75,15 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	s.conn = conn
 	s.state = joined
 	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
-	s.deadline = time.Now().Add(c.testerBudget())
+	from := time.Now()
+	if s.rec.PlannedNs != 0 {
+		from = time.Unix(0, max(s.rec.PlannedNs, from.UnixNano()))
+	}
+	s.deadline = from.Add(c.testerBudget())
 	c.events.Add("admitted", h.Slot, h.ID, conn.RemoteAddr().String())
-	return s, conn.WriteJSON(protocol.TypeTestDesc, c.testDesc())
+	d := c.testDesc()
+	d.StartAtNs = s.rec.PlannedNs
+	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
 }
 
 // testerBudget is how long a tester may take from joining to Done.
@@ -92,7 +98,8 @@ func (c *controller) testDesc() protocol.TestDesc {
 		Target: e.Target, Argv: e.Client.Exec,
 		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
-		SyncProbes: DefaultSyncProbes, BatchNs: int64(DefaultBatch),
+		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),
+		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport,
 	}
 }
 
@@ -102,18 +109,6 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 		t, p, err := conn.Read()
 		if err != nil {
 			return err
-		}
-		now := time.Now().UnixNano() // as close to the socket as we get
-		if t == protocol.TypeSyncReq {
-			r, err := protocol.DecodeSyncReq(p)
-			if err != nil {
-				return err
-			}
-			resp := protocol.SyncResp{T1: r.T1, T2: now, T3: time.Now().UnixNano()}
-			if err := conn.Write(protocol.TypeSyncResp, protocol.AppendSyncResp(nil, resp)); err != nil {
-				return err
-			}
-			continue
 		}
 		end, err := c.handle(s, t, p)
 		if err != nil || end {

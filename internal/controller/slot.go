@@ -54,16 +54,14 @@ func (c *controller) markFailed(s *slot, reason string) {
 
 // launch starts the tester for one slot and watches its process.
 func (c *controller) launch(i int) {
-	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano()}
+	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano(), PlannedNs: c.plannedStart(i)}
 	s := &slot{rec: rec, mapper: clock.NewMapper(nil)}
 	c.mu.Lock()
 	c.slots = append(c.slots, s)
 	c.mu.Unlock()
 	spec := testbed.Spec{Slot: i, Controller: c.addr, Secret: c.secret,
 		LogPath: c.testerLog(i)}
-	if c.o.TesterArgs != nil {
-		spec.ExtraArgs = c.o.TesterArgs(i)
-	}
+	spec.ExtraArgs = c.injectClock(rec)
 	h, err := c.o.Testbed.Start(c.ctx(), spec)
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -55,6 +55,10 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		d.str(n, line, v, path)
 	case v.Kind() == reflect.Int:
 		d.integer(n, line, v, path)
+	case v.Kind() == reflect.Float64:
+		d.float(n, line, v, path)
+	case v.Kind() == reflect.Bool:
+		d.boolean(n, line, v, path)
 	case v.Kind() == reflect.Slice:
 		d.list(n, line, v, path)
 	case v.Kind() == reflect.Struct:
@@ -81,6 +85,27 @@ func (d *decoder) integer(n *yaml.Node, line int, v reflect.Value, path string) 
 		return
 	}
 	v.SetInt(int64(i))
+}
+
+// float decodes an !!int or !!float scalar.
+func (d *decoder) float(n *yaml.Node, line int, v reflect.Value, path string) {
+	var f float64
+	tag := n.ShortTag()
+	if n.Kind != yaml.ScalarNode || (tag != "!!int" && tag != "!!float") || n.Decode(&f) != nil {
+		d.add(line, path, "want a number, got %s", describe(n))
+		return
+	}
+	v.SetFloat(f)
+}
+
+// boolean decodes a !!bool scalar (true or false).
+func (d *decoder) boolean(n *yaml.Node, line int, v reflect.Value, path string) {
+	var b bool
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
+		d.add(line, path, "want true or false, got %s", describe(n))
+		return
+	}
+	v.SetBool(b)
 }
 
 // list decodes a sequence; an empty sequence gives a nil slice.

@@ -22,6 +22,16 @@ const (
 	DefaultClientInterval      = time.Second      // schedule.client_interval
 	DefaultSyncInterval        = 5 * time.Minute  // sync.interval
 	DefaultQuantum             = time.Second      // analysis.quantum
+	DefaultSyncTransport       = SyncUDP          // sync.transport
+	DefaultSyncProbes          = 16               // sync.probes
+	MaxSyncProbes              = 64               // sync.probes at most
+	MaxClockDriftPPM           = 1000             // testbed.clock_drift_ppm at most
+)
+
+// Time-server transports.
+const (
+	SyncUDP = "udp" // the default
+	SyncTCP = "tcp" // for networks that drop UDP
 )
 
 // MinQuantum is the smallest analysis.quantum Validate accepts.
@@ -40,7 +50,7 @@ func Default() Experiment {
 			TesterDuration:      Duration(DefaultTesterDuration),
 			ClientInterval:      Duration(DefaultClientInterval),
 		},
-		Sync:     Sync{Interval: Duration(DefaultSyncInterval)},
+		Sync:     Sync{Interval: Duration(DefaultSyncInterval), Transport: DefaultSyncTransport, Probes: DefaultSyncProbes},
 		Analysis: Analysis{Quantum: Duration(DefaultQuantum)},
 	}
 }

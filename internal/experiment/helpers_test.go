@@ -31,7 +31,7 @@ func exampleWant() Experiment {
 			TesterDuration:      Duration(time.Minute),
 			ClientInterval:      Duration(time.Second),
 		},
-		Sync:     Sync{Interval: Duration(5 * time.Minute)},
+		Sync:     Sync{Interval: Duration(5 * time.Minute), Transport: SyncUDP, Probes: 16},
 		Analysis: Analysis{Quantum: Duration(time.Second)},
 	}
 }

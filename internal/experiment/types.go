@@ -27,6 +27,8 @@ type Testbed struct {
 	Hosts          []string `yaml:"hosts"`            // hosts to run testers on, for remote providers
 	TestersPerHost int      `yaml:"testers_per_host"` // testers started on each host
 	Deploy         []string `yaml:"deploy"`           // files to copy to each host before the run
+	ClockSkew      Duration `yaml:"clock_skew"`       // test: inject clock offsets spread over ±this
+	ClockDriftPPM  float64  `yaml:"clock_drift_ppm"`  // test: inject clock drifts spread over ±this
 }
 
 // Schedule says how many testers run, how they are staggered and how often
@@ -36,11 +38,15 @@ type Schedule struct {
 	TesterStartInterval Duration `yaml:"tester_start_interval"` // delay between tester starts
 	TesterDuration      Duration `yaml:"tester_duration"`       // how long each tester runs
 	ClientInterval      Duration `yaml:"client_interval"`       // pause between client runs; 0 = back-to-back
+	SynchronizedStart   bool     `yaml:"synchronized_start"`    // launch all testers first, start each at a global time
 }
 
 // Sync configures clock synchronization between controller and testers.
 type Sync struct {
-	Interval Duration `yaml:"interval"` // how often testers re-synchronize
+	Interval  Duration `yaml:"interval"`  // how often testers re-synchronize
+	Server    string   `yaml:"server"`    // time server host:port; "" = the controller's own
+	Transport string   `yaml:"transport"` // udp or tcp
+	Probes    int      `yaml:"probes"`    // probes per sync burst; the shortest round trip wins
 }
 
 // Analysis configures how samples are summarized.

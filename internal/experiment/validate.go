@@ -20,6 +20,7 @@ func (e *Experiment) Validate() []Problem {
 	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
 	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
 	v.positive("sync.interval", e.Sync.Interval)
+	v.syncAndClock()
 	if v.notNegative("analysis.quantum", e.Analysis.Quantum) && e.Analysis.Quantum.D() < MinQuantum {
 		v.add("analysis.quantum", fmt.Sprintf("must be at least %v, got %v", MinQuantum, e.Analysis.Quantum))
 	}
@@ -95,5 +96,21 @@ func (v *validator) provider() {
 	default:
 		v.add("testbed.provider", fmt.Sprintf("must be one of %s, %s, %s or %s, got %q",
 			ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin, p))
+	}
+}
+
+// syncAndClock checks the time-server settings and the test-only clock
+// injection.
+func (v *validator) syncAndClock() {
+	e := v.e
+	if t := e.Sync.Transport; t != SyncUDP && t != SyncTCP {
+		v.add("sync.transport", fmt.Sprintf("must be %s or %s, got %q", SyncUDP, SyncTCP, t))
+	}
+	if p := e.Sync.Probes; p < 1 || p > MaxSyncProbes {
+		v.add("sync.probes", fmt.Sprintf("must be 1 to %d, got %d", MaxSyncProbes, p))
+	}
+	v.notNegative("testbed.clock_skew", e.Testbed.ClockSkew)
+	if d := e.Testbed.ClockDriftPPM; d < 0 || d > MaxClockDriftPPM {
+		v.add("testbed.clock_drift_ppm", fmt.Sprintf("must be 0 to %d, got %v", MaxClockDriftPPM, d))
 	}
 }

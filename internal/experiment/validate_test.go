@@ -77,3 +77,31 @@ func TestValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestSyncAndClockKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, want string
+	}{
+		// a transport we do not have
+		{"transport", "client:\n  exec: [x]\nsync:\n  transport: carrier-pigeon\n", "exp.yaml:4: sync.transport"},
+		// too many probes
+		{"probes", "client:\n  exec: [x]\nsync:\n  probes: 1000\n", "exp.yaml:4: sync.probes"},
+		// a negative injected skew
+		{"skew", "client:\n  exec: [x]\ntestbed:\n  clock_skew: -3m\n", "exp.yaml:4: testbed.clock_skew"},
+		// drift is a number
+		{"drift type", "client:\n  exec: [x]\ntestbed:\n  clock_drift_ppm: lots\n", "exp.yaml:4: testbed.clock_drift_ppm: want a number"},
+		// synchronized_start is a bool
+		{"bool type", "client:\n  exec: [x]\nschedule:\n  synchronized_start: maybe\n", "exp.yaml:4: schedule.synchronized_start: want true or false"},
+	}
+	for _, tt := range tests {
+		_, err := Parse([]byte(tt.body), "exp.yaml")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	e, err := Parse([]byte("client:\n  exec: [x]\ntestbed:\n  clock_skew: 3m\n  clock_drift_ppm: 30\nschedule:\n  synchronized_start: true\nsync:\n  transport: tcp\n"), "exp.yaml")
+	if err != nil || e.Testbed.ClockSkew.D() != 3*time.Minute || e.Testbed.ClockDriftPPM != 30 || !e.Schedule.SynchronizedStart || e.Sync.Transport != SyncTCP {
+		t.Fatalf("%+v %v", e, err)
+	}
+}

@@ -39,8 +39,8 @@ const (
 	TypeChallenge                  // controller → tester: proof of the secret, its nonce
 	TypeAuth                       // tester → controller: proof of the secret
 	TypeTestDesc                   // controller → tester: what to run
-	TypeSyncReq                    // tester → controller: clock probe (t1)
-	TypeSyncResp                   // controller → tester: clock reply (t1, t2, t3)
+	TypeSyncReq                    // reserved: clock probes now go to the time server
+	TypeSyncResp                   // reserved: clock probes now go to the time server
 	TypeSyncRecord                 // tester → controller: the result of one sync
 	TypeStarted                    // tester → controller: client loop started
 	TypeSamples                    // tester → controller: a batch of samples

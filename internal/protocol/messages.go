@@ -38,6 +38,9 @@ type TestDesc struct {
 	SyncIntervalNs int64    `json:"sync_interval_ns"` // re-sync this often
 	SyncProbes     int      `json:"sync_probes"`      // probes per sync burst
 	BatchNs        int64    `json:"batch_ns"`         // flush samples at least this often
+	TimeServer     string   `json:"time_server"`      // time server host:port
+	TimeTransport  string   `json:"time_transport"`   // "udp" or "tcp"
+	StartAtNs      int64    `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
 }
 
 // Validate checks a TestDesc received from the wire.
@@ -51,6 +54,8 @@ func (d *TestDesc) Validate() error {
 		return fmt.Errorf("testdesc: negative interval")
 	case d.SyncProbes < 1 || d.SyncProbes > 64:
 		return fmt.Errorf("testdesc: sync_probes must be 1..64")
+	case d.TimeServer == "" || (d.TimeTransport != "udp" && d.TimeTransport != "tcp"):
+		return fmt.Errorf("testdesc: need a time server and a transport (udp or tcp)")
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ const (
 	dotLimit = 100  // testers up to which utilization gets a dot each
 )
 
-// Element ids of the three charts.
+// Element ids of the first three charts (idClock is in clock.go).
 const (
 	idTimeline   = "chart-timeline"
 	idTesters    = "chart-testers"

@@ -92,7 +92,7 @@ func buildPage(r *analyze.Result) *page {
 	return p
 }
 
-// figures renders the three charts with their captions.
+// figures renders the four charts with their captions.
 func figures(r *analyze.Result) []figure {
 	q := num(r.Summary.QuantumS)
 	sat := "Dashed red lines mark the saturation point."
@@ -109,5 +109,6 @@ func figures(r *analyze.Result) []figure {
 			"it was active, right axis). A red × marks a tester that failed."},
 		{template.HTML(saturationChart(r).svg()), "Figure 3. Throughput against offered load, one point per " +
 			"quantum. " + sat},
+		{template.HTML(clockChart(r).svg()), clockCaption(r)},
 	}
 }

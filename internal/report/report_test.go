@@ -13,7 +13,8 @@ import (
 )
 
 // smallResult is a short fixed run: 12 quanta, 4 testers, one of which
-// failed, saturated at a load of 6.
+// failed, saturated at a load of 6. Each tester synced its clock 4 times,
+// with offsets of about ±1 h that drift; tester 1 had a synchronized start.
 func smallResult() *analyze.Result {
 	r := &analyze.Result{
 		Name:   "small run",
@@ -46,13 +47,31 @@ func smallResult() *analyze.Result {
 			Index: i, ID: "host" + itoa(i) + ":100" + itoa(i), Host: "host" + itoa(i),
 			StartS: float64(i), EndS: 12, Failed: i == 2, LatencyMs: 0.5 + float64(i),
 			Whole: analyze.Share{OK: 300 - 20*i, Failed: 3 * i, Utilization: 0.25, MeanRTms: 40 + float64(i)},
+			Clock: analyze.TesterClock{MaxAbsOffsetMs: 3_600_000 + float64(i), MaxBoundMs: 0.25 + float64(i)/8,
+				StartSkewMs: -0.375, Synchronized: i == 1, Syncs: syncs(i, 4, 3)},
 		})
 	}
 	return r
 }
 
-// bigResult is a long run with nq quanta and nc testers.
-func bigResult(nq, nc int) *analyze.Result {
+// syncs returns n clock syncs of tester i, every step seconds from its
+// start, with an offset near ±1 h that drifts by i/4 ms per sync.
+func syncs(i, n int, step float64) []analyze.SyncPoint {
+	base := 3_600_000.0
+	if i%2 == 1 {
+		base = -base
+	}
+	out := make([]analyze.SyncPoint, n)
+	for k := range out {
+		rtt := 0.5 + float64((i+k)%3)/4
+		out[k] = analyze.SyncPoint{T: float64(i) + float64(k)*step, OffsetMs: base + float64(i*k)/4,
+			RTTMs: rtt, BoundMs: rtt / 2}
+	}
+	return out
+}
+
+// bigResult is a long run with nq quanta and nc testers of ns clock syncs each.
+func bigResult(nq, nc, ns int) *analyze.Result {
 	r := smallResult()
 	r.Quanta = make([]analyze.Quantum, nq)
 	for i := range r.Quanta {
@@ -63,7 +82,8 @@ func bigResult(nq, nc int) *analyze.Result {
 	r.Clients = make([]analyze.Client, nc)
 	for i := range r.Clients {
 		r.Clients[i] = analyze.Client{Index: nc - 1 - i, ID: "tester-" + itoa(i), Host: "h" + itoa(i%50),
-			Failed: i%97 == 0, Whole: analyze.Share{OK: 1000 + i%300, Failed: i % 5, Utilization: 1 / float64(nc)}}
+			Failed: i%97 == 0, Whole: analyze.Share{OK: 1000 + i%300, Failed: i % 5, Utilization: 1 / float64(nc)},
+			Clock: analyze.TesterClock{Syncs: syncs(i, ns, 10)}}
 	}
 	return r
 }
@@ -98,7 +118,7 @@ func TestRenderPages(t *testing.T) {
 		}()},
 		// All quanta equal, all testers equal.
 		{"flat", func() *analyze.Result {
-			r := bigResult(50, 3)
+			r := bigResult(50, 3, 1)
 			for i := range r.Quanta {
 				r.Quanta[i] = analyze.Quantum{T: 1, Load: 2, Throughput: 2}
 			}
@@ -109,11 +129,13 @@ func TestRenderPages(t *testing.T) {
 			r := smallResult()
 			r.Quanta[3] = analyze.Quantum{T: math.NaN(), Load: math.NaN(), Throughput: math.Inf(1), RT: analyze.RTStats{N: 1, Mean: math.NaN()}}
 			r.Clients[1].Whole.Utilization = math.NaN()
+			s := r.Clients[0].Clock.Syncs
+			s[0].OffsetMs, s[2].BoundMs, s[3].T = math.NaN(), math.Inf(1), math.NaN()
 			r.Summary.Throughput.Mean = math.NaN()
 			return r
 		}()},
-		// The size limit case: 200,000 quanta and 20,000 testers.
-		{"huge", bigResult(200_000, 20_000)},
+		// The size limit case: 200,000 quanta, 20,000 testers, 100 syncs each.
+		{"huge", bigResult(200_000, 20_000, 100)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -123,8 +145,8 @@ func TestRenderPages(t *testing.T) {
 				t.Errorf("page is %d bytes, want < 5 MB", len(page))
 			}
 			svgs := svgRE.FindAllString(page, -1)
-			if len(svgs) != 3 {
-				t.Fatalf("page has %d <svg> elements, want 3", len(svgs))
+			if len(svgs) != 4 {
+				t.Fatalf("page has %d <svg> elements, want 4", len(svgs))
 			}
 			for _, s := range svgs {
 				checkXML(t, s)
@@ -132,7 +154,7 @@ func TestRenderPages(t *testing.T) {
 					t.Errorf("an svg contains NaN or Inf")
 				}
 			}
-			for _, id := range []string{idTimeline, idTesters, idSaturation} {
+			for _, id := range []string{idTimeline, idTesters, idSaturation, idClock} {
 				if !strings.Contains(page, `<svg id="`+id+`"`) {
 					t.Errorf("page lacks chart %q", id)
 				}
@@ -163,13 +185,30 @@ func TestSummaryValues(t *testing.T) {
 		"failed 18 · timeout 12",
 		`<span class="failed">FAILED</span>`,
 		"host3:1003",
+		"<th>max |offset| (ms)</th><th>RTT (ms)</th><th>max bound (ms)</th><th>start skew (ms)</th>",
+		"<td>3600000</td><td>0.5</td><td>0.25</td><td>–</td>",       // tester 0: start not synchronized
+		"<td>3600001</td><td>1.5</td><td>0.375</td><td>-0.375</td>", // tester 1: synchronized start
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
 		}
 	}
+	if strings.Contains(page, "synchronized start") {
+		t.Error("page mentions a synchronized start although MaxStartSkewMs is 0")
+	}
 	if strings.Contains(page, "never saturated") {
 		t.Error("a saturated run is reported as never saturated")
+	}
+}
+
+func TestStartSkew(t *testing.T) {
+	t.Parallel()
+	r := smallResult()
+	r.Summary.Clock.MaxStartSkewMs = 2.5
+	page := render(t, r)
+	want := "max |offset| 1.75 ms · max error bound 0.625 ms · synchronized start: max skew 2.5 ms"
+	if !strings.Contains(page, want) {
+		t.Errorf("page lacks %q", want)
 	}
 }
 
@@ -205,7 +244,7 @@ func TestEscaping(t *testing.T) {
 
 func TestTesterTableCap(t *testing.T) {
 	t.Parallel()
-	page := render(t, bigResult(10, 2500))
+	page := render(t, bigResult(10, 2500, 2))
 	if n := strings.Count(page, "<tr><td>"); n != maxRows {
 		t.Errorf("table has %d tester rows, want %d", n, maxRows)
 	}

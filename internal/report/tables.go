@@ -21,7 +21,7 @@ type fact struct {
 type testerRow struct {
 	Index                                  int
 	ID, Host, Start, End, OK, Failed, Util string
-	MeanRT, Latency                        string
+	MeanRT, Offset, RTT, Bound, Skew       string
 	Dead                                   bool
 }
 
@@ -49,8 +49,7 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 		{"Saturation", sat},
 		{"Peak window", num(s.Peak.StartS) + " – " + num(s.Peak.EndS) + " s, " + itoa(s.Peak.Testers) + " testers"},
 		{"Jain fairness (peak window)", num(s.Fairness.Jain)},
-		{"Clock", "max |offset| " + num(s.Clock.MaxAbsOffsetMs) + " ms · max error bound " +
-			num(s.Clock.MaxErrorBoundMs) + " ms"},
+		{"Clock", clockFact(s.Clock)},
 		{"Errors by class", errorClasses(s.Errors)},
 	}, notes
 }
@@ -97,7 +96,8 @@ func testerRows(clients []analyze.Client, limit int) ([]testerRow, int) {
 		rows[i] = testerRow{
 			Index: c.Index, ID: c.ID, Host: c.Host, Start: num(c.StartS), End: num(c.EndS),
 			OK: itoa(c.Whole.OK), Failed: itoa(c.Whole.Failed), Util: num(c.Whole.Utilization * 100),
-			MeanRT: num(c.Whole.MeanRTms), Latency: num(c.LatencyMs), Dead: c.Failed,
+			MeanRT: num(c.Whole.MeanRTms), Offset: num(c.Clock.MaxAbsOffsetMs), RTT: num(c.LatencyMs),
+			Bound: num(c.Clock.MaxBoundMs), Skew: startSkew(c.Clock), Dead: c.Failed,
 		}
 	}
 	return rows, omitted

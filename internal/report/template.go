@@ -27,6 +27,7 @@ table.facts{margin-top:12px}
 figure{margin:20px 0}
 figcaption{color:#555;font-size:13px;margin-top:4px}
 svg.chart{display:block;max-width:100%;height:auto}
+.wide{overflow-x:auto}
 </style>
 </head>
 <body>
@@ -49,10 +50,10 @@ svg.chart{display:block;max-width:100%;height:auto}
 </figure>
 {{end}}
 <h2>Testers</h2>
-{{if .Testers}}<table class="testers">
-<tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>Latency (ms)</th><th class="l"></th></tr>
-{{range .Testers}}<tr><td>{{.Index}}</td><td class="l">{{.ID}}</td><td class="l">{{.Host}}</td><td>{{.Start}}</td><td>{{.End}}</td><td>{{.OK}}</td><td>{{.Failed}}</td><td>{{.Util}}</td><td>{{.MeanRT}}</td><td>{{.Latency}}</td><td class="l">{{if .Dead}}<span class="failed">FAILED</span>{{end}}</td></tr>
-{{end}}</table>
+{{if .Testers}}<div class="wide"><table class="testers">
+<tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>max |offset| (ms)</th><th>RTT (ms)</th><th>max bound (ms)</th><th>start skew (ms)</th><th class="l"></th></tr>
+{{range .Testers}}<tr><td>{{.Index}}</td><td class="l">{{.ID}}</td><td class="l">{{.Host}}</td><td>{{.Start}}</td><td>{{.End}}</td><td>{{.OK}}</td><td>{{.Failed}}</td><td>{{.Util}}</td><td>{{.MeanRT}}</td><td>{{.Offset}}</td><td>{{.RTT}}</td><td>{{.Bound}}</td><td>{{.Skew}}</td><td class="l">{{if .Dead}}<span class="failed">FAILED</span>{{end}}</td></tr>
+{{end}}</table></div>
 {{if .Omitted}}<p class="note">{{.Omitted}} more testers are not listed; the table shows the first {{len .Testers}} by start order.</p>
 {{end}}{{else}}<p class="note">No testers.</p>
 {{end}}</body>

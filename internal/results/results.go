@@ -12,10 +12,15 @@ import (
 	"github.com/diperf/diperf/internal/rundir"
 )
 
-// Analyze analyzes dir at the given quantum (0 = the experiment's) and
-// writes every derived file.
-func Analyze(dir string, quantum time.Duration) (*analyze.Result, error) {
-	res, err := Compute(dir, quantum)
+// Options choose how to analyze.
+type Options struct {
+	Quantum time.Duration // 0 = the experiment's
+	Clock   string        // rundir.ClockSync (default) or rundir.ClockRaw
+}
+
+// Analyze analyzes dir and writes every derived file.
+func Analyze(dir string, o Options) (*analyze.Result, error) {
+	res, err := Compute(dir, o)
 	if err != nil {
 		return nil, err
 	}
@@ -26,8 +31,8 @@ func Analyze(dir string, quantum time.Duration) (*analyze.Result, error) {
 }
 
 // Compute loads dir and computes its analysis without writing anything.
-func Compute(dir string, quantum time.Duration) (*analyze.Result, error) {
-	run, err := rundir.Load(dir, quantum)
+func Compute(dir string, o Options) (*analyze.Result, error) {
+	run, err := rundir.Load(dir, o.Quantum, o.Clock)
 	if err != nil {
 		return nil, err
 	}

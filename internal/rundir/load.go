@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/experiment"
 )
 
@@ -16,8 +17,15 @@ type Run struct {
 	Input      *analyze.Input
 }
 
-// Load reads a run directory. quantum 0 means the experiment's own.
-func Load(dir string, quantum time.Duration) (*Run, error) {
+// Clock modes: how samples are placed on the global timeline.
+const (
+	ClockSync = "sync" // from each tester's sync records (the default)
+	ClockRaw  = "raw"  // as each tester's own clock said, uncorrected
+)
+
+// Load reads a run directory. quantum 0 means the experiment's own; clock
+// is ClockSync or ClockRaw ("" = ClockSync).
+func Load(dir string, quantum time.Duration, clockMode string) (*Run, error) {
 	exp, err := experiment.Load(filepath.Join(dir, Experiment))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable run directory: %w", err)
@@ -26,7 +34,20 @@ func Load(dir string, quantum time.Duration) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls, err := ReadCalls(dir)
+	mappers := map[int32]*clock.Mapper{}
+	for _, t := range testers {
+		mappers[int32(t.Slot)] = clock.NewMapper(t.Syncs)
+	}
+	var mapping func(int32) *clock.Mapper
+	switch clockMode {
+	case ClockSync, "":
+		mapping = func(t int32) *clock.Mapper { return mappers[t] }
+	case ClockRaw:
+		mapping = func(int32) *clock.Mapper { return nil }
+	default:
+		return nil, fmt.Errorf("unknown clock mode %q (want %s or %s)", clockMode, ClockSync, ClockRaw)
+	}
+	calls, err := ReadCalls(dir, mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -39,9 +60,13 @@ func Load(dir string, quantum time.Duration) (*Run, error) {
 		if t.StartNs == 0 {
 			continue // never ran its client loop: counted by Analyze as failed
 		}
-		off, rtt, bound := t.ClockFigures()
-		in.Testers = append(in.Testers, analyze.Tester{Index: t.Slot, ID: t.ID, Host: t.Host,
-			Start: t.StartNs, End: t.StopNs, Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound})
+		a := analyzeTester(t)
+		if clockMode == ClockRaw && len(t.Syncs) > 0 {
+			// Uncorrected: the tester's lifetime on its own clock too.
+			off := clock.NewMapper(t.Syncs).Offset(t.StartNs - t.Syncs[0].OffsetNs)
+			a.Start, a.End = a.Start-off, a.End-off
+		}
+		in.Testers = append(in.Testers, a)
 	}
 	return &Run{Experiment: exp, Testers: testers, Input: in}, nil
 }
@@ -59,4 +84,16 @@ func (r *Run) Analyze() (*analyze.Result, error) {
 		}
 	}
 	return res, nil
+}
+
+func analyzeTester(t *TesterRecord) analyze.Tester {
+	off, rtt, bound := t.ClockFigures()
+	a := analyze.Tester{Index: t.Slot, ID: t.ID, Host: t.Host, Start: t.StartNs, End: t.StopNs,
+		Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound,
+		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0}
+	for _, s := range t.Syncs {
+		a.Syncs = append(a.Syncs, analyze.TesterSync{T: s.LocalNs + s.OffsetNs, OffsetMs: float64(s.OffsetNs) / 1e6,
+			RTTMs: float64(s.RTTNs) / 1e6, BoundMs: float64(s.BoundNs) / 1e6})
+	}
+	return a
 }

@@ -83,8 +83,11 @@ func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err}
 }
 
-// ReadCalls reads samples.parquet into the analyzer's calls.
-func ReadCalls(dir string) ([]analyze.Call, error) {
+// ReadCalls reads samples.parquet into the analyzer's calls, placing each
+// call on the global timeline anew from its local start time with
+// mapping(tester) (nil mapper: the local clock is taken as global, that is,
+// no clock correction at all). The call keeps its measured duration.
+func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]analyze.Call, error) {
 	path := filepath.Join(dir, Samples)
 	f, err := os.Open(path)
 	if err != nil {
@@ -106,11 +109,11 @@ func ReadCalls(dir string) ([]analyze.Call, error) {
 	for {
 		n, err := r.Read(buf)
 		for _, row := range buf[:n] {
-			st, perr := sample.ParseStatus(row.Status)
-			if perr != nil {
-				return nil, fmt.Errorf("%s: tester %d seq %d: %w", path, row.Tester, row.Seq, perr)
+			c, cerr := toCall(row, mapping(row.Tester))
+			if cerr != nil {
+				return nil, fmt.Errorf("%s: %w", path, cerr)
 			}
-			calls = append(calls, analyze.Call{Tester: row.Tester, Start: row.StartNs, End: row.EndNs, Status: st})
+			calls = append(calls, c)
 		}
 		if errors.Is(err, io.EOF) {
 			return calls, nil
@@ -119,4 +122,16 @@ func ReadCalls(dir string) ([]analyze.Call, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+}
+
+func toCall(row Row, m *clock.Mapper) (analyze.Call, error) {
+	st, err := sample.ParseStatus(row.Status)
+	if err != nil {
+		return analyze.Call{}, fmt.Errorf("tester %d seq %d: %w", row.Tester, row.Seq, err)
+	}
+	start := row.LocalStartNs
+	if m != nil {
+		start += m.Offset(start)
+	}
+	return analyze.Call{Tester: row.Tester, Start: start, End: start + row.EndNs - row.StartNs, Status: st}, nil
 }

@@ -66,12 +66,14 @@ func TestSamplesParquetMapsToGlobalTime(t *testing.T) {
 	if counts[0] != 2 || counts[1] != 1 {
 		t.Errorf("counts %v", counts)
 	}
-	calls, err := ReadCalls(dir)
+	mappers := map[int32]*clock.Mapper{0: clock.NewMapper(testers[0].Syncs), 1: clock.NewMapper(nil)}
+	calls, err := ReadCalls(dir, func(t int32) *clock.Mapper { return mappers[t] })
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Tester 0: offset 100 at local 1000, 200 at local 2000 (interpolated);
-	// the call keeps its duration. Tester 1 has no sync: offset 0.
+	// the call keeps its duration. Tester 1 has no sync: offset 0. The
+	// mapping is redone from the local times at every read.
 	want := []struct {
 		tester     int32
 		start, end int64
@@ -93,7 +95,8 @@ func TestTestersCSVRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	in := []*TesterRecord{
 		{Slot: 0, ID: "a:1", Host: "a", PID: 1, LaunchNs: 1, StartNs: 2, StopNs: 3, Sent: 10, Received: 8,
-			Syncs: []clock.Record{{LocalNs: 5, OffsetNs: -7, RTTNs: 40, BoundNs: 20}}},
+			Syncs: []clock.Record{{LocalNs: 5, OffsetNs: -7, RTTNs: 40, BoundNs: 20}}, PlannedNs: 2,
+			InjectedOff: -180e9, InjectedDrift: 12.5},
 		{Slot: 1, ID: "b:2", Host: "b", PID: 2, Failed: true, FailureReason: "tester exited: signal: killed, \"really\""},
 	}
 	if err := WriteTesters(dir, in); err != nil {

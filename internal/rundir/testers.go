@@ -26,6 +26,17 @@ type TesterRecord struct {
 	Sent          uint64         // samples it said it produced
 	Received      uint64         // samples the controller received
 	Syncs         []clock.Record // its clock sync records
+	PlannedNs     int64          // synchronized start: when it was told to start (0 = not told)
+	InjectedOff   int64          // test only: clock offset injected into it, ns
+	InjectedDrift float64        // test only: clock drift injected into it, ppm
+}
+
+// StartSkewNs is how far its achieved start was from the planned one.
+func (t *TesterRecord) StartSkewNs() int64 {
+	if t.PlannedNs == 0 || t.StartNs == 0 {
+		return 0
+	}
+	return t.StartNs - t.PlannedNs
 }
 
 // Lost is how many samples the tester produced that never arrived.
@@ -58,7 +69,8 @@ func abs(x float64) float64 {
 
 var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns", "stop_ns", "failed",
 	"failure_reason", "samples_sent", "samples_received", "samples_lost", "syncs",
-	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms"}
+	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
+	"injected_offset_ns", "injected_drift_ppm"}
 
 // WriteTesters writes testers.csv and syncs.csv.
 func WriteTesters(dir string, ts []*TesterRecord) error {
@@ -69,7 +81,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 			off, rtt, bound := t.ClockFigures()
 			_ = w.Write([]string{itoa(t.Slot), t.ID, t.Host, itoa(t.PID), i64(t.LaunchNs), i64(t.StartNs),
 				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
-				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound)})
+				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound), i64(t.PlannedNs),
+				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64)})
 		}
 		w.Flush()
 		return w.Error()
@@ -102,7 +115,8 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 		p := parser{}
 		t := &TesterRecord{Slot: p.int(r[0]), ID: r[1], Host: r[2], PID: p.int(r[3]), LaunchNs: p.i64(r[4]),
 			StartNs: p.i64(r[5]), StopNs: p.i64(r[6]), Failed: r[7] == "true", FailureReason: r[8],
-			Sent: uint64(p.i64(r[9])), Received: uint64(p.i64(r[10]))}
+			Sent: uint64(p.i64(r[9])), Received: uint64(p.i64(r[10])), PlannedNs: p.i64(r[16]),
+			InjectedOff: p.i64(r[18]), InjectedDrift: p.f64(r[19])}
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}
@@ -157,6 +171,14 @@ type parser struct{ err error }
 
 func (p *parser) i64(s string) int64 {
 	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return v
+}
+
+func (p *parser) f64(s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil && p.err == nil {
 		p.err = err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/diperf/diperf/internal/client"
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/clocksync"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/transport"
 )
@@ -42,7 +43,7 @@ type Tester struct {
 	clk    *clock.Local
 	desc   protocol.TestDesc
 	id     string
-	syncCh chan protocol.SyncResp
+	sy     *clocksync.Syncer
 	cancel context.CancelCauseFunc
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
@@ -56,8 +57,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM),
-		syncCh: make(chan protocol.SyncResp, 1)}
+	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM)}
 	c, err := o.Transport.Dial(ctx, o.Controller)
 	if err != nil {
 		return fmt.Errorf("tester: connect to controller %s: %w", o.Controller, err)
@@ -105,14 +105,23 @@ func (t *Tester) run(parent context.Context) error {
 	t.out = newOutbox(t.conn, cancel)
 	t.readCh = make(chan struct{})
 	go t.readLoop()
-	if err := t.sync(ctx); err != nil {
-		return err
+	sy, err := clocksync.New(t.desc.TimeTransport, t.desc.TimeServer, t.clk, t.desc.SyncProbes)
+	if err != nil {
+		return fmt.Errorf("tester: %w", err)
+	}
+	defer sy.Close()
+	t.sy = sy
+	if err := t.sync(); err != nil {
+		return fmt.Errorf("tester: %w", err)
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
-	reason := t.loop(ctx)
+	reason := "stopped"
+	if t.waitForStart(ctx) {
+		reason = t.loop(ctx)
+	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
 		fmt.Fprintf(t.o.Log, "tester %s: %v; client loop stopped\n", t.id, cause)

@@ -1,0 +1,204 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// perSecond reads a per-second series: quanta.csv (t_s relative to the
+// run's origin, throughput) or server.csv (unix_s, served).
+func perSecond(t *testing.T, path string, originS int64) map[int64]float64 {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := 1 // server.csv: served
+	if rows[0][0] == "t_s" {
+		col = 4 // quanta.csv: throughput
+	}
+	out := map[int64]float64{}
+	for _, r := range rows[1:] {
+		sec, _ := strconv.ParseFloat(r[0], 64)
+		v, _ := strconv.ParseFloat(r[col], 64)
+		out[originS+int64(math.Round(sec))] += v
+	}
+	return out
+}
+
+// l1 is Σ|a−b| / Σb over every second of either series, and the largest
+// single-second difference.
+func l1(a, b map[int64]float64) (rel, maxDiff float64) {
+	var diff, total float64
+	seen := map[int64]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	for k := range seen {
+		d := math.Abs(a[k] - b[k])
+		diff += d
+		total += b[k]
+		maxDiff = max(maxDiff, d)
+	}
+	return diff / total, maxDiff
+}
+
+// TestClockSkewIsCorrected gives every tester a clock off by up to ±3 min
+// and drifting by up to ±30 ppm. Corrected with the sync records, the
+// per-second throughput must match the target's own served-per-second
+// counts; taken as the testers' clocks said, it must not.
+func TestClockSkewIsCorrected(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "demo")
+	r := diperf(t, 2*time.Minute, "demo", "--out", out, "--testers", "8", "--tester-start-interval", "500ms",
+		"--tester-duration", "15s", "--workers", "4", "--service-time", "200ms",
+		"--clock-skew", "3m", "--clock-drift-ppm", "30")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	if s.Clock.MaxAbsOffsetMs < 30_000 {
+		t.Fatalf("max offset %.0f ms: the skew was not injected", s.Clock.MaxAbsOffsetMs)
+	}
+	server := perSecond(t, filepath.Join(out, "server.csv"), 0)
+	corrected, maxDiff := l1(perSecond(t, filepath.Join(out, "quanta.csv"), s.OriginNs/1e9), server)
+	t.Logf("corrected: Σ|client−server|/Σserver = %.3f%%, worst second %.0f calls", 100*corrected, maxDiff)
+	if corrected > 0.01 || maxDiff > 1 {
+		t.Errorf("corrected per-second throughput differs from the server view by %.2f%% (worst second %.0f calls); want ≤ 1%%, ≤ 1 call",
+			100*corrected, maxDiff)
+	}
+	raw := diperf(t, time.Minute, "analyze", out, "--clock", "raw")
+	if raw.code != 0 {
+		t.Fatalf("analyze --clock raw: exit %d\n%s", raw.code, raw.stderr)
+	}
+	rs := readSummary(t, out)
+	uncorrected, _ := l1(perSecond(t, filepath.Join(out, "quanta.csv"), rs.OriginNs/1e9), server)
+	t.Logf("uncorrected: Σ|client−server|/Σserver = %.1f%%", 100*uncorrected)
+	if uncorrected < 0.5 {
+		t.Errorf("uncorrected throughput matches the server view within %.1f%%: the test shows nothing", 100*uncorrected)
+	}
+}
+
+func TestSynchronizedStartOf50Testers(t *testing.T) {
+	exp := writeExperiment(t, `name: syncstart
+client:
+  exec: ["true"]
+schedule:
+  testers: 50
+  tester_start_interval: 0s
+  tester_duration: 2s
+  client_interval: 500ms
+  synchronized_start: true
+`)
+	out := filepath.Join(t.TempDir(), "run")
+	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	t.Logf("synchronized start of 50 testers: max skew %.3f ms", s.Clock.MaxStartSkewMs)
+	if s.Testers.Started != 50 || s.Clock.MaxStartSkewMs <= 0 || s.Clock.MaxStartSkewMs > 5 {
+		t.Errorf("testers %+v, max start skew %.3f ms; want 50 started within 5 ms", s.Testers, s.Clock.MaxStartSkewMs)
+	}
+	if !strings.Contains(r.stdout, "synchronized start skew") {
+		t.Errorf("the summary does not show the start skew:\n%s", r.stdout)
+	}
+}
+
+func TestTimeServerOverTCP(t *testing.T) {
+	t.Parallel()
+	exp := writeExperiment(t, strings.Replace(sleepyExperiment, "%s", "3s", 1)+"sync:\n  transport: tcp\n  interval: 1s\n")
+	out := filepath.Join(t.TempDir(), "run")
+	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, row := range readTesters(t, out) {
+		if n, _ := strconv.Atoi(row[12]); n < 2 { // the first sync, then 2 s later
+			t.Errorf("tester %s synced %d times over TCP", row[0], n)
+		}
+	}
+}
+
+// TestTimeServerNeverAmplifies sends the real `diperf timeserver` short,
+// malformed and valid requests: only valid ones are answered, never with
+// more bytes than they carried.
+func TestTimeServerNeverAmplifies(t *testing.T) {
+	t.Parallel()
+	addr := freeUDPAddr(t)
+	cmd := exec.Command(bin, "timeserver", "--listen", addr)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	c, err := net.Dial("udp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	valid := append([]byte("DPTS\x01\x01\x00\x00"), make([]byte, 40)...)
+	tests := []struct {
+		name   string
+		req    []byte
+		answer bool
+	}{
+		{"empty", []byte{}, false},                                                        // nothing at all
+		{"short", valid[:16], false},                                                      // a request shorter than a reply
+		{"bad magic", append([]byte("XXXX"), valid[4:]...), false},                        // not ours
+		{"garbage", []byte(strings.Repeat("\xff", 48)), false},                            // noise of the right size
+		{"valid", valid, true},                                                            // a real request
+		{"valid, padded", append(append([]byte{}, valid...), make([]byte, 100)...), true}, // longer is fine
+	}
+	buf := make([]byte, 2048)
+	exchange := func(req []byte) (int, error) {
+		if _, err := c.Write(req); err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		return c.Read(buf)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; { // wait until the server answers
+		if _, err := exchange(valid); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("diperf timeserver never answered a valid request")
+		}
+	}
+	for _, tt := range tests {
+		n, err := exchange(tt.req)
+		switch {
+		case tt.answer && err != nil:
+			t.Errorf("%s: no answer: %v", tt.name, err)
+		case !tt.answer && err == nil:
+			t.Errorf("%s: answered with %d bytes", tt.name, n)
+		case err == nil && n > len(tt.req):
+			t.Errorf("%s: answer of %d bytes to a request of %d", tt.name, n, len(tt.req))
+		}
+	}
+}
+
+func freeUDPAddr(t *testing.T) string {
+	t.Helper()
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return c.LocalAddr().String()
+}

@@ -1,0 +1,51 @@
+package tester
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/diperf/diperf/internal/clocksync"
+	"github.com/diperf/diperf/internal/protocol"
+)
+
+// sync syncs once and reports the record to the controller.
+func (t *Tester) sync() error {
+	rec, err := t.sy.Sync()
+	if err != nil {
+		return err
+	}
+	msg := protocol.SyncRecord{LocalNs: rec.LocalNs, OffsetNs: rec.OffsetNs, RTTNs: rec.RTTNs, BoundNs: rec.BoundNs}
+	return t.conn.WriteJSON(protocol.TypeSyncRecord, msg)
+}
+
+// resyncLoop re-syncs while the test runs (clocksync.NextInterval).
+func (t *Tester) resyncLoop(ctx context.Context) {
+	interval := time.Duration(t.desc.SyncIntervalNs)
+	next := clocksync.NextInterval(0, interval)
+	for sleepCtx(ctx, next) {
+		if err := t.sync(); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(t.o.Log, "tester %s: re-sync failed: %v\n", t.id, err)
+		}
+		next = clocksync.NextInterval(next, interval)
+	}
+}
+
+// waitForStart sleeps until the global start time the controller ordered.
+// It reports false if the tester was stopped first.
+func (t *Tester) waitForStart(ctx context.Context) bool {
+	at := t.desc.StartAtNs
+	if at == 0 {
+		return true
+	}
+	for {
+		now, _ := t.sy.Global()
+		d := time.Duration(at - now)
+		if d <= 0 {
+			return true
+		}
+		if !sleepCtx(ctx, d) {
+			return false
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package timeserver
+
+import (
+	"net/netip"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults of Config.
+const (
+	// DefaultRatePerSource is the requests/s answered per source IP.
+	DefaultRatePerSource = 5000
+	// DefaultBurstPerSource is the burst of requests answered per source IP.
+	DefaultBurstPerSource = 10000
+	// DefaultMaxSources is the number of source IPs given their own bucket.
+	DefaultMaxSources = 65536
+)
+
+// Config tunes a Server. A zero or negative field takes its default.
+type Config struct {
+	// RatePerSource is the sustained requests/s answered per source IP
+	// (default DefaultRatePerSource); requests beyond it are dropped.
+	RatePerSource float64
+	// BurstPerSource is the token bucket depth per source IP (default
+	// DefaultBurstPerSource).
+	BurstPerSource float64
+	// MaxSources bounds the number of source IPs tracked (default
+	// DefaultMaxSources); beyond it, new sources share one bucket.
+	MaxSources int
+}
+
+// withDefaults returns c with its unset fields set to the defaults.
+func (c Config) withDefaults() Config {
+	if c.RatePerSource <= 0 {
+		c.RatePerSource = DefaultRatePerSource
+	}
+	if c.BurstPerSource <= 0 {
+		c.BurstPerSource = DefaultBurstPerSource
+	}
+	if c.MaxSources <= 0 {
+		c.MaxSources = DefaultMaxSources
+	}
+	return c
+}
+
+// Stats counts what a Server did with the requests it received.
+type Stats struct {
+	Answered    uint64 // requests answered
+	RateLimited uint64 // valid requests dropped by the per-source limit
+	Malformed   uint64 // datagrams or TCP requests that were not a valid request
+}
+
+// Server answers time requests over UDP and TCP. One Server may serve
+// several sockets at once; its rate limit and Stats are shared by all.
+type Server struct {
+	lim                              *limiter
+	answered, rateLimited, malformed atomic.Uint64
+}
+
+// New returns a Server configured by cfg.
+func New(cfg Config) *Server {
+	cfg = cfg.withDefaults()
+	return &Server{lim: newLimiter(cfg.RatePerSource, cfg.BurstPerSource, cfg.MaxSources)}
+}
+
+// Stats returns the counts so far.
+func (s *Server) Stats() Stats {
+	return Stats{
+		Answered:    s.answered.Load(),
+		RateLimited: s.rateLimited.Load(),
+		Malformed:   s.malformed.Load(),
+	}
+}
+
+// allowOne takes the limiter lock for a single request (TCP).
+func (s *Server) allowOne(src netip.Addr, t time.Time) bool {
+	s.lim.mu.Lock()
+	defer s.lim.mu.Unlock()
+	return s.lim.allow(src, s.lim.now(t))
+}
