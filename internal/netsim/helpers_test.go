@@ -72,10 +72,10 @@ func dialUDP(t *testing.T, addr string) *net.UDPConn {
 
 // probe is one timed round trip through the echo server.
 type probe struct {
-	seq        uint64
-	sent, at   time.Duration // client send and echo arrival, since base
-	recv       time.Duration // client receipt, since base
-	tag, reply []byte
+	seq      uint64
+	sent, at time.Duration // client send and echo arrival, since base
+	recv     time.Duration // client receipt, since base
+	tag      []byte
 }
 
 // up, down and rtt are the measured one-way and round-trip delays.

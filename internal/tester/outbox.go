@@ -21,6 +21,16 @@ type outbox struct {
 	produced uint64
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
+	start    int64 // local time the client loop started, until sent (0: none pending)
+}
+
+// started queues the Started message for the next flush rather than
+// sending it at once: at a synchronized start many testers wake together,
+// and every write (and the controller it wakes) would delay the others.
+func (o *outbox) started(local int64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.start = local
 }
 
 func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
@@ -56,7 +66,15 @@ func (o *outbox) flush() error {
 	o.mu.Lock()
 	b := protocol.Batch{Produced: o.produced, Samples: o.pending}
 	o.pending = nil
+	start := o.start
+	o.start = 0
 	o.mu.Unlock()
+	if start != 0 {
+		if err := o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start}); err != nil {
+			o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
+			return err
+		}
+	}
 	if len(b.Samples) == 0 {
 		return nil
 	}

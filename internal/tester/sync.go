@@ -31,8 +31,15 @@ func (t *Tester) resyncLoop(ctx context.Context) {
 	}
 }
 
+// preciseWindow is how long before a synchronized start the tester stops
+// sleeping on Go's timers and sleeps in the kernel instead.
+const preciseWindow = 50 * time.Millisecond
+
 // waitForStart sleeps until the global start time the controller ordered.
-// It reports false if the tester was stopped first.
+// It reports false if the tester was stopped first. The last stretch is
+// slept in the kernel on a locked thread (preciseSleep): many testers on
+// few cores all wake at once, and each one's way back through Go's timers
+// and scheduler adds to the skew of the ones behind it.
 func (t *Tester) waitForStart(ctx context.Context) bool {
 	at := t.desc.StartAtNs
 	if at == 0 {
@@ -41,10 +48,14 @@ func (t *Tester) waitForStart(ctx context.Context) bool {
 	for {
 		now, _ := t.sy.Global()
 		d := time.Duration(at - now)
-		if d <= 0 {
-			return true
+		if d <= preciseWindow {
+			preciseSleep(func() time.Duration {
+				now, _ := t.sy.Global()
+				return time.Duration(at - now)
+			})
+			return ctx.Err() == nil
 		}
-		if !sleepCtx(ctx, d) {
+		if !sleepCtx(ctx, d-preciseWindow) {
 			return false
 		}
 	}

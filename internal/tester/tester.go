@@ -119,8 +119,9 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
+	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
 	if t.waitForStart(ctx) {
-		reason = t.loop(ctx)
+		reason = t.loop(ctx, c)
 	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
@@ -157,9 +158,8 @@ func (t *Tester) finish(reason string) error {
 
 // loop runs the client on schedule until the test duration is over or the
 // tester is stopped; it returns why it ended.
-func (t *Tester) loop(ctx context.Context) string {
-	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
-	_ = t.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: t.clk.Now()})
+func (t *Tester) loop(ctx context.Context, c client.Client) string {
+	t.out.started(t.clk.Now())
 	start := time.Now()
 	end := start.Add(time.Duration(t.desc.DurationNs))
 	interval := time.Duration(t.desc.IntervalNs)

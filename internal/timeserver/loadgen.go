@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"os"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -22,7 +20,7 @@ const (
 	loadReadBuf = 2048
 	// loadPacers is the number of sending goroutines: on loopback a send
 	// also delivers, which is more than one core can do at 100k/s.
-	loadPacersX = 2
+	loadPacers = 2
 )
 
 // LoadConfig describes an open-loop UDP load on a time server.
@@ -249,13 +247,4 @@ func sleepCtx(ctx context.Context, d time.Duration) {
 	case <-ctx.Done():
 	case <-t.C:
 	}
-}
-
-var loadPacers = envInt("TS_PACERS", 2)
-
-func envInt(k string, d int) int {
-	if v, err := strconv.Atoi(os.Getenv(k)); err == nil {
-		return v
-	}
-	return d
 }

@@ -55,7 +55,7 @@ func TestLoadBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("reads %d msgs %d", DebugReads.Load(), DebugMsgs.Load()); t.Logf("rate %.0f: sent %d skipped %d answered %d (%.0f/s) p50 %v p99 %v stats %+v",
+	t.Logf("rate %.0f: sent %d skipped %d answered %d (%.0f/s) p50 %v p99 %v stats %+v",
 		rate, r.Sent, r.Skipped, r.Answered, float64(r.Answered)/r.Elapsed.Seconds(),
 		r.Quantile(0.5), r.Quantile(0.99), s.Stats())
 }

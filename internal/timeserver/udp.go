@@ -5,7 +5,6 @@ import (
 	"net"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/ipv4"
@@ -20,7 +19,7 @@ const (
 	readBufSize = 64
 	// udpLoops is the number of reader loops per socket: while one is in
 	// the kernel reading, the other answers its batch.
-	udpLoopsX = 2
+	udpLoops = 2
 	// socketBuffer is the receive and send buffer size asked for.
 	socketBuffer = 8 << 20
 )
@@ -73,8 +72,6 @@ func (s *Server) ServeUDP(ctx context.Context, c *net.UDPConn) error {
 	return nil
 }
 
-var DebugReads, DebugMsgs atomic.Uint64
-
 // udpLoop is one reader loop with its own reusable buffers.
 type udpLoop struct {
 	s       *Server
@@ -106,8 +103,6 @@ func (l *udpLoop) run(ctx context.Context) error {
 			}
 			return err
 		}
-		DebugReads.Add(1)
-		DebugMsgs.Add(uint64(n))
 		l.write(l.answer(n))
 	}
 }
@@ -188,5 +183,3 @@ func (s *Server) count(answered, limited, malformed uint64) {
 		s.malformed.Add(malformed)
 	}
 }
-
-var udpLoops = envInt("TS_LOOPS", 2)
