@@ -43,7 +43,7 @@ set +e
 go test -count=1 -p 1 -timeout 15m -v ./e2e/... >"$log" 2>&1
 status=$?
 set -e
-grep -E '^\s*(--- |PASS|FAIL|ok|panic)|demo_test.go' "$log"
+grep -E '^\s*(--- |PASS|FAIL|ok|panic)|_test.go:[0-9]+:' "$log"
 if [ "$status" -ne 0 ]; then
   echo "== end-to-end tests failed; the last 80 lines of $log:"; tail -n 80 "$log"
   exit "$status"

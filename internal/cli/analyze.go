@@ -16,12 +16,19 @@ import (
 )
 
 func analyzeCmd(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D]")
+	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D] [--verify [--fix]]")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
 	clockMode := fs.String("clock", rundir.ClockSync, "place samples on the timeline from the testers' clock syncs (sync) or as their own clocks said (raw: no correction)")
+	verify := fs.Bool("verify", false, "check the raw data first (end before start, duplicates, unknown testers, samples outside a tester's lifetime, missing clock records); stop if there are problems")
+	fix := fs.Bool("fix", false, "with --verify: drop the bad rows (the original is kept as samples.parquet.orig), count them, then analyze")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
+	}
+	if *verify || *fix {
+		if err := verifyRun(e, pos[0], *fix); err != nil {
+			return err
+		}
 	}
 	if *quantum < 0 {
 		return errs.Usagef("--quantum must not be negative")
@@ -37,6 +44,25 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\nwrote quanta.csv, clients.csv, summary.json, %s in %s\n", report.FileName, pos[0])
+	return nil
+}
+
+// verifyRun checks (and with fix repairs) dir's raw data and prints the
+// report; an unfixed problem stops the analysis with an error.
+func verifyRun(e *env, dir string, fix bool) error {
+	rep, err := rundir.Verify(dir, fix)
+	if rep != nil {
+		if ferr := rep.Format(e.stdout); ferr != nil && err == nil {
+			err = ferr
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.RowsBad > 0 && !fix {
+		return fmt.Errorf("%s: %d bad rows in the raw data; nothing analyzed (rerun with --verify --fix to drop them)", dir, rep.RowsBad)
+	}
 	return nil
 }
 

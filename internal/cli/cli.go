@@ -43,6 +43,8 @@ func init() {
 		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},
 		"version":    {"print the version", versionCmd, false},
 		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
+		"predict":    {"predict throughput and response time at a load", predictCmd, false},
+		"compare":    {"compare two runs: is B faster than A? (bootstrap 95% CIs)", compareCmd, false},
 		"bench":      {"benchmarks: bench clock | bench timeserver (last line: JSON figures)", benchCmd, false},
 	}
 }

@@ -5,9 +5,14 @@
 package results
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/model"
 	"github.com/diperf/diperf/internal/report"
 	"github.com/diperf/diperf/internal/rundir"
 )
@@ -27,7 +32,26 @@ func Analyze(dir string, o Options) (*analyze.Result, error) {
 	if err := analyze.WriteFiles(dir, res); err != nil {
 		return nil, err
 	}
+	if err := writeModel(dir, res); err != nil {
+		return nil, err
+	}
 	return res, report.WriteFile(dir, res)
+}
+
+// writeModel fits the performance model and writes model.json; a run with
+// too little data for a fit gets no model.json (and loses a stale one).
+func writeModel(dir string, res *analyze.Result) error {
+	m, err := model.Fit(res)
+	if errors.Is(err, model.ErrTooFewPoints) {
+		if err := os.Remove(filepath.Join(dir, model.FileName)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove stale %s: %w", model.FileName, err)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return model.WriteFile(dir, m)
 }
 
 // Compute loads dir and computes its analysis without writing anything.

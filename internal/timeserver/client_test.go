@@ -38,8 +38,11 @@ func TestProbe(t *testing.T) {
 			if p.T1 > p.T4 || p.T2 > p.T3 {
 				t.Errorf("probe %+v: want T1 <= T4 and T2 <= T3", p)
 			}
-			if d := time.Duration(p.Offset()) + tt.offset; d.Abs() > time.Millisecond {
-				t.Errorf("offset %v, want %v within 1ms", time.Duration(p.Offset()), -tt.offset)
+			// One probe's error is at most half its round trip (the bound a
+			// sync reports); on a loaded machine that can exceed a millisecond.
+			bound := time.Duration(p.RTT())/2 + 50*time.Microsecond
+			if d := time.Duration(p.Offset()) + tt.offset; d.Abs() > bound {
+				t.Errorf("offset %v, want %v within %v (RTT/2)", time.Duration(p.Offset()), -tt.offset, bound)
 			}
 		})
 	}
@@ -58,7 +61,8 @@ func TestBurstOverOneTCPConnection(t *testing.T) {
 	if err != nil || len(ps) != 3 || c.tcp != first {
 		t.Fatalf("Burst: %d probes, err %v, same connection %v", len(ps), err, c.tcp == first)
 	}
-	if st := s.Stats(); st.Answered != 3 {
+	// The server counts an answer once written: the client may be faster.
+	if st := waitStats(t, s, 3); st.Answered != 3 {
 		t.Errorf("stats %+v, want Answered 3", st)
 	}
 }

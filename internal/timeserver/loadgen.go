@@ -16,8 +16,10 @@ const (
 	// loadTick is the pacing period of Load: finer than Go timers fire
 	// on Linux (about 1 ms) would only add wake-ups.
 	loadTick = time.Millisecond
-	// loadReadBuf holds any reply, so that an oversized one is measured.
-	loadReadBuf = 2048
+	// loadReadBuf holds any reply, so that an oversized one is measured,
+	// and any replies the server sends coalesced (maxGSOSegments of
+	// ResponseSize bytes), twice over.
+	loadReadBuf = 2 * maxGSOSegments * ResponseSize
 	// loadPacers is the number of sending goroutines: on loopback a send
 	// also delivers, which is more than one core can do at 100k/s.
 	loadPacers = 2
@@ -56,9 +58,11 @@ func (r LoadResult) Quantile(q float64) time.Duration {
 
 // Load sends requests to cfg.Target at cfg.Rate, spread round-robin in
 // batches over one socket per source address, each socket's replies read
-// by its own goroutine. Pacing is open-loop: each tick sends what is due by
-// the clock, and after a stall it catches up by at most one tick's batch,
-// skipping (and counting) the rest rather than bursting.
+// by its own goroutine. Where the kernel offers it, a batch goes out as one
+// segmented send (UDP_SEGMENT) and replies are read coalesced (UDP_GRO).
+// Pacing is open-loop: each tick sends what is due by the clock, and after
+// a stall it catches up by at most loadCatchUp's worth, skipping (and
+// counting) the rest rather than bursting.
 func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 	if cfg.Rate <= 0 || cfg.Duration <= 0 || len(cfg.Sources) == 0 {
 		return LoadResult{}, fmt.Errorf("timeserver: load needs a rate, a duration and sources")
@@ -91,11 +95,15 @@ func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 	return res, nil
 }
 
-// loadSource is one sending socket and what its reader saw.
+// loadSource is one sending socket and what its reader saw. A batch of
+// requests is written into buf, then sent as one segmented write when gso
+// is set, else as the messages of out, one per request.
 type loadSource struct {
 	conn     *net.UDPConn
 	pc       *ipv4.PacketConn
+	buf      []byte
 	out      []ipv4.Message
+	gso      bool
 	answered uint64
 	maxReply int
 	rtts     []time.Duration
@@ -112,17 +120,29 @@ func openSources(addrs []netip.Addr, target *net.UDPAddr) ([]*loadSource, error)
 			}
 			return nil, err
 		}
-		s := &loadSource{conn: c, pc: ipv4.NewPacketConn(c), out: make([]ipv4.Message, batchSize)}
-		for i := range s.out {
-			s.out[i].Buffers = [][]byte{AppendRequest(nil, 0)}
-		}
-		srcs = append(srcs, s)
+		srcs = append(srcs, newLoadSource(c))
 	}
 	return srcs, nil
 }
 
+// newLoadSource returns the loadSource sending on c, segmenting its sends
+// if the kernel agrees.
+func newLoadSource(c *net.UDPConn) *loadSource {
+	s := &loadSource{
+		conn: c, pc: ipv4.NewPacketConn(c),
+		buf: make([]byte, batchSize*RequestSize),
+		out: make([]ipv4.Message, batchSize),
+		gso: setSendSegment(c, RequestSize),
+	}
+	for i := range s.out {
+		s.out[i].Buffers = [][]byte{s.buf[i*RequestSize : (i+1)*RequestSize]}
+	}
+	return s
+}
+
 // dialSource returns a socket from a to target, connected so that the
-// kernel looks the route up once, with timestamps and large buffers.
+// kernel looks the route up once, with timestamps, large buffers and,
+// where the kernel offers it, replies read coalesced.
 func dialSource(a netip.Addr, target *net.UDPAddr) (*net.UDPConn, error) {
 	c, err := net.DialUDP("udp", net.UDPAddrFromAddrPort(netip.AddrPortFrom(a, 0)), target)
 	if err != nil {
@@ -132,17 +152,31 @@ func dialSource(a netip.Addr, target *net.UDPAddr) (*net.UDPConn, error) {
 		c.Close()
 		return nil, err
 	}
+	enableGRO(c) // without it, replies are read one datagram each
 	return c, nil
 }
 
-// send sends k ≤ batchSize requests stamped with the time now.
+// send sends k ≤ batchSize requests stamped with the time now: as one
+// segmented write if it can, else as a batch of datagrams. When the
+// kernel refuses to segment, segmentation is off for s from then on, and
+// the batch goes again as datagrams.
 func (s *loadSource) send(k int) (sent int) {
 	t1 := time.Now().UnixNano()
 	for i := range k {
-		AppendRequest(s.out[i].Buffers[0][:0], t1)
+		AppendRequest(s.buf[i*RequestSize:i*RequestSize], t1)
+	}
+	if s.gso {
+		_, err := s.conn.Write(s.buf[:k*RequestSize])
+		if err == nil {
+			return k
+		}
+		if !segmentRefused(err) {
+			return 0
+		}
+		s.gso = false
 	}
 	for sent < k {
-		n, err := s.pc.WriteBatch(s.out[sent:k], 0)
+		n, err := writeBatch(s.pc, s.out[sent:k])
 		sent += n
 		if err != nil {
 			return sent
@@ -164,19 +198,31 @@ func (s *loadSource) read() {
 			return
 		}
 		now := time.Now().UnixNano()
-		for _, m := range in[:n] {
-			s.maxReply = max(s.maxReply, m.N)
-			t1, _, _, err := ParseResponse(m.Buffers[0][:m.N])
-			if err != nil {
-				continue
-			}
-			t4, ok := kernelStamp(m.OOB[:m.NN])
-			if !ok {
-				t4 = now
-			}
-			s.answered++
-			s.rtts = append(s.rtts, time.Duration(t4-t1))
+		for i := range in[:n] {
+			s.readReplies(&in[i], now)
 		}
+	}
+}
+
+// readReplies counts and times the replies in one read m: a datagram, or
+// several that the kernel coalesced (GRO), which arrived together and so
+// share m's kernel timestamp (else now) as T4.
+func (s *loadSource) readReplies(m *ipv4.Message, now int64) {
+	data, oob := m.Buffers[0][:m.N], m.OOB[:m.NN]
+	t4, ok := kernelStamp(oob)
+	if !ok {
+		t4 = now
+	}
+	seg := segmentOf(len(data), oob)
+	for i := range segmentCount(len(data), seg) {
+		p := data[min(i*seg, len(data)):min((i+1)*seg, len(data))]
+		s.maxReply = max(s.maxReply, len(p))
+		t1, _, _, err := ParseResponse(p)
+		if err != nil {
+			continue
+		}
+		s.answered++
+		s.rtts = append(s.rtts, time.Duration(t4-t1))
 	}
 }
 
@@ -204,10 +250,15 @@ func paceAll(ctx context.Context, srcs []*loadSource, rate float64, d time.Durat
 	return res
 }
 
+// loadCatchUp is how far behind schedule a pacer may fall and still send
+// everything that was due: the scheduler on a busy 2-core machine can hold
+// a goroutine back for a few milliseconds.
+const loadCatchUp = 20 * time.Millisecond
+
 // pace sends at rate for d over srcs, round-robin in batches.
 func pace(ctx context.Context, srcs []*loadSource, rate float64, d time.Duration) LoadResult {
 	perTick := rate * loadTick.Seconds()
-	maxDue := uint64(max(2*perTick, batchSize)) // one tick's batch of catch-up at most
+	maxDue := uint64(max(2*perTick, rate*loadCatchUp.Seconds(), batchSize))
 	tick := time.NewTicker(loadTick)
 	defer tick.Stop()
 	var res LoadResult

@@ -1,0 +1,44 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/diperf/diperf/internal/compare"
+	"github.com/diperf/diperf/internal/errs"
+)
+
+// minResamples is the fewest bootstrap resamples compare accepts: with
+// fewer, the 2.5th and 97.5th percentiles of the differences are too rough.
+const minResamples = 100
+
+// compareCmd compares run B with run A: throughput, response time, error
+// rate, saturation and fairness side by side, with bootstrap confidence
+// intervals and a verdict, as a table or (--json) one JSON object.
+func compareCmd(_ context.Context, e *env, args []string) error {
+	fs := newFlags(e, "compare", "RUN_A RUN_B [--json] [--resamples N] [--seed S] [--quantum D]")
+	asJSON := fs.Bool("json", false, "print the comparison as one JSON object")
+	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples of each 95% confidence interval")
+	seed := fs.Uint64("seed", compare.DefaultSeed, "bootstrap random seed, not 0 (the same seed gives the same intervals)")
+	quantum := fs.Duration("quantum", 0, "aggregation quantum of both runs, e.g. 1s (default: each experiment's own)")
+	pos, err := parse(fs, args, 2)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *resamples < minResamples:
+		return errs.Usagef("--resamples must be at least %d", minResamples)
+	case *seed == 0:
+		return errs.Usagef("--seed must not be 0")
+	case *quantum < 0:
+		return errs.Usagef("--quantum must not be negative")
+	}
+	c, err := compare.Runs(pos[0], pos[1], compare.Options{Resamples: *resamples, Seed: *seed, Quantum: *quantum})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(c)
+	}
+	return c.Format(e.stdout)
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/model"
+	"github.com/diperf/diperf/internal/results"
+)
+
+// predictCmd implements `diperf predict RUN_DIR --load N [--json]`: the
+// throughput and response time the run's performance model expects at a
+// load of N calls in flight.
+func predictCmd(_ context.Context, e *env, args []string) error {
+	flags := newFlags(e, "predict", "RUN_DIR --load N [--json]")
+	load := flags.Float64("load", 0, "offered load to predict at, in calls in flight (> 0)")
+	asJSON := flags.Bool("json", false, "print one JSON object")
+	pos, err := parse(flags, args, 1)
+	if err != nil {
+		return err
+	}
+	if !(*load > 0) || math.IsInf(*load, 0) {
+		return errs.Usagef("--load must be a positive number of calls in flight, got %g", *load)
+	}
+	m, err := runModel(e, pos[0])
+	if err != nil {
+		return err
+	}
+	p := m.Predict(*load)
+	if *asJSON {
+		return printPredictionJSON(e.stdout, p, &m.USL)
+	}
+	printPrediction(e.stdout, p, &m.USL)
+	return nil
+}
+
+// runModel reads dir's model.json, or fits the model from dir's data when
+// there is none, saying so on stderr.
+func runModel(e *env, dir string) (*model.Model, error) {
+	m, err := model.ReadFile(dir)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return m, err
+	}
+	fmt.Fprintf(e.stderr, "diperf predict: no %s in %s; fitting the model to the run's data\n", model.FileName, dir)
+	res, err := results.Compute(dir, results.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return model.Fit(res)
+}
+
+// printPredictionJSON prints p and the USL fit as one JSON object.
+func printPredictionJSON(w io.Writer, p model.Prediction, u *model.USL) error {
+	out := struct {
+		model.Prediction
+		USL *model.USL `json:"usl"`
+	}{p, u}
+	if err := json.NewEncoder(w).Encode(&out); err != nil {
+		return fmt.Errorf("encode prediction: %w", err)
+	}
+	return nil
+}
+
+// loadSlack is how far (relative) outside the measured loads a prediction
+// may be before it is called an extrapolation: a run holding 20 calls in
+// flight measures a mean load just under 20.
+const loadSlack = 0.01
+
+// printPrediction prints p and the USL fit for people.
+func printPrediction(w io.Writer, p model.Prediction, u *model.USL) {
+	x, r := p.Throughput, p.ResponseTimeMs
+	fmt.Fprintf(w, "at a load of %g calls in flight: throughput %.1f calls/s (95%% interval %.1f–%.1f), response time %.1f ms (%.1f–%.1f)\n",
+		p.Load, x.Value, x.Low, x.High, r.Value, r.Low, r.High)
+	if p.Load < u.MinLoad*(1-loadSlack) || p.Load > u.MaxLoad*(1+loadSlack) {
+		fmt.Fprintf(w, "  an extrapolation: the run measured loads %.3g to %.3g only\n", u.MinLoad, u.MaxLoad)
+	}
+	fmt.Fprintf(w, "USL fit: λ %.4g calls/s, σ %.4g (contention), κ %.4g (coherency), R² %.3f over %d quanta\n",
+		u.Lambda, u.Sigma, u.Kappa, u.R2, u.Points)
+	switch {
+	case u.Kappa > 0:
+		fmt.Fprintf(w, "peak load: %.3g calls in flight, for %.1f calls/s\n", u.PeakLoad, u.PeakThroughput)
+	case u.Sigma > 0:
+		fmt.Fprintf(w, "peak load: none; throughput levels off towards %.1f calls/s\n", u.Lambda/u.Sigma)
+	default:
+		fmt.Fprintln(w, "peak load: none; throughput grows linearly with load")
+	}
+}

@@ -1,0 +1,46 @@
+package compare
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/sample"
+)
+
+func TestNewData(t *testing.T) {
+	t.Parallel()
+	res := &analyze.Result{
+		Name: "exp",
+		Quanta: []analyze.Quantum{
+			{Active: 0, Throughput: 1}, // before the first tester: left out
+			{Active: 2, Throughput: 10},
+			{Active: 1, Throughput: 20},
+		},
+		Clients: []analyze.Client{{}, {}},
+	}
+	res.Summary.Samples.OK = 2
+	calls := []analyze.Call{
+		{Start: 0, End: 1_500_000, Status: sample.OK},       // 1.5 ms
+		{Start: 5, End: 9_000_005, Status: sample.Failed},   // not a response time
+		{Start: 10, End: 2_000_010, Status: sample.OK},      // 2 ms
+		{Start: 20, End: 1_000_020, Status: sample.Timeout}, // nor this
+	}
+	d := NewData(res, calls)
+	if d.Name != "exp" || !slices.Equal(d.Throughput, []float64{10, 20}) || !slices.Equal(d.RTms, []float64{1.5, 2}) {
+		t.Errorf("NewData = %+v", d)
+	}
+	res.Clients = nil // no testers: every quantum counts, as in the analyzer
+	if d := NewData(res, calls); len(d.Throughput) != 3 {
+		t.Errorf("without testers: %d quanta, want 3", len(d.Throughput))
+	}
+}
+
+func TestRunsMissingDir(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, err := Runs(missing, missing, Options{}); err == nil {
+		t.Fatal("no error for a missing run directory")
+	}
+}
