@@ -18,6 +18,8 @@ type Quantum struct {
 	Failed     int            // failed calls (any non-OK class but cancelled) completed in the quantum
 	RT         RTStats        // response time of the successful calls completed in the quantum
 	Errors     map[string]int // completed non-OK calls by status class
+	Bytes      int64          // bytes the calls completed in the quantum reported (0 when clients report none)
+	BytesPerS  float64        // Bytes per second of the quantum
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means
@@ -69,9 +71,14 @@ type Share struct {
 	OK          int     // successful calls completed
 	Failed      int     // failed calls completed
 	Utilization float64 // its share of all successful calls completed while it was active
-	MeanRTms    float64 // mean response time of its successful calls, ms
-	P99RTms     float64 // 99th percentile response time of its successful calls, ms
-	AvgLoad     float64 // mean aggregate offered load while it was active
+	// Fairness is DiPerF's per-client service fairness, normalized so that
+	// 1 is an equal share: Utilization times the mean number of testers
+	// active while it was (its utilization over its fair share).
+	Fairness   float64
+	MeanRTms   float64 // mean response time of its successful calls, ms
+	MedianRTms float64 // median response time of its successful calls, ms
+	P99RTms    float64 // 99th percentile response time of its successful calls, ms
+	AvgLoad    float64 // mean aggregate offered load while it was active
 }
 
 // Summary is the content of summary.json (DESIGN.md, thesis Tables 4-5).
@@ -168,7 +175,20 @@ type Result struct {
 	Summary Summary   // the summary table
 	Quanta  []Quantum // the time series, one per quantum
 	Clients []Client  // per tester, by start order
+	// Percentiles is the response-time distribution of every successful
+	// call of the run (graph f), at the percentiles of PercentileRanks.
+	Percentiles []PercentilePoint
 }
+
+// PercentilePoint is one point of a response-time distribution.
+type PercentilePoint struct {
+	P  float64 // percentile rank, 0 to 100
+	Ms float64 // response time at that rank, ms
+}
+
+// PercentileRanks are the ranks Result.Percentiles holds: dense in the tail,
+// where a service's trouble shows.
+var PercentileRanks = []float64{0, 1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100}
 
 // Call is one client call placed on the global timeline (Unix ns).
 type Call struct {

@@ -61,8 +61,8 @@ func TestTCPEchoRoundTrip(t *testing.T) {
 				rtts = append(rtts, rtt-lo)
 			}
 			t.Logf("RTT minus %v: p50 %v max %v", lo, pct(rtts, 0.5), pct(rtts, 1))
-			if p50 := pct(rtts, 0.5); p50 > hi-lo+2*ms {
-				t.Errorf("median RTT excess %v, want <= %v", p50, hi-lo+2*ms)
+			if p50 := pct(rtts, 0.5); p50 > hi-lo+slack {
+				t.Errorf("median RTT excess %v, want <= %v", p50, hi-lo+slack)
 			}
 		})
 	}

@@ -9,6 +9,9 @@ import (
 
 const ms = time.Millisecond
 
+// slack is how late a delayed packet may come in these tests.
+const slack = 5 * ms
+
 // TestUDPDelayPerDirection sends sequential probes through the proxy and
 // checks the median round trip and each one-way delay separately.
 func TestUDPDelayPerDirection(t *testing.T) {
@@ -46,14 +49,16 @@ func TestUDPDelayPerDirection(t *testing.T) {
 			rtt, want := pct(rtts, 0.5), tc.up+tc.down
 			t.Logf("median RTT %v; up excess p50 %v max %v; down excess p50 %v max %v",
 				rtt, pct(ups, 0.5), pct(ups, 1), pct(downs, 0.5), pct(downs, 1))
-			if rtt < want || rtt > want+2*ms {
-				t.Errorf("median RTT %v, want in [%v, %v]", rtt, want, want+2*ms)
+			// Slack for a shared 2-core machine running other tests at once:
+			// a delay may come late by a scheduling hiccup, never early.
+			if rtt < want || rtt > want+slack {
+				t.Errorf("median RTT %v, want in [%v, %v]", rtt, want, want+slack)
 			}
-			if u := pct(ups, 0.5); u > ms {
-				t.Errorf("median up delay off by %v, want <= 1ms", u)
+			if u := pct(ups, 0.5); u > slack/2 {
+				t.Errorf("median up delay off by %v, want <= %v", u, slack/2)
 			}
-			if d := pct(downs, 0.5); d > ms {
-				t.Errorf("median down delay off by %v, want <= 1ms", d)
+			if d := pct(downs, 0.5); d > slack/2 {
+				t.Errorf("median down delay off by %v, want <= %v", d, slack/2)
 			}
 		})
 	}
@@ -91,16 +96,16 @@ func TestUDPJitter(t *testing.T) {
 	if lo < 25*ms {
 		t.Errorf("min RTT %v below 25ms", lo)
 	}
-	inRange := 0 // within [25, 35) ms plus 1 ms slack for the hops themselves
+	inRange := 0 // within [25, 35) ms plus slack for the hops themselves
 	for _, r := range rtts {
-		if r < 36*ms {
+		if r < 35*ms+slack {
 			inRange++
 		}
 	}
 	// Parallel tests on a small machine can stall a few probes by
 	// milliseconds, so only "most" of them must be on time.
 	if inRange < len(rtts)*8/10 {
-		t.Errorf("%d of %d RTTs in [25, 36) ms, want >= 80%%", inRange, len(rtts))
+		t.Errorf("%d of %d RTTs in [25ms, %v), want >= 80%%", inRange, len(rtts), 35*ms+slack)
 	}
 	if spread := pct(rtts, 0.95) - pct(rtts, 0.05); spread < 6*ms {
 		t.Errorf("RTT p5..p95 spread %v, want >= 6ms", spread)
