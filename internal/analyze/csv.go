@@ -10,6 +10,7 @@ import (
 var quantaHeader = []string{
 	"t_s", "load", "load_max", "active", "throughput", "ok", "failed",
 	"rt_min_ms", "rt_median_ms", "rt_mean_ms", "rt_p90_ms", "rt_p99_ms", "rt_max_ms", "errors",
+	"bytes", "bytes_per_s",
 }
 
 // clientsHeader is the header of clients.csv.
@@ -17,6 +18,7 @@ var clientsHeader = []string{
 	"index", "id", "host", "start_s", "end_s", "failed", "latency_ms",
 	"ok", "failed_calls", "utilization", "mean_rt_ms", "p99_rt_ms", "avg_load",
 	"peak_ok", "peak_failed", "peak_utilization", "peak_mean_rt_ms",
+	"fairness", "median_rt_ms", "peak_fairness", "peak_median_rt_ms", "peak_p99_rt_ms",
 }
 
 // quantaRows renders the quanta as CSV records.
@@ -27,7 +29,7 @@ func quantaRows(qs []Quantum) [][]string {
 			ff(q.T), ff(q.Load), strconv.Itoa(q.LoadMax), strconv.Itoa(q.Active),
 			ff(q.Throughput), strconv.Itoa(q.OK), strconv.Itoa(q.Failed),
 			ff(q.RT.Min), ff(q.RT.Median), ff(q.RT.Mean), ff(q.RT.P90), ff(q.RT.P99), ff(q.RT.Max),
-			formatErrors(q.Errors),
+			formatErrors(q.Errors), strconv.FormatInt(q.Bytes, 10), ff(q.BytesPerS),
 		}
 	}
 	return rows
@@ -44,6 +46,7 @@ func clientRows(cs []Client) [][]string {
 			ff(c.Whole.MeanRTms), ff(c.Whole.P99RTms), ff(c.Whole.AvgLoad),
 			strconv.Itoa(c.Peak.OK), strconv.Itoa(c.Peak.Failed), ff(c.Peak.Utilization),
 			ff(c.Peak.MeanRTms),
+			ff(c.Whole.Fairness), ff(c.Whole.MedianRTms), ff(c.Peak.Fairness), ff(c.Peak.MedianRTms), ff(c.Peak.P99RTms),
 		}
 	}
 	return rows

@@ -136,7 +136,8 @@ func TestSummaryBasics(t *testing.T) {
 	if !near(s.Load.Max, 1) {
 		t.Errorf("load max %v", s.Load.Max)
 	}
-	if rt := s.ResponseTimeMs; rt.Min != 500 || rt.Max != 1000 || rt.Median != 500 {
+	// Percentiles come from a histogram: within 1%.
+	if rt := s.ResponseTimeMs; rt.Min != 500 || rt.Max != 1000 || rt.Median < 500 || rt.Median > 505 {
 		t.Errorf("rt %+v", rt)
 	}
 }

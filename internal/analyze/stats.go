@@ -41,25 +41,6 @@ func meanStdDev[T int64 | float64](values []T) (mean, stddev float64) {
 	return mean, math.Sqrt(ss / float64(len(values)))
 }
 
-// rtStats summarises response times given in ns, sorted ascending, in ms.
-func rtStats(sorted []int64) RTStats {
-	n := len(sorted)
-	if n == 0 {
-		return RTStats{}
-	}
-	mean, sd := meanStdDev(sorted)
-	return RTStats{
-		N:      n,
-		Min:    float64(sorted[0]) / nsPerMs,
-		Median: float64(nearestRank(sorted, 50)) / nsPerMs,
-		Mean:   mean / nsPerMs,
-		P90:    float64(nearestRank(sorted, 90)) / nsPerMs,
-		P99:    float64(nearestRank(sorted, 99)) / nsPerMs,
-		Max:    float64(sorted[n-1]) / nsPerMs,
-		StdDev: sd / nsPerMs,
-	}
-}
-
 // summaryRT converts response-time statistics to the summary's row.
 func summaryRT(s RTStats) RTSummary {
 	return RTSummary{

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-func TestRTStatsNearestRank(t *testing.T) {
+func TestRTStats(t *testing.T) {
 	t.Parallel()
 	seq := func(n int) []int64 {
 		out := make([]int64, n)
@@ -34,11 +34,23 @@ func TestRTStatsNearestRank(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := rtStats(tc.in)
-			sd := got.StdDev
-			got.StdDev = 0
-			if got != tc.want || math.Abs(sd-tc.stddev) > 1e-9 {
-				t.Errorf("got %+v stddev %v, want %+v stddev %v", got, sd, tc.want, tc.stddev)
+			var m moments
+			h := newHist()
+			for _, v := range tc.in {
+				m.add(v)
+				record(h, v)
+			}
+			got := rtStats(m, h)
+			// Exact: the count, minimum, mean, maximum and deviation.
+			// Within the histogram's 1%: the percentiles.
+			if got.N != tc.want.N || got.Min != tc.want.Min || math.Abs(got.Mean-tc.want.Mean) > 1e-9 ||
+				got.Max != tc.want.Max || math.Abs(got.StdDev-tc.stddev) > 1e-6 {
+				t.Errorf("got %+v, want %+v stddev %v", got, tc.want, tc.stddev)
+			}
+			for _, p := range [][2]float64{{got.Median, tc.want.Median}, {got.P90, tc.want.P90}, {got.P99, tc.want.P99}} {
+				if math.Abs(p[0]-p[1]) > 0.01*p[1] {
+					t.Errorf("percentile %v, want %v within 1%% (got %+v)", p[0], p[1], got)
+				}
 			}
 		})
 	}

@@ -12,17 +12,17 @@ const ThroughputUnit = "calls/s"
 // summarize builds the summary table except the peak window and fairness.
 // Throughput statistics and the saturation fit use the quanta in which at
 // least one tester was active (every quantum if there are no testers).
-func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
+func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 	s := Summary{
-		Testers:        TesterCounts{Planned: in.Planned, Started: len(in.Testers)},
+		Testers:        TesterCounts{Planned: a.cfg.Planned, Started: len(a.testers)},
 		QuantumS:       float64(g.qn) / 1e9,
 		ResponseTimeMs: summaryRT(rt),
 		Errors:         map[string]int{},
 		DurationS:      g.seconds(g.end),
 	}
-	s.Samples = countSamples(in.Calls, s.Errors)
-	s.Samples.Lost = in.Lost
-	for _, t := range in.Testers {
+	s.Samples = countSamples(a.byClass, a.calls, s.Errors)
+	s.Samples.Lost = a.cfg.Lost
+	for _, t := range a.testers {
 		if t.Failed {
 			s.Testers.Failed++
 		}
@@ -36,7 +36,7 @@ func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
 	var pts []loadPoint
 	for _, q := range quanta {
 		s.Load.Max = max(s.Load.Max, q.Load)
-		if q.Active > 0 || len(in.Testers) == 0 {
+		if q.Active > 0 || len(a.testers) == 0 {
 			pts = append(pts, loadPoint{l: q.Load, x: q.Throughput, rt: q.RT.Mean, n: q.RT.N})
 			thr = append(thr, q.Throughput)
 		}
@@ -46,14 +46,10 @@ func summarize(in *Input, g grid, quanta []Quantum, rt RTStats) Summary {
 	return s
 }
 
-// countSamples counts the calls by outcome and the non-OK ones by class into
-// errs. Failed excludes cancelled calls.
-func countSamples(calls []Call, errs map[string]int) SampleCounts {
-	byClass := make([]int, numClasses)
-	for i := range calls {
-		byClass[calls[i].Status]++
-	}
-	sc := SampleCounts{Total: len(calls), OK: byClass[sample.OK]}
+// countSamples counts the calls by outcome from their counts by class and
+// the non-OK ones by class into errs. Failed excludes cancelled calls.
+func countSamples(byClass []int, total int, errs map[string]int) SampleCounts {
+	sc := SampleCounts{Total: total, OK: byClass[sample.OK]}
 	for k, n := range byClass {
 		st := sample.Status(k)
 		if st == sample.OK || n == 0 {

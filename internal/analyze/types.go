@@ -9,9 +9,13 @@ import (
 // Quantum is the aggregate view of one time quantum. Times are seconds since
 // the run's time origin (Result.Origin).
 type Quantum struct {
-	T          float64        // quantum start, s since origin
-	Load       float64        // offered load: time-weighted mean of calls in flight
-	LoadMax    int            // most calls in flight at any instant of the quantum
+	T    float64 // quantum start, s since origin
+	Load float64 // offered load: time-weighted mean of calls in flight
+	// LoadMax is the most calls in flight in any cell of the quantum (cells
+	// of at most 1 ms): calls in flight at some instant of the same cell
+	// count together, except a tester's call and the next one it starts
+	// after that call ended, which count once.
+	LoadMax    int
 	Active     int            // testers active at any time in the quantum
 	Throughput float64        // successful calls completed per second
 	OK         int            // successful calls completed in the quantum
@@ -196,6 +200,7 @@ type Call struct {
 	Start  int64         // global Unix ns
 	End    int64         // global Unix ns
 	Status sample.Status // outcome class
+	Bytes  int64         // bytes the client reported moving (0 if none)
 }
 
 // Tester is what the analyzer needs to know of one tester.

@@ -54,9 +54,9 @@ func TestWriteFiles(t *testing.T) {
 		rows   int
 	}{
 		// One row per quantum.
-		{QuantaFile, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors", len(r.Quanta)},
+		{QuantaFile, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors,bytes,bytes_per_s", len(r.Quanta)},
 		// One row per tester.
-		{ClientsFile, "index,id,host,start_s,end_s,failed,latency_ms,ok,failed_calls,utilization,mean_rt_ms,p99_rt_ms,avg_load,peak_ok,peak_failed,peak_utilization,peak_mean_rt_ms", len(r.Clients)},
+		{ClientsFile, "index,id,host,start_s,end_s,failed,latency_ms,ok,failed_calls,utilization,mean_rt_ms,p99_rt_ms,avg_load,peak_ok,peak_failed,peak_utilization,peak_mean_rt_ms,fairness,median_rt_ms,peak_fairness,peak_median_rt_ms,peak_p99_rt_ms", len(r.Clients)},
 	}
 	for _, tc := range tests {
 		recs := readCSV(t, filepath.Join(dir, tc.file))

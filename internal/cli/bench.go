@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/diperf/diperf/internal/bench"
@@ -17,9 +18,10 @@ func benchCmd(ctx context.Context, e *env, args []string) error {
 	subs := map[string]func(context.Context, *env, []string) error{
 		"clock":      benchClockCmd,
 		"timeserver": benchTimeserverCmd,
+		"analyze":    benchAnalyzeCmd,
 	}
 	if len(args) == 0 || subs[args[0]] == nil {
-		return errs.Usagef("usage: diperf bench clock|timeserver [flags]")
+		return errs.Usagef("usage: diperf bench clock|timeserver|analyze [flags]")
 	}
 	return subs[args[0]](ctx, e, args[1:])
 }
@@ -53,6 +55,41 @@ func benchClockCmd(ctx context.Context, e *env, args []string) error {
 		r.Samples, r.P50us, r.P90us, r.P99us, r.MaxUs)
 	fmt.Fprintf(e.stdout, "error bound held: %.2f%% between syncs, %.2f%% at %d syncs (%d failed); probe RTT p50 %.1f µs\n",
 		100*r.BoundCoverage, 100*r.SyncBoundCoverage, r.Syncs, r.SyncFailures, r.RTTp50us)
+	return printJSON(e, r)
+}
+
+func benchAnalyzeCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "bench analyze", "[flags]")
+	var o bench.AnalyzeOptions
+	fs.Int64Var(&o.Synth.Samples, "samples", 10_000_000, "calls in the synthetic run")
+	fs.IntVar(&o.Synth.Testers, "testers", 1000, "testers in the synthetic run")
+	fs.DurationVar(&o.Synth.StartInterval, "tester-start-interval", 50*time.Millisecond, "ramp-up: one more tester every interval")
+	fs.DurationVar(&o.Synth.BaseRT, "service-time", 10*time.Millisecond, "response time of the synthetic service when idle")
+	fs.IntVar(&o.Synth.Capacity, "workers", 0, "calls in flight the synthetic service takes before slowing down (default testers/4)")
+	fs.IntVar(&o.Synth.FailEvery, "fail-every", 100, "every Nth call fails (0: none)")
+	fs.Uint64Var(&o.Synth.Seed, "seed", 1, "seed of the synthetic run")
+	fs.StringVar(&o.Dir, "dir", "", "write the synthetic run here (default: a temporary directory)")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the synthetic run directory")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if o.Synth.Samples < 1 || o.Synth.Testers < 1 || o.Synth.StartInterval <= 0 || o.Synth.BaseRT <= 0 {
+		return errs.Usagef("--samples, --testers, --tester-start-interval and --service-time must be positive")
+	}
+	if o.Synth.Capacity <= 0 {
+		o.Synth.Capacity = max(1, o.Synth.Testers/4)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	o.Exe = exe
+	r, err := bench.Analyze(ctx, o, e.stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "analyzed %d samples from %d testers in %.2f s: %.0f samples/s, peak RSS %.0f MB\n",
+		r.Samples, r.Testers, r.AnalyzeS, r.SamplesPerS, r.PeakRSSMB)
 	return printJSON(e, r)
 }
 

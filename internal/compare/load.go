@@ -34,7 +34,11 @@ func Load(dir string, quantum time.Duration) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := NewData(res, run.Input.Calls)
+	calls, err := run.Calls()
+	if err != nil {
+		return nil, err
+	}
+	d := NewData(res, calls)
 	d.Dir = dir
 	return d, nil
 }

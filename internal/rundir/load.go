@@ -12,9 +12,11 @@ import (
 
 // Run is a run directory loaded for analysis.
 type Run struct {
+	Dir        string
 	Experiment *experiment.Experiment
 	Testers    []*TesterRecord
-	Input      *analyze.Input
+	Config     analyze.Config // everything the analysis needs but the calls
+	mapping    func(int32) *clock.Mapper
 }
 
 // Clock modes: how samples are placed on the global timeline.
@@ -47,14 +49,10 @@ func Load(dir string, quantum time.Duration, clockMode string) (*Run, error) {
 	default:
 		return nil, fmt.Errorf("unknown clock mode %q (want %s or %s)", clockMode, ClockSync, ClockRaw)
 	}
-	calls, err := ReadCalls(dir, mapping)
-	if err != nil {
-		return nil, err
-	}
 	if quantum == 0 {
 		quantum = exp.Analysis.Quantum.D()
 	}
-	in := &analyze.Input{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers, Calls: calls}
+	in := analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers}
 	for _, t := range testers {
 		in.Lost += int(t.Lost())
 		if t.StartNs == 0 {
@@ -68,13 +66,41 @@ func Load(dir string, quantum time.Duration, clockMode string) (*Run, error) {
 		}
 		in.Testers = append(in.Testers, a)
 	}
-	return &Run{Experiment: exp, Testers: testers, Input: in}, nil
+	return &Run{Dir: dir, Experiment: exp, Testers: testers, Config: in, mapping: mapping}, nil
 }
 
-// Analyze computes the analysis of a loaded run and counts the testers that
-// failed before their client loop started, which the analyzer never sees.
+// Calls reads every call of the run into memory, placed on the global
+// timeline like the analysis places them.
+func (r *Run) Calls() ([]analyze.Call, error) {
+	return ReadCalls(r.Dir, r.mapping)
+}
+
+// Analyze computes the analysis of a loaded run, streaming its samples
+// through the analyzer, and counts the testers that failed before their
+// client loop started, which the analyzer never sees.
 func (r *Run) Analyze() (*analyze.Result, error) {
-	res, err := analyze.Compute(r.Input)
+	cfg := r.Config
+	if len(cfg.Testers) == 0 {
+		// No tester lifetimes to start the run at: the earliest call does.
+		first := true
+		err := StreamCalls(r.Dir, r.mapping, func(calls []analyze.Call) error {
+			if e := analyze.EarliestStart(calls); len(calls) > 0 && (first || e < cfg.Origin) {
+				cfg.Origin, first = e, false
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	acc, err := analyze.NewAccumulator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := StreamCalls(r.Dir, r.mapping, acc.Add); err != nil {
+		return nil, err
+	}
+	res, err := acc.Result()
 	if err != nil {
 		return nil, err
 	}

@@ -473,7 +473,7 @@ func verifyScan(path string, fn func(rows []Row) error) error {
 func verifyRewrite(dir string, testers []*TesterRecord, want int64) error {
 	path := filepath.Join(dir, Samples)
 	return writeAtomic(path, func(f *os.File) error {
-		w := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd))
+		w := parquet.NewGenericWriter[Row](f, writerOptions()...)
 		c := newVerifyChecker(testers)
 		keep := make([]Row, 0, rowChunk)
 		var kept int64

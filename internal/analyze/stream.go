@@ -1,0 +1,211 @@
+package analyze
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// Config describes a run to an Accumulator: everything but its calls.
+type Config struct {
+	Name    string        // experiment name
+	Quantum time.Duration // aggregation quantum, at least MinQuantum
+	Planned int           // testers the experiment asked for
+	Lost    int           // samples known to be lost
+	Testers []Tester      // every tester that started, any order
+	// Origin is the global Unix ns of the run's start when there are no
+	// testers (the earliest call start); with testers it is their earliest
+	// start. Either way it is rounded down to a multiple of the quantum.
+	Origin int64
+}
+
+// Accumulator folds the calls of a run, in batches and in any order, into
+// every metric of Compute in one pass and in memory that grows with the
+// run's duration and testers, not with its calls. Calls of one tester are
+// best given in time order (as samples.parquet holds them): see LoadMax.
+type Accumulator struct {
+	cfg      Config
+	testers  []Tester // by Index
+	slots    testerSlots
+	origin   int64
+	qn       int64
+	peak     window
+	most     int
+	cells    *cells
+	quanta   quantaAcc
+	whole    *testerAcc
+	inPeak   *testerAcc
+	lastBusy []int   // per tester: last cell its latest-ending call was counted busy in
+	lastEnd  []int64 // per tester: end of its latest-ending call so far
+	byClass  []int
+	calls    int
+	maxEnd   int64
+	testEnd  int64 // latest tester end
+}
+
+// NewAccumulator prepares the analysis of a run described by cfg.
+func NewAccumulator(cfg Config) (*Accumulator, error) {
+	if cfg.Quantum < MinQuantum {
+		return nil, fmt.Errorf("analyze: quantum %v is below %v", cfg.Quantum, MinQuantum)
+	}
+	testers, slots, err := sortTesters(cfg.Testers)
+	if err != nil {
+		return nil, err
+	}
+	a := &Accumulator{cfg: cfg, testers: testers, slots: slots, qn: int64(cfg.Quantum),
+		byClass: make([]int, numClasses)}
+	a.origin = cfg.Origin
+	if len(testers) > 0 {
+		a.origin, a.testEnd = testers[0].Start, testers[0].End
+		for _, t := range testers {
+			a.origin, a.testEnd = min(a.origin, t.Start), max(a.testEnd, t.End)
+		}
+	}
+	// Quanta start on multiples of the quantum in Unix time, so that they
+	// line up with other per-second views of the same run (a server's own
+	// counters, Prometheus) and with the quanta of other runs.
+	a.origin -= ((a.origin % a.qn) + a.qn) % a.qn
+	a.maxEnd = a.testEnd
+	a.cells = newCells(a.origin, a.qn, cellsFor(a.qn, a.testEnd-a.origin))
+	a.quanta.hists = newHistStore(maxLiveHists)
+	a.peak, a.most = peakWindow(testers)
+	a.whole, a.inPeak = newTesterAcc(len(testers)), newTesterAcc(len(testers))
+	a.lastBusy, a.lastEnd = make([]int, len(testers)), make([]int64, len(testers))
+	for i, t := range testers {
+		a.lastBusy[i], a.lastEnd[i] = -1, math.MinInt64
+		a.whole.win[i], a.whole.use[i] = window{t.Start, t.End}, true
+		a.inPeak.win[i], a.inPeak.use[i] = a.peak, a.peak.within(t.Start, t.End)
+	}
+	return a, nil
+}
+
+// Add folds calls into the analysis. A call that ends before it starts or
+// has an unknown status is an error, and nothing of its batch after it is
+// counted.
+func (a *Accumulator) Add(calls []Call) error {
+	for i := range calls {
+		c := &calls[i]
+		if c.End < c.Start {
+			return fmt.Errorf("analyze: call of tester %d ends before it starts", c.Tester)
+		}
+		if !c.Status.Valid() {
+			return fmt.Errorf("analyze: call of tester %d: unknown status %v", c.Tester, c.Status)
+		}
+		a.add(c)
+	}
+	return nil
+}
+
+// add folds one valid call.
+func (a *Accumulator) add(c *Call) {
+	slot := a.slots.at(c.Tester)
+	s, e := max(c.Start, a.origin), max(c.End, a.origin)
+	if e > s {
+		// A tester's call that starts after its previous one ended shares
+		// no instant with it: in the cell where one ends and the next
+		// starts, the tester counts once towards the most in flight.
+		from := 0
+		if slot >= 0 && s >= a.lastEnd[slot] {
+			from = a.lastBusy[slot] + 1
+		}
+		last := a.cells.add(s, e, from)
+		if slot >= 0 && e >= a.lastEnd[slot] {
+			a.lastBusy[slot], a.lastEnd[slot] = last, e
+		}
+	}
+	a.calls++
+	a.byClass[c.Status]++
+	a.maxEnd = max(a.maxEnd, c.End)
+	q := int((e - a.origin) / a.qn)
+	d := c.End - c.Start
+	a.quanta.add(q, c, d)
+	if c.Status == sample.OK {
+		a.cells.complete(e)
+	}
+	if slot >= 0 {
+		a.whole.count(slot, c, d)
+		a.inPeak.count(slot, c, d)
+	}
+}
+
+// quantaAcc accumulates the per-quantum figures.
+type quantaAcc struct {
+	ok, failed []int
+	errs       []int // per quantum × class
+	bytes      []int64
+	mom        []moments
+	hists      *histStore
+}
+
+// add counts call c, of duration d, ending in quantum q.
+func (qa *quantaAcc) add(q int, c *Call, d int64) {
+	qa.grow(q)
+	qa.bytes[q] += c.Bytes
+	switch c.Status {
+	case sample.OK:
+		qa.ok[q]++
+		qa.mom[q].add(d)
+		record(qa.hists.get(q), d)
+	case sample.Cancelled:
+		qa.errs[q*numClasses+int(c.Status)]++
+	default:
+		qa.failed[q]++
+		qa.errs[q*numClasses+int(c.Status)]++
+	}
+}
+
+// grow makes room for quantum q.
+func (qa *quantaAcc) grow(q int) {
+	if q < len(qa.ok) {
+		return
+	}
+	n := max(q+1, 2*len(qa.ok), 64)
+	qa.ok = append(qa.ok, make([]int, n-len(qa.ok))...)
+	qa.failed = append(qa.failed, make([]int, n-len(qa.failed))...)
+	qa.errs = append(qa.errs, make([]int, n*numClasses-len(qa.errs))...)
+	qa.bytes = append(qa.bytes, make([]int64, n-len(qa.bytes))...)
+	qa.mom = append(qa.mom, make([]moments, n-len(qa.mom))...)
+}
+
+// testerAcc accumulates one Share per tester, each over its own window.
+type testerAcc struct {
+	win    []window // per tester
+	use    []bool   // per tester: whether it has a window at all
+	ok     []int
+	failed []int
+	mom    []moments
+	hists  []*hdr.Histogram // per tester, made at its first successful call
+}
+
+// newTesterAcc prepares the accumulator of n testers.
+func newTesterAcc(n int) *testerAcc {
+	return &testerAcc{win: make([]window, n), use: make([]bool, n), ok: make([]int, n),
+		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n)}
+}
+
+// count tallies call c, of duration d, of tester t if it ends in t's window.
+func (ta *testerAcc) count(t int, c *Call, d int64) {
+	if !ta.use[t] || !ta.win[t].contains(c.End) {
+		return
+	}
+	switch c.Status {
+	case sample.OK:
+		ta.ok[t]++
+		ta.mom[t].add(d)
+		if ta.hists[t] == nil {
+			ta.hists[t] = newHist()
+		}
+		record(ta.hists[t], d)
+	case sample.Cancelled:
+	default:
+		ta.failed[t]++
+	}
+}
+
+// errNoData is returned by Result for a run with no calls and no testers.
+var errNoData = errors.New("analyze: no calls and no testers")

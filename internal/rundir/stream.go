@@ -1,0 +1,213 @@
+package rundir
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/clock"
+)
+
+// streamBatch is how many calls StreamCalls hands over at a time.
+const streamBatch = 64 << 10
+
+// StreamCalls reads samples.parquet column by column and hands its calls
+// to fn in batches, each placed on the global timeline like ReadCalls does
+// (mapping may return nil: no correction). The batch is reused once fn
+// returns. Decoding runs ahead of fn in other goroutines, so that reading
+// and analysis share the machine's cores. An error from fn stops the read.
+func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([]analyze.Call) error) error {
+	path := filepath.Join(dir, Samples)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	full, free := make(chan []analyze.Call, 2), make(chan []analyze.Call, 3)
+	for range 3 {
+		free <- make([]analyze.Call, 0, streamBatch)
+	}
+	stop := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		defer close(full)
+		errc <- produce(pf, newMapperCache(mapping), free, full, stop)
+	}()
+	var ferr error
+	for b := range full {
+		if ferr == nil {
+			if ferr = fn(b); ferr != nil {
+				close(stop)
+			}
+		}
+		free <- b[:0]
+	}
+	if perr := <-errc; perr != nil && ferr == nil {
+		return fmt.Errorf("%s: %w", path, perr)
+	}
+	return ferr
+}
+
+// produce decodes every row group of pf into batches taken from free and
+// sent to full, until done or stop.
+func produce(pf *parquet.File, mc *mapperCache, free, full chan []analyze.Call, stop chan struct{}) error {
+	for _, rg := range pf.RowGroups() {
+		rd, err := newRowGroupReader(rg)
+		if err != nil {
+			return err
+		}
+		for {
+			var b []analyze.Call
+			select {
+			case b = <-free:
+			case <-stop:
+				rd.close()
+				return nil
+			}
+			b, err = rd.read(b, mc)
+			if len(b) > 0 {
+				full <- b
+			} else {
+				free <- b // nothing read: keep the buffer
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				rd.close()
+				return err
+			}
+		}
+		rd.close()
+	}
+	return nil
+}
+
+// Columns of samples.parquet that the analysis reads.
+const (
+	colTester = iota
+	colStart
+	colEnd
+	colLocal
+	colStatus
+	colBytes
+	numCols
+)
+
+var colNames = [numCols]string{"tester", "start_ns", "end_ns", "local_start_ns", "status", "bytes"}
+
+// rowGroupReader assembles calls from the columns of one row group.
+type rowGroupReader struct {
+	cols [numCols]*column
+}
+
+// newRowGroupReader opens the analysis columns of rg.
+func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
+	rd := &rowGroupReader{}
+	for i, name := range colNames {
+		c, err := openColumn(rg, name)
+		if err != nil {
+			rd.close()
+			return nil, err
+		}
+		rd.cols[i] = c
+	}
+	return rd, nil
+}
+
+// close releases every open column.
+func (rd *rowGroupReader) close() {
+	for _, c := range rd.cols {
+		if c != nil {
+			c.close()
+		}
+	}
+}
+
+// read appends up to cap(b) calls to b; io.EOF once the row group is done.
+func (rd *rowGroupReader) read(b []analyze.Call, mc *mapperCache) ([]analyze.Call, error) {
+	for len(b) < cap(b) {
+		n := cap(b) - len(b)
+		for _, c := range rd.cols {
+			if err := c.fill(); err != nil {
+				if errors.Is(err, io.EOF) && c == rd.cols[0] {
+					return b, io.EOF
+				}
+				if errors.Is(err, io.EOF) {
+					err = fmt.Errorf("column %s ends before column %s", c.name, rd.cols[0].name)
+				}
+				return b, err
+			}
+			n = min(n, c.available())
+		}
+		b = rd.take(b, n, mc)
+	}
+	return b, nil
+}
+
+// take appends the next n rows, which every column holds decoded.
+func (rd *rowGroupReader) take(b []analyze.Call, n int, mc *mapperCache) []analyze.Call {
+	c := &rd.cols
+	tester := c[colTester].i32[c[colTester].off:][:n]
+	start := c[colStart].i64[c[colStart].off:][:n]
+	end := c[colEnd].i64[c[colEnd].off:][:n]
+	local := c[colLocal].i64[c[colLocal].off:][:n]
+	status := c[colStatus].st[c[colStatus].off:][:n]
+	bytes := c[colBytes].i64[c[colBytes].off:][:n]
+	for i := range n {
+		s := local[i]
+		if m := mc.get(tester[i]); m != nil {
+			s += m.Offset(s)
+		}
+		b = append(b, analyze.Call{Tester: tester[i], Start: s, End: s + end[i] - start[i],
+			Status: status[i], Bytes: bytes[i]})
+	}
+	for _, col := range c {
+		col.off += n
+	}
+	return b
+}
+
+// mapperCache looks up the clock mapper of each tester once.
+type mapperCache struct {
+	mapping func(int32) *clock.Mapper
+	byIdx   []*clock.Mapper
+	known   []bool
+}
+
+// newMapperCache wraps mapping (nil: no correction).
+func newMapperCache(mapping func(int32) *clock.Mapper) *mapperCache {
+	return &mapperCache{mapping: mapping}
+}
+
+// get returns tester t's mapper.
+func (mc *mapperCache) get(t int32) *clock.Mapper {
+	if mc.mapping == nil {
+		return nil
+	}
+	if t < 0 || t >= 1<<24 {
+		return mc.mapping(t)
+	}
+	if int(t) >= len(mc.known) {
+		n := max(int(t)+1, 2*len(mc.known))
+		mc.byIdx = append(mc.byIdx, make([]*clock.Mapper, n-len(mc.byIdx))...)
+		mc.known = append(mc.known, make([]bool, n-len(mc.known))...)
+	}
+	if !mc.known[t] {
+		mc.byIdx[t], mc.known[t] = mc.mapping(t), true
+	}
+	return mc.byIdx[t]
+}

@@ -1,0 +1,116 @@
+package rundir
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/clock"
+)
+
+// writeRandomSamples writes n random rows to dir/samples.parquet in small
+// row groups and pages, so that pages of different columns end at
+// different rows.
+func writeRandomSamples(t *testing.T, dir string, n int) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, Samples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd),
+		parquet.MaxRowsPerRowGroup(7000), parquet.PageBufferSize(4096))
+	rng := rand.New(rand.NewPCG(3, 4))
+	statuses := []string{"ok", "failed", "timeout", "ok", "ok"}
+	rows := make([]Row, n)
+	for i := range rows {
+		s := rng.Int64N(1e12)
+		rows[i] = Row{Tester: int32(rng.IntN(5)), TesterID: "h:1", Seq: int64(i), StartNs: s + 7,
+			EndNs: s + 7 + rng.Int64N(1e9), LocalStartNs: s, Status: statuses[rng.IntN(len(statuses))],
+			Bytes: rng.Int64N(1 << 20)}
+	}
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// TestStreamCallsEqualsReadCalls checks that the column-wise streaming
+// reader gives exactly the calls, bytes and mapping of the row reader,
+// across row groups and pages.
+func TestStreamCallsEqualsReadCalls(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeRandomSamples(t, dir, 50_000)
+	m := clock.NewMapper([]clock.Record{{LocalNs: 0, OffsetNs: 1000}, {LocalNs: 1e12, OffsetNs: 5000}})
+	mapping := func(tester int32) *clock.Mapper {
+		if tester%2 == 0 {
+			return m
+		}
+		return nil
+	}
+	want, err := ReadCalls(dir, mapping)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []analyze.Call
+	batches := 0
+	err = StreamCalls(dir, mapping, func(b []analyze.Call) error {
+		got = append(got, b...)
+		batches++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("streamed %d calls, read %d", len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("call %d: streamed %+v, read %+v", i, got[i], want[i])
+		}
+	}
+	if got[0].Bytes == 0 && got[1].Bytes == 0 {
+		t.Errorf("bytes not read")
+	}
+	stop := errors.New("stop")
+	if err := StreamCalls(dir, mapping, func([]analyze.Call) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("an error from the callback: got %v", err)
+	}
+}
+
+// TestStreamCallsRowGroupsOfBatchSize reads a file whose row groups end
+// exactly where a batch does, many times over.
+func TestStreamCallsRowGroupsOfBatchSize(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, Samples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[Row](f, parquet.MaxRowsPerRowGroup(streamBatch))
+	rows := make([]Row, 8*streamBatch)
+	for i := range rows {
+		rows[i] = Row{Seq: int64(i), StartNs: int64(i), EndNs: int64(i) + 1, LocalStartNs: int64(i), Status: "ok"}
+	}
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	n := 0
+	if err := StreamCalls(dir, nil, func(b []analyze.Call) error { n += len(b); return nil }); err != nil || n != len(rows) {
+		t.Fatalf("streamed %d of %d calls, err %v", n, len(rows), err)
+	}
+}
