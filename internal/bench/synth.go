@@ -61,8 +61,8 @@ type synthTester struct {
 	next      int64 // global ns of its next call start
 	calls     int64 // calls still to make
 	seq       int64
-	end       int64 // end of its last call
-	finished  bool  // counted in synth.done
+	end       int64   // end of its last call
+	finished  bool    // counted in synth.done
 	offset    int64   // local − global at start, ns
 	driftPPM  float64 // local clock rate error
 	failEvery int
