@@ -23,7 +23,7 @@ func TestDemoFindsTheKnownCapacity(t *testing.T) {
 		s    time.Duration
 	}{
 		// the README's command, as a newcomer runs it: defaults, under 2 minutes
-		{"readme defaults", nil, 8, 200 * time.Millisecond},
+		{"readme defaults", nil, 8, 400 * time.Millisecond},
 		// a small service, reached quickly
 		{"C=4 S=200ms", []string{"--testers", "10", "--tester-start-interval", "500ms", "--tester-duration", "12s",
 			"--workers", "4", "--service-time", "200ms"}, 4, 200 * time.Millisecond},

@@ -126,3 +126,46 @@ func TestHistStoreBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestParallelEqualsSerial checks that folding calls over several workers
+// and merging them gives the serial result.
+func TestParallelEqualsSerial(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 9))
+	var testers []Tester
+	var calls []Call
+	for i := range 7 {
+		testers = append(testers, tester(i, float64(i), 20+float64(i)))
+		for s := float64(i); s < 20+float64(i); {
+			d := 0.01 + 0.3*rng.Float64()
+			st := sample.OK
+			if rng.IntN(10) == 0 {
+				st = sample.Failed
+			}
+			c := call(int32(i), s, s+d, st)
+			c.Bytes = int64(rng.IntN(100))
+			calls = append(calls, c)
+			s += d + 0.001*float64(rng.IntN(3))
+		}
+	}
+	cfg := Config{Name: "p", Quantum: 100 * time.Millisecond, Planned: 7, Testers: testers}
+	want := mustCompute(t, cfg.Quantum, testers, calls)
+	want.Name = "p"
+	for _, workers := range []int{1, 2, 3} {
+		p, err := NewParallel(cfg, workers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(calls); i += 97 {
+			_ = p.Add(calls[i:min(i+97, len(calls))])
+		}
+		got, err := p.Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Summary.Testers.Planned = want.Summary.Testers.Planned
+		if d := firstDiff(got, want, "result"); d != "" {
+			t.Errorf("%d workers: differs from the serial result at %s", workers, d)
+		}
+	}
+}

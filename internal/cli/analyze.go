@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/model"
 	"github.com/diperf/diperf/internal/report"
 	"github.com/diperf/diperf/internal/results"
 	"github.com/diperf/diperf/internal/rundir"
@@ -80,7 +82,13 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := report.WriteFile(pos[0], res); err != nil {
+	m, err := model.ReadFile(pos[0]) // the model of the last analysis; none when it had too little data
+	if errors.Is(err, os.ErrNotExist) {
+		m = nil
+	} else if err != nil {
+		return err
+	}
+	if err := report.WriteFile(pos[0], res, m); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stdout, filepath.Join(pos[0], report.FileName))

@@ -25,7 +25,7 @@ const (
 	demoTesters       = 20
 	demoStartInterval = 750 * time.Millisecond
 	demoDuration      = 27 * time.Second
-	demoServiceTime   = 200 * time.Millisecond
+	demoServiceTime   = 400 * time.Millisecond
 )
 
 type demoOptions struct {

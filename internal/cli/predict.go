@@ -34,9 +34,9 @@ func predictCmd(_ context.Context, e *env, args []string) error {
 	}
 	p := m.Predict(*load)
 	if *asJSON {
-		return printPredictionJSON(e.stdout, p, &m.USL)
+		return printPredictionJSON(e.stdout, p, m)
 	}
-	printPrediction(e.stdout, p, &m.USL)
+	printPrediction(e.stdout, p, m)
 	return nil
 }
 
@@ -55,12 +55,14 @@ func runModel(e *env, dir string) (*model.Model, error) {
 	return model.Fit(res)
 }
 
-// printPredictionJSON prints p and the USL fit as one JSON object.
-func printPredictionJSON(w io.Writer, p model.Prediction, u *model.USL) error {
+// printPredictionJSON prints p and both fits as one JSON object.
+func printPredictionJSON(w io.Writer, p model.Prediction, m *model.Model) error {
 	out := struct {
 		model.Prediction
-		USL *model.USL `json:"usl"`
-	}{p, u}
+		Selection model.Selection `json:"selection"`
+		USL       *model.USL      `json:"usl"`
+		Bounds    *model.Bounds   `json:"bounds,omitempty"`
+	}{p, m.Selection, &m.USL, m.Bounds}
 	if err := json.NewEncoder(w).Encode(&out); err != nil {
 		return fmt.Errorf("encode prediction: %w", err)
 	}
@@ -72,22 +74,40 @@ func printPredictionJSON(w io.Writer, p model.Prediction, u *model.USL) error {
 // flight measures a mean load just under 20.
 const loadSlack = 0.01
 
-// printPrediction prints p and the USL fit for people.
-func printPrediction(w io.Writer, p model.Prediction, u *model.USL) {
-	x, r := p.Throughput, p.ResponseTimeMs
+// printPrediction prints p and both fits for people.
+func printPrediction(w io.Writer, p model.Prediction, m *model.Model) {
+	x, r, u := p.Throughput, p.ResponseTimeMs, &m.USL
 	fmt.Fprintf(w, "at a load of %g calls in flight: throughput %.1f calls/s (95%% interval %.1f–%.1f), response time %.1f ms (%.1f–%.1f)\n",
 		p.Load, x.Value, x.Low, x.High, r.Value, r.Low, r.High)
 	if p.Load < u.MinLoad*(1-loadSlack) || p.Load > u.MaxLoad*(1+loadSlack) {
 		fmt.Fprintf(w, "  an extrapolation: the run measured loads %.3g to %.3g only\n", u.MinLoad, u.MaxLoad)
 	}
+	fmt.Fprintf(w, "predicted by the %s model (%s)\n", modelTitle(p.Model), m.Selection.Reason)
+	printUSL(w, u)
+	if b := m.Bounds; b != nil {
+		fmt.Fprintf(w, "bounds fit: min(N/R0, X*) with R0 %.1f ms (light load), X* %.1f calls/s (plateau), knee at %.3g calls in flight, R² %.3f over %d quanta\n",
+			b.R0Ms, b.Plateau, b.KneeLoad, b.R2, b.Points)
+	}
+}
+
+// modelTitle is how people call the model named name.
+func modelTitle(name string) string {
+	if name == model.ModelBounds {
+		return "asymptotic bounds"
+	}
+	return "USL"
+}
+
+// printUSL prints the USL fit for people.
+func printUSL(w io.Writer, u *model.USL) {
 	fmt.Fprintf(w, "USL fit: λ %.4g calls/s, σ %.4g (contention), κ %.4g (coherency), R² %.3f over %d quanta\n",
 		u.Lambda, u.Sigma, u.Kappa, u.R2, u.Points)
 	switch {
 	case u.Kappa > 0:
-		fmt.Fprintf(w, "peak load: %.3g calls in flight, for %.1f calls/s\n", u.PeakLoad, u.PeakThroughput)
+		fmt.Fprintf(w, "  peak load: %.3g calls in flight, for %.1f calls/s\n", u.PeakLoad, u.PeakThroughput)
 	case u.Sigma > 0:
-		fmt.Fprintf(w, "peak load: none; throughput levels off towards %.1f calls/s\n", u.Lambda/u.Sigma)
+		fmt.Fprintf(w, "  peak load: none; throughput levels off towards %.1f calls/s\n", u.Lambda/u.Sigma)
 	default:
-		fmt.Fprintln(w, "peak load: none; throughput grows linearly with load")
+		fmt.Fprintln(w, "  peak load: none; throughput grows linearly with load")
 	}
 }

@@ -1,6 +1,8 @@
 // Package model fits models of performance against offered load to a run's
 // per-quantum figures, so that a run can predict what it did not measure:
 // throughput and response time at a load it never reached, with intervals.
+// Two models of throughput are fitted, the Universal Scalability Law and
+// the asymptotic bounds, and the one the data support better predicts.
 //
 // # Throughput: the Universal Scalability Law
 //
@@ -31,28 +33,75 @@
 //     when the data support it, so a service that merely levels off is not
 //     given a spurious far-away peak.
 //
+// # Throughput: the asymptotic bounds
+//
+// A service with a fixed number of slots (C workers, each call S seconds)
+// has a hard knee that no smooth curve follows: below it every call in
+// flight is served at once, above it throughput is flat. The bounds model
+// is the asymptotic bounds of a closed system (Denning and Buzen; the
+// analyzer's saturation detector uses the same laws):
+//
+//	X(N) = min(N / R0, X*)
+//
+// where R0 is the response time of a call that does not queue and X* the
+// plateau throughput; the two meet at the knee N* = X*·R0. R0 is measured,
+// not fitted: it is the call-weighted median of the mean response times of
+// the quanta below half the knee (the knee found first from the lightest
+// tenth of the quanta with a response time), as the response time at
+// light load is far less noisy than the throughput's slope, and the
+// median keeps a quantum caught in a stall of the client machine from
+// moving it. (A least-squares slope is also biased low: the quanta around
+// the knee, averaging over a load that moves within them, fall below the
+// corner, and throughput lags load on a ramp.) X* is then
+// the least-squares plateau for that R0, in closed form for each split of
+// the quanta (sorted by load) into a rising and a flat part. Offered load
+// is counted at the clients, so R0 includes what the client adds to each
+// call (the demo's client is a process started per call: some 10 ms), and
+// the knee lies at C·(S+o)/S rather than at C.
+//
+// The bounds model applies only when the data show a plateau: at least
+// max(3, 10% of the quanta) above the knee. A service that never saturates
+// is left to the USL.
+//
+// # Choosing the model that predicts
+//
+// Both models are fitted to the same throughputs, and the one with the
+// lower Bayesian information criterion, n·ln(RSS/n) + k·ln(n) (k = 2 for
+// the bounds, 2 or 3 for the USL), predicts; the USL on a tie. model.json
+// names the chosen model ("model"), says why ("selection"), and keeps both
+// fits: the USL's λ, σ, κ and peak concurrency are always reported, as the
+// USL's contention and coherency describe a service even where its curve
+// is not the best predictor.
+//
 // # Response time: Little's law
 //
 // With N calls in flight served at X calls/s, each call takes R = N / X
 // seconds (Little's law), so the fitted throughput curve predicts the mean
-// response time too: R(N) = (1 + σ(N−1) + κN(N−1)) / λ. The model reports
-// how well this matches the measured per-quantum mean response times (R²),
-// as a check of the fit and of the load measure.
+// response time too: R(N) = (1 + σ(N−1) + κN(N−1)) / λ for the USL,
+// R(N) = max(R0, N / X*) for the bounds. The model reports how well the
+// chosen model's R(N) matches the measured per-quantum mean response times
+// (R²), as a check of the fit and of the load measure.
 //
 // # Uncertainty: a wild residual bootstrap
 //
-// The fitted curve is refitted to Bootstrap.Resamples pseudo-data sets
+// The chosen model is refitted to Bootstrap.Resamples pseudo-data sets
 // ŷᵢ + vᵢ·eᵢ, where eᵢ is the residual of quantum i (inflated by
 // sqrt(n/(n−p)) for the p fitted parameters) and vᵢ = ±1 at random: a wild
 // bootstrap, which keeps each residual at its own load. Throughput noise
 // grows with throughput (completions per quantum are counts), so an
 // ordinary residual bootstrap, which moves residuals between loads, would
-// make the intervals too wide at low load and too narrow at high load. The
-// generator is seeded, so the same data give the same intervals.
+// make the intervals too wide at low load and too narrow at high load. For
+// the bounds model R0 is redrawn as the median of the light quanta drawn
+// with replacement (an ordinary bootstrap, which suits a median), and X*
+// is refitted to the pseudo-throughputs for that R0. The generator is
+// seeded, so the same data give the same intervals.
 //
-// Predict reports, for throughput and response time, the fitted value and
-// the 2.5% and 97.5% percentiles of the bootstrap predictions: a 95%
-// confidence interval of the mean at that load. It does not add the
-// per-quantum scatter of a single new observation, which depends on the
-// quantum length rather than on the service.
+// Predict reports, for throughput and response time, the chosen model's
+// fitted value and the 2.5% and 97.5% percentiles of the bootstrap
+// predictions: a 95% confidence interval of the mean at that load, given
+// the model. It does not add the per-quantum scatter of a single new
+// observation, which depends on the quantum length rather than on the
+// service, nor the error of the model's shape (near a soft knee the bounds
+// model, and near a hard one the USL, are off by more than their
+// intervals; the selection is there to avoid that).
 package model

@@ -15,9 +15,13 @@ const MinPoints = 5
 // usable quanta, or too little spread in load, to fit a curve.
 var ErrTooFewPoints = errors.New("model: too few quanta with load to fit")
 
-// points is the data of a fit: load and throughput per quantum.
+// points is the data of a fit: load and throughput per quantum, and the
+// mean response time (ms) of the calls the quantum completed, and how many
+// (0 when none did).
 type points struct {
-	n, x []float64
+	n, x  []float64
+	rt    []float64
+	calls []int
 }
 
 // usable reports whether quantum q can enter the fit: a tester was active,
@@ -34,12 +38,23 @@ func throughputPoints(r *analyze.Result) (points, error) {
 		if q := &r.Quanta[i]; usable(q) {
 			p.n = append(p.n, q.Load)
 			p.x = append(p.x, q.Throughput)
+			p.rt = append(p.rt, q.RT.Mean)
+			p.calls = append(p.calls, rtCalls(q))
 		}
 	}
 	if err := p.check(); err != nil {
 		return points{}, err
 	}
 	return p, nil
+}
+
+// rtCalls is the number of calls behind q's mean response time: 0 when
+// none completed or the mean is not a usable time.
+func rtCalls(q *analyze.Quantum) int {
+	if q.RT.N <= 0 || !(q.RT.Mean > 0) || math.IsInf(q.RT.Mean, 0) {
+		return 0
+	}
+	return q.RT.N
 }
 
 // check refuses data that cannot determine a curve.
@@ -62,6 +77,16 @@ func (p points) rss(q Params) float64 {
 	var s float64
 	for i, n := range p.n {
 		r := p.x[i] - q.Throughput(n)
+		s += r * r
+	}
+	return s
+}
+
+// rssOf is the residual sum of squares of throughput curve c.
+func (p points) rssOf(c curve) float64 {
+	var s float64
+	for i, n := range p.n {
+		r := p.x[i] - c.Throughput(n)
 		s += r * r
 	}
 	return s

@@ -3,6 +3,7 @@ package model
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -59,11 +60,12 @@ func TestPredictEdgeCases(t *testing.T) {
 		want Prediction
 	}{
 		// no load: nothing to predict
-		{"zero", 0, Prediction{}},
+		{"zero", 0, Prediction{Model: ModelUSL}},
 		// negative load: nothing to predict
-		{"negative", -3, Prediction{Load: -3}},
-		// no bootstrap refits: the interval is the value alone
-		{"no refits", 1, Prediction{Load: 1, Throughput: Interval{10, 10, 10}, ResponseTimeMs: Interval{100, 100, 100}}},
+		{"negative", -3, Prediction{Load: -3, Model: ModelUSL}},
+		// no bootstrap refits, no model named (an older model.json): the USL
+		// predicts, the interval is the value alone
+		{"no refits", 1, Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{10, 10, 10}, ResponseTimeMs: Interval{100, 100, 100}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +87,8 @@ func TestPredictSurvivesTheFile(t *testing.T) {
 		{"retrograde", func() (*Model, error) { return Fit(synthetic(loads(1, 60, 3), usl(100, 0.05, 0.002), 0.03, 9)) }},
 		// an Amdahl fit, with no peak (omitted from the JSON)
 		{"amdahl", func() (*Model, error) { return Fit(synthetic(loads(1, 60, 3), usl(100, 0.05, 0), 0.03, 9)) }},
+		// a hard knee: the bounds model predicts
+		{"bounds", func() (*Model, error) { r, _ := kneeRun(8, 0.2, 0.01, 9); return Fit(r) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,8 +110,8 @@ func TestPredictSurvivesTheFile(t *testing.T) {
 					t.Errorf("Predict(%g): %+v before, %+v after", n, a, b)
 				}
 			}
-			if back.USL != m.USL || back.ResponseTime != m.ResponseTime || back.Bootstrap.Seed != DefaultSeed {
-				t.Errorf("read back %+v, wrote %+v", back.USL, m.USL)
+			if !reflect.DeepEqual(back, m) {
+				t.Errorf("read back %+v, wrote %+v", back, m)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 				t.Errorf("dir holds %d files, want model.json alone", len(entries))
@@ -138,5 +142,35 @@ func TestReadFileErrors(t *testing.T) {
 				t.Fatal("no error")
 			}
 		})
+	}
+}
+
+func TestReadsOlderModelFile(t *testing.T) {
+	t.Parallel()
+	// model.json as the USL-only version wrote it: no "model", no "bounds"
+	old := `{"usl": {"lambda": 10, "sigma": 0.1, "kappa": 0.01, "r2": 0.9, "points": 9, "min_load": 1, "max_load": 9},
+	"response_time": {"r2": 0.8, "points": 9},
+	"bootstrap": {"resamples": 2, "seed": 1, "method": "wild", "params": [[9, 0.1, 0.01], [11, 0.1, 0.01]]}}`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// two refits, λ 9 and 11: the percentiles interpolate between them
+	rLo, rHi := 1000/11.0, 1000/9.0
+	want := Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{10, 9.05, 10.95},
+		ResponseTimeMs: Interval{100, rLo + 0.025*(rHi-rLo), rHi - 0.025*(rHi-rLo)}}
+	got := m.Predict(1)
+	if got.Model != want.Model || got.Throughput != want.Throughput || relErr(got.ResponseTimeMs.Low, want.ResponseTimeMs.Low) > 1e-12 ||
+		relErr(got.ResponseTimeMs.High, want.ResponseTimeMs.High) > 1e-12 {
+		t.Errorf("Predict(1) = %+v, want %+v", got, want)
+	}
+	// a file naming the bounds without their fit falls back on the USL
+	m.Chosen = ModelBounds
+	if p := m.Predict(1); p.Model != ModelUSL || p.Throughput.Value != 10 {
+		t.Errorf("bounds named but missing: %+v", p)
 	}
 }

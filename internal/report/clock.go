@@ -21,7 +21,7 @@ const (
 )
 
 // idClock is the element id of the clock chart.
-const idClock = "chart-clock"
+const idClock = "graph-g-clock"
 
 // clockChart shows, per tester and over time, how its clock offset changed
 // since its first sync (a thin line each, left axis) and the error bound of
@@ -32,11 +32,11 @@ func clockChart(r *analyze.Result) *chart {
 		id: idClock, title: "Clock synchronization per tester",
 		width: chartW, height: chartH,
 		x:  axis{title: "time since the first tester started (s)"},
-		y:  axis{title: "offset change since first sync (ms)", zero: true, color: colOffset},
-		y2: axis{title: "error bound (ms)", zero: true, color: colBound},
+		y:  axis{title: "offset change since first sync (ms)", zero: true, color: colOffset, pad: 0.03},
+		y2: axis{title: "error bound (ms)", zero: true, color: colBound, pad: 0.03},
 		extra: []legendItem{
-			{"offset change since first sync, one line per tester (left axis)", colOffset, kindLine, 1.5},
-			{"error bound at a sync (right axis)", colBound, kindPoints, 2},
+			{"offset change since first sync, one line per tester (left axis)", colOffset, kindLine, 1.5, 0},
+			{"error bound at a sync (right axis)", colBound, kindPoints, 2, 0},
 		},
 	}
 	if len(cs) == 0 {
@@ -142,7 +142,7 @@ func startSkew(c analyze.TesterClock) string {
 
 // clockCaption is the caption of the clock chart.
 func clockCaption(r *analyze.Result) string {
-	s := "Figure 4. Clock synchronization per tester, over time since the first tester started. Left axis: " +
+	s := "Figure g. Clock synchronization per tester, over time since the first tester started. Left axis: " +
 		"the change of each tester's clock offset (global − local time) since its first sync, in ms, one thin " +
 		"line per tester, so drift shows even when the offsets themselves are large. Right axis: the error " +
 		"bound of each sync, in ms (dots). Each sync keeps the probe with the shortest round trip; the error " +

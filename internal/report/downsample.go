@@ -5,31 +5,8 @@ import "math"
 // maxPoints bounds the points drawn for one series.
 const maxPoints = 1500
 
-// movingAvg returns the centered moving average of y over window points
-// (window is made odd). NaN values are left out of each average, and the
-// result is NaN wherever y itself is NaN, so gaps stay gaps.
-func movingAvg(y []float64, window int) []float64 {
-	half := window / 2
-	sum := make([]float64, len(y)+1)
-	cnt := make([]int, len(y)+1)
-	for i, v := range y {
-		sum[i+1], cnt[i+1] = sum[i], cnt[i]
-		if finite(v) {
-			sum[i+1] += v
-			cnt[i+1]++
-		}
-	}
-	out := make([]float64, len(y))
-	for i, v := range y {
-		lo, hi := max(0, i-half), min(len(y), i+half+1)
-		if n := cnt[hi] - cnt[lo]; finite(v) && n > 0 {
-			out[i] = (sum[hi] - sum[lo]) / float64(n)
-		} else {
-			out[i] = math.NaN()
-		}
-	}
-	return out
-}
+// nan is a missing value: lines break at it and charts skip it.
+var nan = math.NaN()
 
 // minMax thins a line series to at most limit points. It cuts the series
 // into limit/2 buckets of consecutive points and keeps, in order, the lowest

@@ -13,9 +13,8 @@ func eqNaN(a, b []float64) bool {
 	})
 }
 
-func TestMovingAvg(t *testing.T) {
+func TestMovingAverage(t *testing.T) {
 	t.Parallel()
-	nan := math.NaN()
 	tests := []struct {
 		name   string
 		y      []float64
@@ -30,14 +29,16 @@ func TestMovingAvg(t *testing.T) {
 		{"ramp", []float64{0, 1, 2, 3, 4, 5, 6}, 5, []float64{1, 1.5, 2, 3, 4, 4.5, 5}},
 		// NaN is left out of neighbours' averages and stays a gap itself.
 		{"gap", []float64{2, nan, 4, 6}, 3, []float64{2, nan, 5, 5}},
+		// Inf is a gap too, and does not spread to its neighbours.
+		{"inf", []float64{2, math.Inf(1), 4, 6}, 3, []float64{2, nan, 5, 5}},
 		// A window of 1 is the identity.
 		{"window 1", []float64{3, 1, 2}, 1, []float64{3, 1, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if got := movingAvg(tt.y, tt.window); !eqNaN(got, tt.want) {
-				t.Errorf("movingAvg(%v, %d) = %v, want %v", tt.y, tt.window, got, tt.want)
+			if got := movingAverage(tt.y, tt.window); !eqNaN(got, tt.want) {
+				t.Errorf("movingAverage(%v, %d) = %v, want %v", tt.y, tt.window, got, tt.want)
 			}
 		})
 	}

@@ -23,6 +23,8 @@ func (f *frame) draw(b *strings.Builder, s *series) {
 		f.bars(b, s)
 	case kindCross:
 		f.crosses(b, s)
+	case kindBubbles:
+		f.bubbles(b, s)
 	}
 }
 
@@ -81,6 +83,21 @@ func (f *frame) points(b *strings.Builder, s *series) {
 	for i := range min(len(s.x), len(s.y)) {
 		if finite(s.x[i]) && finite(s.y[i]) {
 			b.WriteString(`<circle cx="` + px(f.x.at(s.x[i])) + `" cy="` + px(ys.at(s.y[i])) + `" r="` + r + `"/>`)
+		}
+	}
+	b.WriteString("</g>")
+}
+
+// bubbles writes a bubble series: a translucent circle of radius s.r[i]
+// px at each finite point, outlined so that overlaps stay readable.
+func (f *frame) bubbles(b *strings.Builder, s *series) {
+	ys := f.yScale(s.right)
+	b.WriteString(`<g fill="` + s.color + `" fill-opacity="` + px(max(0.1, min(1, s.opacity))) +
+		`" stroke="` + s.color + `" stroke-width="0.8">`)
+	for i := range min(len(s.x), len(s.y), len(s.r)) {
+		if finite(s.x[i]) && finite(s.y[i]) && finite(s.r[i]) && s.r[i] > 0 {
+			b.WriteString(`<circle cx="` + px(f.x.at(s.x[i])) + `" cy="` + px(ys.at(s.y[i])) +
+				`" r="` + px(s.r[i]) + `"/>`)
 		}
 	}
 	b.WriteString("</g>")

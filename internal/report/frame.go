@@ -34,6 +34,9 @@ func (a axis) domain(sp span, target int) (float64, float64, []float64) {
 	if a.integer {
 		minStep = 1
 	}
+	if a.labels != nil && a.hi > a.lo {
+		return a.lo, a.hi, a.ticks
+	}
 	if a.fixed && a.hi > a.lo {
 		var in []float64
 		for _, t := range ticksWithStep(a.lo, a.hi, target, minStep) {
@@ -46,6 +49,12 @@ func (a axis) domain(sp span, target int) (float64, float64, []float64) {
 	lo, hi := sp.lo, sp.hi
 	if !sp.ok {
 		lo, hi = 0, 1
+	}
+	if d := (hi - lo) * a.pad; d > 0 {
+		lo, hi = lo-d, hi+d
+		if a.zero && sp.ok && sp.lo >= 0 {
+			lo = max(lo, 0) // padding never takes non-negative data below zero
+		}
 	}
 	if a.zero {
 		lo, hi = min(lo, 0), max(hi, 0)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/model"
 )
 
 // smallResult is a short fixed run: 12 quanta, 4 testers, one of which
@@ -46,12 +47,37 @@ func smallResult() *analyze.Result {
 		r.Clients = append(r.Clients, analyze.Client{
 			Index: i, ID: "host" + itoa(i) + ":100" + itoa(i), Host: "host" + itoa(i),
 			StartS: float64(i), EndS: 12, Failed: i == 2, LatencyMs: 0.5 + float64(i),
-			Whole: analyze.Share{OK: 300 - 20*i, Failed: 3 * i, Utilization: 0.25, MeanRTms: 40 + float64(i)},
+			Whole: analyze.Share{OK: 300 - 20*i, Failed: 3 * i, Utilization: 0.25, Fairness: 1 - float64(i)/20,
+				MeanRTms: 40 + float64(i), MedianRTms: 38 + float64(i), AvgLoad: 5 + float64(i)/2},
+			Peak: analyze.Share{OK: 150 - 5*i, Utilization: 0.25 + float64(i)/100, Fairness: 1 + float64(i)/25,
+				MeanRTms: 45, AvgLoad: 8.5},
 			Clock: analyze.TesterClock{MaxAbsOffsetMs: 3_600_000 + float64(i), MaxBoundMs: 0.25 + float64(i)/8,
 				StartSkewMs: -0.375, Synchronized: i == 1, Syncs: syncs(i, 4, 3)},
 		})
 	}
+	r.Percentiles = percentiles(2.5, 512)
 	return r
+}
+
+// percentiles returns a distribution at every rank of
+// analyze.PercentileRanks from lo to hi ms, steepest in the tail.
+func percentiles(lo, hi float64) []analyze.PercentilePoint {
+	out := make([]analyze.PercentilePoint, len(analyze.PercentileRanks))
+	for i, p := range analyze.PercentileRanks {
+		out[i] = analyze.PercentilePoint{P: p, Ms: lo + (hi-lo)*math.Pow(p/100, 8)}
+	}
+	return out
+}
+
+// smallModel is a model fitted to smallResult: a USL and, predicting, the
+// asymptotic bounds of a service of 118.5 calls/s whose calls take 50 ms.
+func smallModel() *model.Model {
+	return &model.Model{
+		Chosen: model.ModelBounds,
+		USL: model.USL{Lambda: 20, Sigma: 0.05, Kappa: 0.002, PeakLoad: 21.8, PeakThroughput: 150,
+			R2: 0.97, Points: 11, MinLoad: 1, MaxLoad: 9.5},
+		Bounds: &model.Bounds{BoundsParams: model.BoundsParams{R0Ms: 50, Plateau: 118.5}, KneeLoad: 5.925, R2: 0.99},
+	}
 }
 
 // syncs returns n clock syncs of tester i, every step seconds from its
@@ -88,11 +114,17 @@ func bigResult(nq, nc, ns int) *analyze.Result {
 	return r
 }
 
-// render renders r or fails the test.
+// render renders r with smallModel or fails the test.
 func render(t *testing.T, r *analyze.Result) string {
 	t.Helper()
+	return renderModel(t, r, smallModel())
+}
+
+// renderModel renders r with model m or fails the test.
+func renderModel(t *testing.T, r *analyze.Result, m *model.Model) string {
+	t.Helper()
 	var b bytes.Buffer
-	if err := Render(&b, r); err != nil {
+	if err := Render(&b, r, m); err != nil {
 		t.Fatalf("Render: %v", err)
 	}
 	return b.String()
@@ -145,8 +177,8 @@ func TestRenderPages(t *testing.T) {
 				t.Errorf("page is %d bytes, want < 5 MB", len(page))
 			}
 			svgs := svgRE.FindAllString(page, -1)
-			if len(svgs) != 4 {
-				t.Fatalf("page has %d <svg> elements, want 4", len(svgs))
+			if len(svgs) != len(GraphIDs()) {
+				t.Fatalf("page has %d <svg> elements, want %d", len(svgs), len(GraphIDs()))
 			}
 			for _, s := range svgs {
 				checkXML(t, s)
@@ -154,7 +186,7 @@ func TestRenderPages(t *testing.T) {
 					t.Errorf("an svg contains NaN or Inf")
 				}
 			}
-			for _, id := range []string{idTimeline, idTesters, idSaturation, idClock} {
+			for _, id := range GraphIDs() {
 				if !strings.Contains(page, `<svg id="`+id+`"`) {
 					t.Errorf("page lacks chart %q", id)
 				}
@@ -258,28 +290,57 @@ func TestTesterTableCap(t *testing.T) {
 
 func TestRenderNil(t *testing.T) {
 	t.Parallel()
-	if err := Render(&bytes.Buffer{}, nil); err == nil {
+	if err := Render(&bytes.Buffer{}, nil, nil); err == nil {
 		t.Error("Render(nil) succeeded")
+	}
+	if err := WriteFile(t.TempDir(), nil, nil); err == nil {
+		t.Error("WriteFile(nil) succeeded")
 	}
 }
 
 func TestWriteFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := WriteFile(dir, smallResult()); err != nil {
+	if err := WriteFile(dir, smallResult(), smallModel()); err != nil {
 		t.Fatalf("WriteFile: %v", err)
 	}
+	page := render(t, smallResult())
 	got, err := os.ReadFile(filepath.Join(dir, FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != render(t, smallResult()) {
+	if string(got) != page {
 		t.Error("report.html differs from Render's output")
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("dir holds %d entries, want only %s", len(entries), FileName)
+	for _, id := range GraphIDs() {
+		checkSVGFile(t, filepath.Join(dir, id+".svg"), page)
 	}
-	if err := WriteFile(filepath.Join(dir, "missing"), smallResult()); err == nil {
+	if entries, _ := os.ReadDir(dir); len(entries) != 1+len(GraphIDs()) {
+		t.Errorf("dir holds %d entries, want %s and %d graphs", len(entries), FileName, len(GraphIDs()))
+	}
+	if err := WriteFile(filepath.Join(dir, "missing"), smallResult(), nil); err == nil {
 		t.Error("WriteFile into a missing directory succeeded")
+	}
+}
+
+// checkSVGFile checks that the file at path is a standalone SVG document
+// holding the same graph as the page.
+func checkSVGFile(t *testing.T, path, page string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	checkXML(t, s)
+	if !strings.HasPrefix(s, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+`<svg xmlns="http://www.w3.org/2000/svg" id="`) {
+		t.Errorf("%s does not start as a standalone SVG document:\n%.200s", path, s)
+	}
+	inline := strings.Replace(strings.TrimSpace(s[strings.Index(s, "<svg"):]), `xmlns="http://www.w3.org/2000/svg" `, "", 1)
+	if !strings.Contains(page, inline) {
+		t.Errorf("%s differs from the graph in the page", path)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("%s: mode %v, %v; want 0644", path, st.Mode(), err)
 	}
 }

@@ -44,9 +44,9 @@ svg.chart{display:block;max-width:100%;height:auto}
 {{range .Footnotes}}<p class="note">{{.}}</p>
 {{end}}
 <h2>Charts</h2>
-{{range .Figures}}<figure>
+{{range .Figures}}<figure id="fig-{{.ID}}">
 {{.SVG}}
-<figcaption>{{.Caption}}</figcaption>
+<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
 </figure>
 {{end}}
 <h2>Testers</h2>

@@ -1,7 +1,7 @@
 // Package results turns a run directory into its derived files: it loads
 // the raw data, runs the analysis and writes quanta.csv, clients.csv,
-// summary.json and report.html. Used at the end of a run and by
-// `diperf analyze` and `diperf report` on an old run.
+// summary.json, model.json, and report.html with its graphs. Used at the
+// end of a run and by `diperf analyze` and `diperf report` on an old run.
 package results
 
 import (
@@ -32,26 +32,28 @@ func Analyze(dir string, o Options) (*analyze.Result, error) {
 	if err := analyze.WriteFiles(dir, res); err != nil {
 		return nil, err
 	}
-	if err := writeModel(dir, res); err != nil {
+	m, err := writeModel(dir, res)
+	if err != nil {
 		return nil, err
 	}
-	return res, report.WriteFile(dir, res)
+	return res, report.WriteFile(dir, res, m)
 }
 
-// writeModel fits the performance model and writes model.json; a run with
-// too little data for a fit gets no model.json (and loses a stale one).
-func writeModel(dir string, res *analyze.Result) error {
+// writeModel fits the performance model, writes model.json and returns the
+// model for the report; a run with too little data for a fit gets no
+// model.json (and loses a stale one) and a nil model.
+func writeModel(dir string, res *analyze.Result) (*model.Model, error) {
 	m, err := model.Fit(res)
 	if errors.Is(err, model.ErrTooFewPoints) {
 		if err := os.Remove(filepath.Join(dir, model.FileName)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("remove stale %s: %w", model.FileName, err)
+			return nil, fmt.Errorf("remove stale %s: %w", model.FileName, err)
 		}
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return model.WriteFile(dir, m)
+	return m, model.WriteFile(dir, m)
 }
 
 // Compute loads dir and computes its analysis without writing anything.

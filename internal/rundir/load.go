@@ -3,6 +3,7 @@ package rundir
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -75,6 +76,12 @@ func (r *Run) Calls() ([]analyze.Call, error) {
 	return ReadCalls(r.Dir, r.mapping)
 }
 
+// analyzeWorkers is how many goroutines fold calls: one per core but the
+// one that decodes the file, at least one.
+func analyzeWorkers() int {
+	return max(1, min(runtime.GOMAXPROCS(0)-1, 4))
+}
+
 // Analyze computes the analysis of a loaded run, streaming its samples
 // through the analyzer, and counts the testers that failed before their
 // client loop started, which the analyzer never sees.
@@ -93,14 +100,15 @@ func (r *Run) Analyze() (*analyze.Result, error) {
 			return nil, err
 		}
 	}
-	acc, err := analyze.NewAccumulator(cfg)
+	acc, err := analyze.NewParallel(cfg, analyzeWorkers())
 	if err != nil {
 		return nil, err
 	}
-	if err := StreamCalls(r.Dir, r.mapping, acc.Add); err != nil {
-		return nil, err
+	err = StreamCalls(r.Dir, r.mapping, acc.Add)
+	res, rerr := acc.Result() // also stops the workers
+	if err == nil {
+		err = rerr
 	}
-	res, err := acc.Result()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,145 @@
+package e2e
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/model"
+)
+
+// TestPredictOnDemo runs the demo (C = 8 workers × S = 400 ms: 20 calls/s;
+// testers run 20 s instead of 27 to keep it short) and asks `diperf
+// predict` for the throughput at a load of C: it must be within 5% of C/S
+// (the issue's Must-show), inside its own interval, and agree with what
+// the run measured.
+func TestPredictOnDemo(t *testing.T) {
+	const c, capacity = 8, 20.0
+	out := filepath.Join(t.TempDir(), "demo")
+	start := time.Now()
+	if r := diperf(t, 2*time.Minute, "demo", "--out", out, "--tester-duration", "20s"); r.code != 0 {
+		t.Fatalf("demo: exit %d\n%s", r.code, r.stderr)
+	}
+	t.Logf("demo took %v", time.Since(start).Round(time.Second))
+	m := readModel(t, out)
+	r := diperf(t, 30*time.Second, "predict", out, "--load", strconv.Itoa(c), "--json")
+	if r.code != 0 {
+		t.Fatalf("predict: exit %d\n%s", r.code, r.stderr)
+	}
+	var p model.Prediction
+	if err := json.Unmarshal([]byte(r.stdout), &p); err != nil {
+		t.Fatalf("predict --json: %v\n%s", err, r.stdout)
+	}
+	x := p.Throughput
+	t.Logf("predict --load %d: %s", c, r.stdout)
+	if math.Abs(x.Value-capacity) > 0.05*capacity {
+		t.Errorf("throughput at load %d: %.2f calls/s, want %.0f ± 5%%; the light-load response time is %s ms "+
+			"(400 ms of service plus what starting the client adds: over 21 ms puts C/(S+o) below 0.95·C/S), "+
+			"the knee at %s", c, x.Value, capacity, describe(m.Bounds, "r0"), describe(m.Bounds, "knee"))
+	}
+	if sat := m.Throughput(2.5 * c); math.Abs(sat-capacity) > 0.05*capacity {
+		t.Errorf("throughput at load %g (saturated): %.2f calls/s, want %.0f ± 5%%", 2.5*c, sat, capacity)
+	}
+	if !(x.Low <= x.Value && x.Value <= x.High) || !(p.ResponseTimeMs.Low <= p.ResponseTimeMs.Value && p.ResponseTimeMs.Value <= p.ResponseTimeMs.High) {
+		t.Errorf("intervals do not hold their values: %+v", p)
+	}
+	if p.Model != m.Predictor() {
+		t.Errorf("predict used the %q model, model.json chose %q", p.Model, m.Predictor())
+	}
+	checkAgainstQuanta(t, out, m, c)
+}
+
+// readModel reads and checks the run's model.json.
+func readModel(t *testing.T, dir string) *model.Model {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, model.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m model.Model
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%s: %v", model.FileName, err)
+	}
+	if m.Chosen == "" || m.USL.Points < 5 || m.Bootstrap.Resamples == 0 || m.Selection.Reason == "" {
+		t.Errorf("%s lacks a chosen model, the USL fit, the bootstrap or the reason:\n%s", model.FileName, data)
+	}
+	t.Logf("model %s (%s); USL λ %.3g σ %.3g κ %.3g", m.Chosen, m.Selection.Reason, m.USL.Lambda, m.USL.Sigma, m.USL.Kappa)
+	return &m
+}
+
+// describe is a figure of the bounds fit b for a message: "r0" or "knee".
+func describe(b *model.Bounds, what string) string {
+	if b == nil {
+		return "unknown (no bounds fit)"
+	}
+	v := b.R0Ms
+	if what == "knee" {
+		v = b.KneeLoad
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// checkAgainstQuanta compares the model's throughput with the measured one
+// of the quanta below the capacity c (loads c/2 to c, on the rising line)
+// and well above it (the plateau): within 5% in sum, each part.
+func checkAgainstQuanta(t *testing.T, dir string, m *model.Model, c float64) {
+	t.Helper()
+	var measured, predicted [2]float64
+	for _, q := range readQuanta(t, dir) {
+		part := -1
+		switch {
+		case q[0] >= c/2 && q[0] <= c:
+			part = 0
+		case q[0] >= 1.5*c:
+			part = 1
+		}
+		if part >= 0 {
+			measured[part] += q[1]
+			predicted[part] += m.Throughput(q[0])
+		}
+	}
+	for i, name := range []string{"rising", "plateau"} {
+		t.Logf("%s quanta: measured %.1f calls, model %.1f", name, measured[i], predicted[i])
+		if measured[i] == 0 || math.Abs(predicted[i]-measured[i]) > 0.05*measured[i] {
+			t.Errorf("%s quanta: model %.1f calls, measured %.1f", name, predicted[i], measured[i])
+		}
+	}
+}
+
+// readQuanta returns the load and throughput of every quantum of
+// quanta.csv in which a tester was active.
+func readQuanta(t *testing.T, dir string) [][2]float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "quanta.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("quanta.csv: %d rows, %v", len(rows), err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, k := range []string{"load", "throughput", "active"} {
+		if _, ok := col[k]; !ok {
+			t.Fatalf("quanta.csv has no column %q: %v", k, rows[0])
+		}
+	}
+	var out [][2]float64
+	for _, row := range rows[1:] {
+		load, _ := strconv.ParseFloat(row[col["load"]], 64)
+		x, _ := strconv.ParseFloat(row[col["throughput"]], 64)
+		if active, _ := strconv.Atoi(row[col["active"]]); active > 0 {
+			out = append(out, [2]float64{load, x})
+		}
+	}
+	return out
+}

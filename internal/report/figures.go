@@ -1,0 +1,81 @@
+package report
+
+import (
+	"html/template"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/model"
+)
+
+// figure is one graph with its caption and the name of its .svg file.
+type figure struct {
+	ID      string
+	SVG     template.HTML // built by chart.svg, which escapes all text
+	Caption string
+	File    string
+}
+
+// newFigure renders c with its caption.
+func newFigure(c *chart, caption string) figure {
+	return figure{ID: c.id, SVG: template.HTML(c.svg()), Caption: caption, File: c.id + ".svg"}
+}
+
+// figures renders the graphs (a) to (g) with their captions.
+func figures(r *analyze.Result, m *model.Model) []figure {
+	return []figure{
+		newFigure(timelineChart(r), timelineCaption(r)),
+		newFigure(testersChart(r), testersCaption(r)),
+		newFigure(loadBubblesChart(r), "Figure c. Per tester, in start order: the average aggregate offered "+
+			"load (calls in flight, all testers together) while it ran; the area of each bubble is proportional to "+
+			"the successful calls the tester completed (thesis Fig. 29). Testers that ran while the load was lower "+
+			"had less competition and should complete more calls. Red: testers that failed."),
+		newFigure(latencyBubblesChart(r), "Figure d. Per tester: the mean response time of its successful calls "+
+			"against its network latency (the shortest round trip of its clock-sync probes to the controller); the "+
+			"area of each bubble is proportional to the successful calls it completed (WS-MDS Fig. 10). Bubbles "+
+			"that shrink as latency grows mean poorly connected testers got a smaller share of the service."),
+		newFigure(saturationChart(r, m), saturationCaption(r, m)),
+		newFigure(percentileChart(r), "Figure f. Response time of the successful calls of the whole run at "+
+			"each percentile. The x axis stretches the tail: each tick is ten times closer to 100% than the one "+
+			"before (90%, 99%, 99.9%, …), so the slowest calls are as visible as the median."),
+		newFigure(clockChart(r), clockCaption(r)),
+	}
+}
+
+// timelineCaption is the caption of graph (a).
+func timelineCaption(r *analyze.Result) string {
+	return "Figure a. Offered load (calls in flight) and response time (ms, mean of the successful calls) on " +
+		"the left axis, throughput (successful calls/s) on the right, per " + num(r.Summary.QuantumS) + " s " +
+		"quantum since the first tester started. Thin light lines: per-quantum values; thick lines: centered " +
+		"moving averages over " + itoa(maWindow) + " quanta; dashed lines: least-squares polynomial " +
+		"approximations (DiPerF's two approximations of each series)."
+}
+
+// testersCaption is the caption of graph (b).
+func testersCaption(r *analyze.Result) string {
+	pk := r.Summary.Peak
+	return "Figure b. Per tester, in start order (thesis Fig. 28): service utilization, its share of all " +
+		"successful calls the service completed while it was active, over the peak window (bars; " +
+		num(pk.StartS) + " – " + num(pk.EndS) + " s, the window in which the most testers ran at once) and " +
+		"over its whole run (line); and service fairness on the right axis, its utilization over its fair " +
+		"share, so 1 (dashed) is an equal share of the service among the testers active with it. Testers " +
+		"that did not run through the whole peak window have no peak-window figures. A red × marks a tester " +
+		"that failed."
+}
+
+// saturationCaption is the caption of graph (e).
+func saturationCaption(r *analyze.Result, m *model.Model) string {
+	s := "Figure e. Throughput (left axis) and mean response time (right axis) against offered load, one " +
+		"point per " + num(r.Summary.QuantumS) + " s quantum. "
+	if m != nil {
+		s += "Lines: the models fitted to the throughput (model.json): the Universal Scalability Law " +
+			"X(N) = λN / (1 + σ(N−1) + κN(N−1)) and, when the data show a plateau, the asymptotic bounds " +
+			"min(N/R0, X*); the one that predicts (lower BIC) is thick, with the response time it implies by " +
+			"Little's law, R = N / X(N). Dashed where they extrapolate beyond the highest load fitted. "
+	} else {
+		s += "No model was fitted: the run has too few quanta with load. "
+	}
+	if r.Summary.Saturation.Saturated {
+		return s + "Dashed red lines mark the saturation point."
+	}
+	return s + "* The service never saturated: the red × is the highest load reached."
+}
