@@ -97,8 +97,9 @@ func TestClockSkewIsCorrected(t *testing.T) {
 
 // TestSynchronizedStartOf50Testers starts 50 local testers at planned
 // global times, 100 ms apart (a precise ramp-up), then all at the same
-// instant (the worst case on 2 cores: 50 processes waking at once and
-// queueing for the CPUs). start_skew_ms = achieved − planned start.
+// instant (the worst case on 2 cores: 50 processes waking at once; the
+// testers wake with a real-time priority, so none queues behind the others'
+// work). start_skew_ms = achieved − planned start; the issue asks ≤ 5 ms.
 func TestSynchronizedStartOf50Testers(t *testing.T) {
 	tests := []struct {
 		name, interval string
@@ -106,7 +107,7 @@ func TestSynchronizedStartOf50Testers(t *testing.T) {
 		medianMs       float64 // bound on the median skew
 	}{
 		{"ramp 100ms", "100ms", 5, 1},
-		{"all at once", "0s", 100, 5},
+		{"all at once", "0s", 5, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

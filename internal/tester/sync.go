@@ -35,28 +35,30 @@ func (t *Tester) resyncLoop(ctx context.Context) {
 // sleeping on Go's timers and sleeps in the kernel instead.
 const preciseWindow = 50 * time.Millisecond
 
-// waitForStart sleeps until the global start time the controller ordered.
-// It reports false if the tester was stopped first. The last stretch is
-// slept in the kernel on a locked thread (preciseSleep): many testers on
-// few cores all wake at once, and each one's way back through Go's timers
-// and scheduler adds to the skew of the ones behind it.
-func (t *Tester) waitForStart(ctx context.Context) bool {
+// waitForStart sleeps until the global start time the controller ordered
+// and returns the local time it woke at (its achieved start), or 0 when
+// there is no start time to wait for. It reports false if the tester was
+// stopped first. The last stretch is slept in the kernel on a locked
+// thread (preciseSleep): many testers on few cores all wake at once, and
+// each one's way back through Go's timers and scheduler adds to the skew
+// of the ones behind it.
+func (t *Tester) waitForStart(ctx context.Context) (int64, bool) {
 	at := t.desc.StartAtNs
 	if at == 0 {
-		return true
+		return 0, true
 	}
 	for {
 		now, _ := t.sy.Global()
 		d := time.Duration(at - now)
 		if d <= preciseWindow {
-			preciseSleep(func() time.Duration {
+			woke := preciseSleep(func() time.Duration {
 				now, _ := t.sy.Global()
 				return time.Duration(at - now)
-			})
-			return ctx.Err() == nil
+			}, t.clk.Now)
+			return woke, ctx.Err() == nil
 		}
 		if !sleepCtx(ctx, d-preciseWindow) {
-			return false
+			return 0, false
 		}
 	}
 }

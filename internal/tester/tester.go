@@ -120,8 +120,8 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
 	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
-	if t.waitForStart(ctx) {
-		reason = t.loop(ctx, c)
+	if woke, ok := t.waitForStart(ctx); ok {
+		reason = t.loop(ctx, c, woke)
 	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
@@ -157,9 +157,13 @@ func (t *Tester) finish(reason string) error {
 }
 
 // loop runs the client on schedule until the test duration is over or the
-// tester is stopped; it returns why it ended.
-func (t *Tester) loop(ctx context.Context, c client.Client) string {
-	t.out.started(t.clk.Now())
+// tester is stopped; it returns why it ended. woke is the local time a
+// synchronized start woke at, which is when the loop started (0: now).
+func (t *Tester) loop(ctx context.Context, c client.Client, woke int64) string {
+	if woke == 0 {
+		woke = t.clk.Now()
+	}
+	t.out.started(woke)
 	start := time.Now()
 	end := start.Add(time.Duration(t.desc.DurationNs))
 	interval := time.Duration(t.desc.IntervalNs)
