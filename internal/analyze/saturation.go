@@ -77,7 +77,7 @@ func saturation(pts []loadPoint) Saturation {
 	top := int(math.Ceil(plateauShare * float64(len(pts))))
 	return Saturation{
 		Load:       pts[len(pts)-1].l,
-		Throughput: medianX(pts[len(pts)-max(top, 1):]),
+		Throughput: typicalX(pts[len(pts)-max(top, 1):]),
 	}
 }
 
@@ -113,14 +113,33 @@ func fitKnee(pts []loadPoint) (k, b float64, ok bool) {
 	return k, b, ok
 }
 
-// plateau is the median throughput of the points with L ≥ 1.1·k, or of those
-// with L ≥ k when fewer than plateauMin.
+// plateau is the typical throughput of the points with L ≥ 1.1·k, or of
+// those with L ≥ k when fewer than plateauMin.
 func plateau(pts []loadPoint, k float64) float64 {
 	hi := from(pts, plateauMargin*k)
 	if len(hi) < plateauMin {
 		hi = from(pts, k)
 	}
-	return medianX(hi)
+	return typicalX(hi)
+}
+
+// sparseCalls is the median count of calls per quantum below which a
+// quantum's throughput is too coarse for a median: with a 10 ms quantum
+// and 20 calls/s, quanta hold 0 or 1 call and their median is 0.
+const sparseCalls = 10
+
+// typicalX is the median throughput of pts, robust to a stalled quantum,
+// or their mean when quanta hold too few calls for the median to mean
+// anything.
+func typicalX(pts []loadPoint) float64 {
+	ns := make([]float64, len(pts))
+	for i, p := range pts {
+		ns[i] = float64(p.n)
+	}
+	if median(ns) < sparseCalls {
+		return meanX(pts)
+	}
+	return medianX(pts)
 }
 
 // from returns the points (sorted by load) with L ≥ l.

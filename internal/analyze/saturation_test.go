@@ -164,7 +164,16 @@ func TestSaturationEndToEnd(t *testing.T) {
 			x += d
 		}
 	}
-	r := mustCompute(t, time.Second, testers, calls)
+	for _, q := range []time.Duration{time.Second, 10 * time.Millisecond} {
+		checkEndToEnd(t, mustCompute(t, q, testers, calls), n, c, s, step)
+	}
+}
+
+// checkEndToEnd checks the saturation, peak and fairness of
+// TestSaturationEndToEnd's run analyzed at some quantum: at 10 ms, quanta
+// hold one or two calls and the plateau must still come out right.
+func checkEndToEnd(t *testing.T, r *Result, n int, c, s, step float64) {
+	t.Helper()
 	sat := r.Summary.Saturation
 	var b strings.Builder
 	if err := FormatSummary(&b, &r.Summary); err != nil {
@@ -172,9 +181,9 @@ func TestSaturationEndToEnd(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 	if !sat.Saturated || math.Abs(sat.Load-c) > 0.1*c || math.Abs(sat.Throughput-c/s) > 0.03*c/s {
-		t.Errorf("saturation %+v, want about load %v, %v calls/s", sat, c, c/s)
+		t.Errorf("quantum %v s: saturation %+v, want about load %v, %v calls/s", r.Summary.QuantumS, sat, c, c/s)
 	}
-	if p := r.Summary.Peak; p.Testers != n || p.StartS != step*(n-1) || p.EndS != step*(n+1) {
+	if p := r.Summary.Peak; p.Testers != n || p.StartS != step*float64(n-1) || p.EndS != step*float64(n+1) {
 		t.Errorf("peak %+v", p)
 	}
 	if j := r.Summary.Fairness.Jain; j < 0.99 {
