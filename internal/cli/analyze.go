@@ -82,10 +82,16 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	m, err := model.ReadFile(pos[0]) // the model of the last analysis; none when it had too little data
+	m, err := model.ReadFile(pos[0]) // the model of the last analysis
 	if errors.Is(err, os.ErrNotExist) {
-		m = nil
-	} else if err != nil {
+		// No model.json (deleted, or too little data): fit one to draw,
+		// without writing it; none when the data are too few.
+		m, err = model.Fit(res)
+		if errors.Is(err, model.ErrTooFewPoints) {
+			m, err = nil, nil
+		}
+	}
+	if err != nil {
 		return err
 	}
 	if err := report.WriteFile(pos[0], res, m); err != nil {
