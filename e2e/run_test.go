@@ -113,6 +113,31 @@ schedule:
 	}
 }
 
+// TestMissingClientBacksOff checks that a client that cannot start, called
+// back to back, is retried with a growing wait (10 ms doubling to 1 s)
+// rather than as fast as fork allows.
+func TestMissingClientBacksOff(t *testing.T) {
+	t.Parallel()
+	exp := writeExperiment(t, `name: missing-fast
+client:
+  exec: [/nonexistent/client]
+schedule:
+  testers: 2
+  tester_start_interval: 100ms
+  tester_duration: 2s
+  client_interval: 0s
+`)
+	out := filepath.Join(t.TempDir(), "run")
+	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\nstderr %s", r.code, r.stderr)
+	}
+	// Per tester in 2 s: waits of 10, 20, …, 640 ms, then 1 s: 8 or 9 calls.
+	s := readSummary(t, out)
+	if s.Samples.Total < 10 || s.Samples.Total > 30 || s.Errors["failed_to_start"] != s.Samples.Total {
+		t.Errorf("want 10-30 failed_to_start samples from 2 testers in 2 s, got %+v errors %v", s.Samples, s.Errors)
+	}
+}
+
 func TestHangingClientHitsTimeoutAndTesterGoesOn(t *testing.T) {
 	t.Parallel()
 	// Tester 0's client hangs forever; the other tester's succeeds.

@@ -38,7 +38,7 @@ func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
 }
 
 // call makes one timed call and queues its sample.
-func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) {
+func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) sample.Status {
 	start := clk.Now()
 	r := c.Call(ctx)
 	end := clk.Now()
@@ -51,6 +51,7 @@ func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) {
 	if full {
 		_ = o.flush()
 	}
+	return r.Status
 }
 
 func (o *outbox) producedCount() uint64 {

@@ -19,6 +19,7 @@ import (
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/clocksync"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/transport"
 )
 
@@ -168,6 +169,7 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64) string {
 	end := start.Add(time.Duration(t.desc.DurationNs))
 	interval := time.Duration(t.desc.IntervalNs)
 	next := start
+	var backoff startBackoff
 	for {
 		if wait := time.Until(next); wait > 0 && !sleepCtx(ctx, wait) {
 			return "stopped"
@@ -178,12 +180,39 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64) string {
 		if !time.Now().Before(end) {
 			return "completed"
 		}
-		t.out.call(ctx, c, t.clk)
+		st := t.out.call(ctx, c, t.clk)
 		next = next.Add(interval)
 		if now := time.Now(); next.Before(now) {
 			next = now // back-to-back, never a burst to catch up
 		}
+		if d := backoff.after(st); d > 0 && time.Until(next) < d {
+			next = time.Now().Add(d) // a client that cannot start: slow down
+		}
 	}
+}
+
+// Back-off bounds for a client that cannot be started.
+const (
+	minStartBackoff = 10 * time.Millisecond
+	maxStartBackoff = time.Second
+)
+
+// startBackoff spaces out the calls of a client that cannot be started
+// (missing executable, no permission): with no interval between calls it
+// would be tried as fast as fork allows, filling the run with thousands of
+// failed_to_start samples a second. Each such call in a row doubles the
+// wait, from 10 ms up to 1 s; any call that starts resets it.
+type startBackoff struct{ wait time.Duration }
+
+// after returns the least time to wait before the next call after a call
+// that ended with st.
+func (b *startBackoff) after(st sample.Status) time.Duration {
+	if st != sample.FailedToStart {
+		b.wait = 0
+		return 0
+	}
+	b.wait = min(max(2*b.wait, minStartBackoff), maxStartBackoff)
+	return b.wait
 }
 
 func (t *Tester) clientEnv() []string {
