@@ -41,6 +41,7 @@ func TestDemoFindsTheKnownCapacity(t *testing.T) {
 			}
 			t.Logf("demo %s took %v", tt.name, time.Since(start).Round(time.Second))
 			checkRunDir(t, out)
+			checkTargetRTT(t, out)
 			s := readSummary(t, out)
 			capacity := float64(tt.c) / tt.s.Seconds()
 			sat := s.Saturation
@@ -59,6 +60,44 @@ func TestDemoFindsTheKnownCapacity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkTargetRTT checks that every tester measured its round trip to the
+// target (a loopback port here: well under 50 ms) and that clients.csv
+// reports it as the tester's network latency.
+func checkTargetRTT(t *testing.T, dir string) {
+	t.Helper()
+	rows := readTesters(t, dir)
+	clients := readCSVFile(t, filepath.Join(dir, "clients.csv"))
+	if len(clients) != len(rows)+1 {
+		t.Fatalf("%d testers, %d clients", len(rows), len(clients)-1)
+	}
+	for i, row := range rows {
+		rtt, err := strconv.ParseFloat(row[20], 64)
+		if err != nil || rtt <= 0 || rtt > 50 {
+			t.Errorf("tester %s: target_rtt_ms %q, want (0, 50] ms", row[0], row[20])
+			continue
+		}
+		lat, _ := strconv.ParseFloat(clients[i+1][6], 64)
+		if math.Abs(lat-rtt) > 1e-3 {
+			t.Errorf("tester %s: clients.csv latency_ms %v, want the target round trip %v", row[0], lat, rtt)
+		}
+	}
+}
+
+// readCSVFile reads a whole CSV file, header included.
+func readCSVFile(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rows
 }
 
 // serverServed sums the target's own served-per-second counts.

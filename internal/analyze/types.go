@@ -41,15 +41,18 @@ type RTStats struct {
 
 // Client holds the per-tester figures (DiPerF's per-client metrics).
 type Client struct {
-	Index     int     // start order, from 0
-	ID        string  // host:pid
-	Host      string  // host the tester ran on
-	StartS    float64 // s since origin when the tester started its client loop
-	EndS      float64 // s since origin when it stopped (or failed)
-	Failed    bool    // the tester died or lost its controller
-	LatencyMs float64 // network latency to the controller (min sync round trip), ms
-	Whole     Share   // over the tester's whole lifetime
-	Peak      Share   // over the peak window
+	Index  int     // start order, from 0
+	ID     string  // host:pid
+	Host   string  // host the tester ran on
+	StartS float64 // s since origin when the tester started its client loop
+	EndS   float64 // s since origin when it stopped (or failed)
+	Failed bool    // the tester died or lost its controller
+	// LatencyMs is the network round trip to the target (the fastest of a
+	// few TCP connects before the client loop), or to the time server (the
+	// min sync round trip) when the target names no TCP endpoint, ms.
+	LatencyMs float64
+	Whole     Share // over the tester's whole lifetime
+	Peak      Share // over the peak window
 	Clock     TesterClock
 }
 
@@ -211,7 +214,7 @@ type Tester struct {
 	Start     int64   // global Unix ns when its client loop started
 	End       int64   // global Unix ns when it stopped or failed
 	Failed    bool    // died, or lost its controller
-	LatencyMs float64 // min sync round trip to the controller, ms
+	LatencyMs float64 // network round trip to the target, else min sync round trip, ms
 	OffsetMs  float64 // largest absolute clock offset seen at a sync, ms
 	BoundMs   float64 // largest error bound seen at a sync, ms
 	// Syncs are its clock syncs (T in global Unix ns); StartSkewMs and

@@ -180,6 +180,7 @@ func (c *controller) onStarted(s *slot, m protocol.Started) {
 	defer c.mu.Unlock()
 	s.state = running
 	s.rec.StartNs = s.mapper.Global(m.LocalNs)
+	s.rec.TargetRTTNs = max(m.TargetRTTNs, 0)
 	c.events.Add("started", s.rec.Slot, s.rec.ID, "client loop started")
 }
 

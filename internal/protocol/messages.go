@@ -69,9 +69,12 @@ type SyncRecord struct {
 	BoundNs  int64 `json:"bound_ns"`
 }
 
-// Started tells the controller when the client loop started (local ns).
+// Started tells the controller when the client loop started (local ns)
+// and the network round trip to the target the tester measured before
+// (the fastest of a few TCP connects; 0 when not measured).
 type Started struct {
-	LocalNs int64 `json:"local_ns"`
+	LocalNs     int64 `json:"local_ns"`
+	TargetRTTNs int64 `json:"target_rtt_ns,omitempty"`
 }
 
 // Done is the tester's last message: how it ended and what it produced.

@@ -122,6 +122,9 @@ func (r *Run) Analyze() (*analyze.Result, error) {
 
 func analyzeTester(t *TesterRecord) analyze.Tester {
 	off, rtt, bound := t.ClockFigures()
+	if t.TargetRTTNs > 0 {
+		rtt = float64(t.TargetRTTNs) / 1e6 // the target itself was probed
+	}
 	a := analyze.Tester{Index: t.Slot, ID: t.ID, Host: t.Host, Start: t.StartNs, End: t.StopNs,
 		Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound,
 		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0}

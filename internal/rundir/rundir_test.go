@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/diperf/diperf/internal/clock"
@@ -96,7 +97,7 @@ func TestTestersCSVRoundTrip(t *testing.T) {
 	in := []*TesterRecord{
 		{Slot: 0, ID: "a:1", Host: "a", PID: 1, LaunchNs: 1, StartNs: 2, StopNs: 3, Sent: 10, Received: 8,
 			Syncs: []clock.Record{{LocalNs: 5, OffsetNs: -7, RTTNs: 40, BoundNs: 20}}, PlannedNs: 2,
-			InjectedOff: -180e9, InjectedDrift: 12.5},
+			InjectedOff: -180e9, InjectedDrift: 12.5, TargetRTTNs: 123_456},
 		{Slot: 1, ID: "b:2", Host: "b", PID: 2, Failed: true, FailureReason: "tester exited: signal: killed, \"really\""},
 	}
 	if err := WriteTesters(dir, in); err != nil {
@@ -111,5 +112,31 @@ func TestTestersCSVRoundTrip(t *testing.T) {
 	}
 	if in[0].Lost() != 2 {
 		t.Errorf("lost = %d, want 2", in[0].Lost())
+	}
+}
+
+// TestTestersCSVBeforeTargetRTT reads a testers.csv written before the
+// target_rtt_ms column: it still loads, with no target round trip.
+func TestTestersCSVBeforeTargetRTT(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := WriteTesters(dir, []*TesterRecord{{Slot: 0, ID: "a:1", TargetRTTNs: 5}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, Testers)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		old = append(old, line[:strings.LastIndexByte(line, ',')]) // drop the last column
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadTesters(dir)
+	if err != nil || len(out) != 1 || out[0].ID != "a:1" || out[0].TargetRTTNs != 0 {
+		t.Fatalf("old testers.csv: %+v, %v", out, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,7 @@ type TesterRecord struct {
 	PlannedNs     int64          // synchronized start: when it was told to start (0 = not told)
 	InjectedOff   int64          // test only: clock offset injected into it, ns
 	InjectedDrift float64        // test only: clock drift injected into it, ppm
+	TargetRTTNs   int64          // network round trip to the target (fastest TCP connect), ns; 0 = not measured
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -70,7 +72,11 @@ func abs(x float64) float64 {
 var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns", "stop_ns", "failed",
 	"failure_reason", "samples_sent", "samples_received", "samples_lost", "syncs",
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
-	"injected_offset_ns", "injected_drift_ppm"}
+	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms"}
+
+// testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
+// such files still read, with no target round trip.
+const testerColumnsV1 = 20
 
 // WriteTesters writes testers.csv and syncs.csv.
 func WriteTesters(dir string, ts []*TesterRecord) error {
@@ -82,7 +88,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 			_ = w.Write([]string{itoa(t.Slot), t.ID, t.Host, itoa(t.PID), i64(t.LaunchNs), i64(t.StartNs),
 				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
 				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound), i64(t.PlannedNs),
-				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64)})
+				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
+				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64)})
 		}
 		w.Flush()
 		return w.Error()
@@ -105,7 +112,7 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 
 // ReadTesters reads testers.csv and syncs.csv back.
 func ReadTesters(dir string) ([]*TesterRecord, error) {
-	rows, err := readCSV(filepath.Join(dir, Testers), testerHeader)
+	rows, err := readCSV(filepath.Join(dir, Testers), testerHeader, testerColumnsV1)
 	if err != nil {
 		return nil, err
 	}
@@ -117,13 +124,16 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 			StartNs: p.i64(r[5]), StopNs: p.i64(r[6]), Failed: r[7] == "true", FailureReason: r[8],
 			Sent: uint64(p.i64(r[9])), Received: uint64(p.i64(r[10])), PlannedNs: p.i64(r[16]),
 			InjectedOff: p.i64(r[18]), InjectedDrift: p.f64(r[19])}
+		if len(r) > testerColumnsV1 {
+			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
+		}
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}
 		bySlot[t.Slot] = t
 		out = append(out, t)
 	}
-	syncs, err := readCSV(filepath.Join(dir, Syncs), []string{"index", "local_ns", "offset_ns", "rtt_ns", "error_bound_ns"})
+	syncs, err := readCSV(filepath.Join(dir, Syncs), []string{"index", "local_ns", "offset_ns", "rtt_ns", "error_bound_ns"}, 5)
 	if err != nil {
 		return nil, err
 	}
@@ -140,14 +150,16 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 	return out, nil
 }
 
-func readCSV(path string, header []string) ([][]string, error) {
+// readCSV reads a CSV file whose header is header or, for a file written
+// before columns were added, its first required columns; every row has as
+// many fields as the file's header.
+func readCSV(path string, header []string, required int) ([][]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	r := csv.NewReader(f)
-	r.FieldsPerRecord = len(header)
 	got, err := r.Read()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file", path)
@@ -155,7 +167,10 @@ func readCSV(path string, header []string) ([][]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	for i := range header {
+	if len(got) < required || len(got) > len(header) {
+		return nil, fmt.Errorf("%s: %d columns, want %d to %d", path, len(got), required, len(header))
+	}
+	for i := range got {
 		if got[i] != header[i] {
 			return nil, fmt.Errorf("%s: column %d is %q, want %q", path, i+1, got[i], header[i])
 		}

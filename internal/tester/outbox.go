@@ -22,15 +22,16 @@ type outbox struct {
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
 	start    int64 // local time the client loop started, until sent (0: none pending)
+	rtt      int64 // round trip to the target, ns, sent with start (0: not measured)
 }
 
 // started queues the Started message for the next flush rather than
 // sending it at once: at a synchronized start many testers wake together,
 // and every write (and the controller it wakes) would delay the others.
-func (o *outbox) started(local int64) {
+func (o *outbox) started(local int64, targetRTT time.Duration) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.start = local
+	o.start, o.rtt = local, int64(targetRTT)
 }
 
 func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
@@ -67,11 +68,11 @@ func (o *outbox) flush() error {
 	o.mu.Lock()
 	b := protocol.Batch{Produced: o.produced, Samples: o.pending}
 	o.pending = nil
-	start := o.start
+	start, rtt := o.start, o.rtt
 	o.start = 0
 	o.mu.Unlock()
 	if start != 0 {
-		if err := o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start}); err != nil {
+		if err := o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start, TargetRTTNs: rtt}); err != nil {
 			o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
 			return err
 		}

@@ -121,8 +121,9 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
 	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
+	rtt := probeTarget(t.desc.Target)
 	if woke, ok := t.waitForStart(ctx); ok {
-		reason = t.loop(ctx, c, woke)
+		reason = t.loop(ctx, c, woke, rtt)
 	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
@@ -159,12 +160,13 @@ func (t *Tester) finish(reason string) error {
 
 // loop runs the client on schedule until the test duration is over or the
 // tester is stopped; it returns why it ended. woke is the local time a
-// synchronized start woke at, which is when the loop started (0: now).
-func (t *Tester) loop(ctx context.Context, c client.Client, woke int64) string {
+// synchronized start woke at, which is when the loop started (0: now);
+// targetRTT goes to the controller with the start.
+func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRTT time.Duration) string {
 	if woke == 0 {
 		woke = t.clk.Now()
 	}
-	t.out.started(woke)
+	t.out.started(woke, targetRTT)
 	start := time.Now()
 	end := start.Add(time.Duration(t.desc.DurationNs))
 	interval := time.Duration(t.desc.IntervalNs)
