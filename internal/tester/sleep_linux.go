@@ -2,6 +2,7 @@ package tester
 
 import (
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"time"
 	"unsafe"
@@ -22,13 +23,21 @@ const (
 // CPU at once to read their clock, rather than queue behind the others'
 // work; it drops back to the normal policy before returning, and processes
 // it starts never inherit it.
+//
+// The sleep is a raw system call: the thread keeps its Go processor while
+// it sleeps, so on waking it reads the clock at once instead of waiting
+// for a processor that another goroutine holds (up to Go's 10 ms time
+// slice). Garbage collection is held off meanwhile, as a collection
+// starting in the window would have to wait for this thread or stop it.
 func preciseSleep(remaining func() time.Duration, now func() int64) int64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	realtime := setScheduler(schedFIFO|schedResetOnFork, 1) == nil
 	for d := remaining(); d > 0; d = remaining() {
 		ts := syscall.NsecToTimespec(int64(d))
-		_ = syscall.Nanosleep(&ts, nil)
+		// EINTR (a signal, such as Go's preemption) just means: sleep again.
+		syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 	}
 	at := now()
 	if realtime {
