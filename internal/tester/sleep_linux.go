@@ -24,11 +24,11 @@ const (
 // work; it drops back to the normal policy before returning, and processes
 // it starts never inherit it.
 //
-// The sleep is a raw system call: the thread keeps its Go processor while
-// it sleeps, so on waking it reads the clock at once instead of waiting
-// for a processor that another goroutine holds (up to Go's 10 ms time
-// slice). Garbage collection is held off meanwhile, as a collection
-// starting in the window would have to wait for this thread or stop it.
+// Garbage collection is held off meanwhile: a collection stopping the
+// world just as the thread wakes would hold it back. (Sleeping in a raw
+// system call, keeping the Go processor, was tried and is worse: the
+// runtime then preempts the goroutine as a long runner, and it can come
+// back 10-30 ms late.)
 func preciseSleep(remaining func() time.Duration, now func() int64) int64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -36,8 +36,7 @@ func preciseSleep(remaining func() time.Duration, now func() int64) int64 {
 	realtime := setScheduler(schedFIFO|schedResetOnFork, 1) == nil
 	for d := remaining(); d > 0; d = remaining() {
 		ts := syscall.NsecToTimespec(int64(d))
-		// EINTR (a signal, such as Go's preemption) just means: sleep again.
-		syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
+		_ = syscall.Nanosleep(&ts, nil) // EINTR: sleep again for what remains
 	}
 	at := now()
 	if realtime {
