@@ -51,7 +51,7 @@ type Data struct {
 	Name       string          // experiment name
 	Dir        string          // run directory, "" for data built in memory
 	Throughput []float64       // calls/s of each quantum in which a tester was active
-	RTms       []float64       // response time of every successful call, ms, any order
+	RTms       []float64       // response time of every successful call, ms, any order (Load: a uniform sample beyond 2 Mi calls)
 	Summary    analyze.Summary // the run's summary: call counts, saturation, load, fairness
 }
 

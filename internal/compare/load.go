@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -34,13 +35,54 @@ func Load(dir string, quantum time.Duration) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls, err := run.Calls()
+	d := NewData(res, nil)
+	d.Dir = dir
+	rs := newReservoir(maxLoadedRTs, DefaultSeed)
+	err = run.Stream(func(calls []analyze.Call) error {
+		for i := range calls {
+			if calls[i].Status == sample.OK {
+				rs.add(float64(calls[i].End-calls[i].Start) / 1e6)
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	d := NewData(res, calls)
-	d.Dir = dir
+	d.RTms = rs.values
 	return d, nil
+}
+
+// maxLoadedRTs bounds the response times Load keeps of a run: all of them
+// up to this many, beyond a uniform sample of this size (16 MB), so that
+// runs of a hundred million calls compare in bounded memory. The
+// percentiles of two million values are within a fraction of a percent of
+// the run's.
+const maxLoadedRTs = 1 << 21
+
+// reservoir keeps a uniform random sample of at most cap values from a
+// stream (Vitter's algorithm R), seeded so that a comparison repeats.
+type reservoir struct {
+	values []float64
+	seen   int64
+	rng    *rand.Rand
+}
+
+// newReservoir returns an empty reservoir of capacity n.
+func newReservoir(n int, seed uint64) *reservoir {
+	return &reservoir{values: make([]float64, 0, n), rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+}
+
+// add offers v to the sample.
+func (r *reservoir) add(v float64) {
+	r.seen++
+	if len(r.values) < cap(r.values) {
+		r.values = append(r.values, v)
+		return
+	}
+	if j := r.rng.Int64N(r.seen); j < int64(len(r.values)) {
+		r.values[j] = v
+	}
 }
 
 // NewData reduces an analysis and the calls it was computed from to Data.

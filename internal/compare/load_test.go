@@ -44,3 +44,31 @@ func TestRunsMissingDir(t *testing.T) {
 		t.Fatal("no error for a missing run directory")
 	}
 }
+
+// TestReservoir checks that the reservoir keeps everything up to its
+// capacity and beyond holds a uniform sample: each tenth of the stream
+// fills about a tenth of it.
+func TestReservoir(t *testing.T) {
+	t.Parallel()
+	r := newReservoir(100, 1)
+	for i := range 50 {
+		r.add(float64(i))
+	}
+	if len(r.values) != 50 || r.values[49] != 49 {
+		t.Fatalf("under capacity: %v", r.values)
+	}
+	r = newReservoir(10_000, 1)
+	const n = 1_000_000
+	for i := range n {
+		r.add(float64(i))
+	}
+	var deciles [10]int
+	for _, v := range r.values {
+		deciles[int(v)*10/n]++
+	}
+	for k, c := range deciles {
+		if c < 900 || c > 1100 {
+			t.Errorf("decile %d holds %d of 10,000 kept values, want about 1,000 (%v)", k, c, deciles)
+		}
+	}
+}

@@ -76,6 +76,12 @@ func (r *Run) Calls() ([]analyze.Call, error) {
 	return ReadCalls(r.Dir, r.mapping)
 }
 
+// Stream hands every call of the run to fn in batches, placed on the
+// global timeline like the analysis places them (see StreamCalls).
+func (r *Run) Stream(fn func([]analyze.Call) error) error {
+	return StreamCalls(r.Dir, r.mapping, fn)
+}
+
 // analyzeWorkers is how many goroutines fold calls: one per core but the
 // one that decodes the file, at least one.
 func analyzeWorkers() int {
