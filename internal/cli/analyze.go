@@ -38,7 +38,7 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	if *clockMode != rundir.ClockSync && *clockMode != rundir.ClockRaw {
 		return errs.Usagef("--clock must be %s or %s", rundir.ClockSync, rundir.ClockRaw)
 	}
-	res, err := results.Analyze(pos[0], results.Options{Quantum: *quantum, Clock: *clockMode})
+	res, err := results.Analyze(pos[0], results.Options{Quantum: *quantum, Clock: *clockMode, Progress: e.stderr})
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -21,6 +22,9 @@ import (
 type Options struct {
 	Quantum time.Duration // 0 = the experiment's
 	Clock   string        // rundir.ClockSync (default) or rundir.ClockRaw
+	// Progress receives a line every few seconds while a long run is read
+	// (nil: nothing).
+	Progress io.Writer
 }
 
 // Analyze analyzes dir and writes every derived file.
@@ -62,5 +66,6 @@ func Compute(dir string, o Options) (*analyze.Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	run.Progress = o.Progress
 	return run.Analyze()
 }

@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -17,6 +18,7 @@ type Run struct {
 	Experiment *experiment.Experiment
 	Testers    []*TesterRecord
 	Config     analyze.Config // everything the analysis needs but the calls
+	Progress   io.Writer      // where Analyze reports a long read's progress (nil: nowhere)
 	mapping    func(int32) *clock.Mapper
 }
 
@@ -110,7 +112,8 @@ func (r *Run) Analyze() (*analyze.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = StreamCalls(r.Dir, r.mapping, acc.Add)
+	total, _ := CountSamples(r.Dir) // for the progress line only
+	err = StreamCalls(r.Dir, r.mapping, progress(r.Progress, total, acc.Add))
 	res, rerr := acc.Result() // also stops the workers
 	if err == nil {
 		err = rerr
