@@ -60,10 +60,42 @@ func l1(a, b map[int64]float64) (rel, maxDiff float64) {
 	return diff / total, maxDiff
 }
 
+// cumulativeGap is the largest difference, over the seconds of either
+// series, between the calls a and b counted up to that second: how far
+// apart in time the two views are, in calls.
+func cumulativeGap(a, b map[int64]float64) float64 {
+	var secs []int64
+	for k := range a {
+		secs = append(secs, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			secs = append(secs, k)
+		}
+	}
+	slices.Sort(secs)
+	var ca, cb, gap float64
+	for _, k := range secs {
+		ca, cb = ca+a[k], cb+b[k]
+		gap = max(gap, math.Abs(ca-cb))
+	}
+	return gap
+}
+
 // TestClockSkewIsCorrected gives every tester a clock off by up to ±3 min
 // and drifting by up to ±30 ppm. Corrected with the sync records, the
 // per-second throughput must match the target's own served-per-second
 // counts; taken as the testers' clocks said, it must not.
+//
+// What remains after correction is not the clocks: a call ends for its
+// client a few milliseconds after the server served it (the response, the
+// client process's exit), so the few calls served just before a second
+// boundary count in the next second, each moving one call from one second
+// to the next (2/Σ of the sum below; about 1 per 336 calls here: 0.6%, now
+// and then 2: 1.2%). The assertion therefore takes the time alignment
+// directly, as the gap between the two cumulative counts (at most 2
+// calls: a clock off by δ opens it by δ × 20 calls/s, so 100 ms would show;
+// uncorrected it is ~170), and bounds the per-second sum at 2%.
 func TestClockSkewIsCorrected(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "demo")
 	r := diperf(t, 2*time.Minute, "demo", "--out", out, "--testers", "8", "--tester-start-interval", "500ms",
@@ -77,19 +109,23 @@ func TestClockSkewIsCorrected(t *testing.T) {
 		t.Fatalf("max offset %.0f ms: the skew was not injected", s.Clock.MaxAbsOffsetMs)
 	}
 	server := perSecond(t, filepath.Join(out, "server.csv"), 0)
-	corrected, maxDiff := l1(perSecond(t, filepath.Join(out, "quanta.csv"), s.OriginNs/1e9), server)
-	t.Logf("corrected: Σ|client−server|/Σserver = %.3f%%, worst second %.0f calls", 100*corrected, maxDiff)
-	if corrected > 0.01 || maxDiff > 1 {
-		t.Errorf("corrected per-second throughput differs from the server view by %.2f%% (worst second %.0f calls); want ≤ 1%%, ≤ 1 call",
-			100*corrected, maxDiff)
+	client := perSecond(t, filepath.Join(out, "quanta.csv"), s.OriginNs/1e9)
+	corrected, maxDiff := l1(client, server)
+	gap := cumulativeGap(client, server)
+	t.Logf("corrected: Σ|client−server|/Σserver = %.3f%%, worst second %.0f calls, cumulative gap %.0f calls",
+		100*corrected, maxDiff, gap)
+	if gap > 2 || corrected > 0.02 || maxDiff > 1 {
+		t.Errorf("corrected per-second throughput differs from the server view: cumulative gap %.0f calls, %.2f%%, "+
+			"worst second %.0f calls; want ≤ 2 calls, ≤ 2%%, ≤ 1 call", gap, 100*corrected, maxDiff)
 	}
 	raw := diperf(t, time.Minute, "analyze", out, "--clock", "raw")
 	if raw.code != 0 {
 		t.Fatalf("analyze --clock raw: exit %d\n%s", raw.code, raw.stderr)
 	}
 	rs := readSummary(t, out)
-	uncorrected, _ := l1(perSecond(t, filepath.Join(out, "quanta.csv"), rs.OriginNs/1e9), server)
-	t.Logf("uncorrected: Σ|client−server|/Σserver = %.1f%%", 100*uncorrected)
+	rawClient := perSecond(t, filepath.Join(out, "quanta.csv"), rs.OriginNs/1e9)
+	uncorrected, _ := l1(rawClient, server)
+	t.Logf("uncorrected: Σ|client−server|/Σserver = %.1f%%, cumulative gap %.0f calls", 100*uncorrected, cumulativeGap(rawClient, server))
 	if uncorrected < 0.5 {
 		t.Errorf("uncorrected throughput matches the server view within %.1f%%: the test shows nothing", 100*uncorrected)
 	}
