@@ -12,7 +12,7 @@ import (
 // testers, started 100 ms apart, with 1% failures and 0.1% cancellations.
 func syntheticInput(n, testers int) *Input {
 	rng := rand.New(rand.NewPCG(3, 4))
-	in := &Input{Name: "bench", Quantum: time.Second, Planned: testers, Calls: make([]Call, 0, n)}
+	in := &Input{Name: "bench", Quantum: time.Second, Planned: testers, Calls: make([]sample.Call, 0, n)}
 	per := n / testers
 	for i := range testers {
 		start := t0 + int64(i)*int64(100*time.Millisecond)
@@ -26,7 +26,7 @@ func syntheticInput(n, testers int) *Input {
 			case x < 11:
 				st = sample.Cancelled
 			}
-			in.Calls = append(in.Calls, Call{Tester: int32(i), Start: t, End: t + d, Status: st})
+			in.Calls = append(in.Calls, sample.Call{Tester: int32(i), Start: t, End: t + d, Status: st})
 			t += d
 		}
 		in.Testers = append(in.Testers, Tester{Index: i, ID: "h:1", Host: "h", Start: start, End: t})

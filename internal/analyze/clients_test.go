@@ -9,8 +9,8 @@ import (
 
 // okCalls returns successful calls of tester i ending at the given seconds,
 // each lasting 100 ms.
-func okCalls(i int32, ends ...float64) []Call {
-	out := make([]Call, len(ends))
+func okCalls(i int32, ends ...float64) []sample.Call {
+	out := make([]sample.Call, len(ends))
 	for k, e := range ends {
 		out[k] = call(i, e-0.1, e, sample.OK)
 	}
@@ -83,7 +83,7 @@ func TestAvgLoad(t *testing.T) {
 	// One tester over [0, 10]: one call the whole time, one over [0, 5):
 	// mean load 1.5 over its lifetime; B [5, 10] sees load 1 (peak window).
 	testers := []Tester{tester(0, 0, 10), tester(1, 5, 10)}
-	calls := []Call{call(0, 0, 10, sample.OK), call(0, 0, 5, sample.OK)}
+	calls := []sample.Call{call(0, 0, 10, sample.OK), call(0, 0, 5, sample.OK)}
 	r := mustCompute(t, time.Second, testers, calls)
 	if got := r.Clients[0].Whole.AvgLoad; !near(got, 1.5) {
 		t.Errorf("A avg load %v, want 1.5", got)

@@ -3,6 +3,8 @@ package analyze
 import (
 	"errors"
 	"time"
+
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // MinQuantum is the smallest aggregation quantum Compute accepts.
@@ -37,7 +39,7 @@ func Compute(in *Input) (*Result, error) {
 }
 
 // EarliestStart returns the earliest start of calls (0 for none).
-func EarliestStart(calls []Call) int64 {
+func EarliestStart(calls []sample.Call) int64 {
 	if len(calls) == 0 {
 		return 0
 	}

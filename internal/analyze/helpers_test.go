@@ -15,8 +15,8 @@ const t0 = int64(1_700_000_000) * int64(time.Second)
 func at(s float64) int64 { return t0 + int64(math.Round(s*1e9)) }
 
 // call builds a call of tester i over [from, to) seconds after t0.
-func call(i int32, from, to float64, st sample.Status) Call {
-	return Call{Tester: i, Start: at(from), End: at(to), Status: st}
+func call(i int32, from, to float64, st sample.Status) sample.Call {
+	return sample.Call{Tester: i, Start: at(from), End: at(to), Status: st}
 }
 
 // tester builds tester i active over [from, to] seconds after t0.
@@ -25,7 +25,7 @@ func tester(i int, from, to float64) Tester {
 }
 
 // mustCompute runs Compute and fails the test on error.
-func mustCompute(t *testing.T, q time.Duration, testers []Tester, calls []Call) *Result {
+func mustCompute(t *testing.T, q time.Duration, testers []Tester, calls []sample.Call) *Result {
 	t.Helper()
 	r, err := Compute(&Input{Name: "t", Quantum: q, Planned: len(testers), Calls: calls, Testers: testers})
 	if err != nil {

@@ -14,37 +14,37 @@ func TestLoadSweep(t *testing.T) {
 	tests := []struct {
 		name    string
 		testers []Tester
-		calls   []Call
+		calls   []sample.Call
 		load    []float64 // per quantum (1 s)
 		max     []int
 	}{
 		// Two calls overlapping for half of the quantum: 1 + 0.5 in flight.
 		{"half overlap", []Tester{tester(0, 0, 1)},
-			[]Call{call(0, 0, 1, ok), call(0, 0.5, 1, ok)},
+			[]sample.Call{call(0, 0, 1, ok), call(0, 0.5, 1, ok)},
 			[]float64{1.5}, []int{2}},
 		// One call crossing two quantum boundaries.
 		{"crossing", []Tester{tester(0, 0, 3)},
-			[]Call{call(0, 0.5, 2.5, ok)},
+			[]sample.Call{call(0, 0.5, 2.5, ok)},
 			[]float64{0.5, 1, 0.5}, []int{1, 1, 1}},
 		// Back to back: an end and a start at the same instant never overlap.
 		{"back to back", []Tester{tester(0, 0, 1)},
-			[]Call{call(0, 0, 0.5, ok), call(0, 0.5, 1, ok)},
+			[]sample.Call{call(0, 0, 0.5, ok), call(0, 0.5, 1, ok)},
 			[]float64{1}, []int{1}},
 		// A zero-length call is never in flight.
 		{"zero length", []Tester{tester(0, 0, 1)},
-			[]Call{call(0, 0.3, 0.3, ok)},
+			[]sample.Call{call(0, 0.3, 0.3, ok)},
 			[]float64{0}, []int{0}},
 		// Cancelled calls count as in flight too.
 		{"cancelled in flight", []Tester{tester(0, 0, 1)},
-			[]Call{call(0, 0, 1, cancelled), call(0, 0, 0.25, ok)},
+			[]sample.Call{call(0, 0, 1, cancelled), call(0, 0, 0.25, ok)},
 			[]float64{1.25}, []int{2}},
 		// A call starting before the origin is clipped to it.
 		{"before origin", []Tester{tester(0, 1, 2)},
-			[]Call{call(0, 0.5, 1.5, ok)},
+			[]sample.Call{call(0, 0.5, 1.5, ok)},
 			[]float64{0.5}, []int{1}},
 		// An idle quantum between two calls.
 		{"gap", []Tester{tester(0, 0, 3)},
-			[]Call{call(0, 0, 1, ok), call(0, 2, 3, ok)},
+			[]sample.Call{call(0, 0, 1, ok), call(0, 2, 3, ok)},
 			[]float64{1, 0, 1}, []int{1, 0, 1}},
 	}
 	for _, tc := range tests {
@@ -69,10 +69,10 @@ func TestLoadSweepBruteForce(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	const qn = int64(100 * time.Millisecond)
-	calls := make([]Call, 500)
+	calls := make([]sample.Call, 500)
 	for i := range calls {
 		s := t0 + rng.Int64N(10*int64(time.Second))
-		calls[i] = Call{Start: s, End: s + rng.Int64N(int64(time.Second))}
+		calls[i] = sample.Call{Start: s, End: s + rng.Int64N(int64(time.Second))}
 	}
 	r := mustCompute(t, time.Duration(qn), nil, calls)
 	for q, got := range r.Quanta {

@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"sync"
+
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // Parallel folds calls into several Accumulators at once, one goroutine
@@ -9,8 +11,8 @@ import (
 // stay in order), and merges them for the Result.
 type Parallel struct {
 	accs []*Accumulator
-	in   []chan []Call // per worker: batches to fold
-	free []chan []Call // per worker: emptied batches
+	in   []chan []sample.Call // per worker: batches to fold
+	free []chan []sample.Call // per worker: emptied batches
 	errs []error
 	wg   sync.WaitGroup
 	done bool
@@ -27,7 +29,7 @@ func NewParallel(cfg Config, workers int) (*Parallel, error) {
 		if err != nil {
 			return nil, err
 		}
-		in, free := make(chan []Call, parallelQueue), make(chan []Call, parallelQueue+1)
+		in, free := make(chan []sample.Call, parallelQueue), make(chan []sample.Call, parallelQueue+1)
 		for range parallelQueue + 1 {
 			free <- nil
 		}
@@ -46,9 +48,9 @@ func NewParallel(cfg Config, workers int) (*Parallel, error) {
 
 // Add hands calls to the workers; it copies them, so calls may be reused
 // once it returns. Errors come back from Result.
-func (p *Parallel) Add(calls []Call) error {
+func (p *Parallel) Add(calls []sample.Call) error {
 	n := len(p.accs)
-	parts := make([][]Call, n)
+	parts := make([][]sample.Call, n)
 	for w := range parts {
 		parts[w] = <-p.free[w]
 	}

@@ -15,16 +15,16 @@ func TestQuantaCompletions(t *testing.T) {
 		name    string
 		quantum time.Duration
 		testers []Tester
-		calls   []Call
+		calls   []sample.Call
 		want    []Quantum // only T, OK, Failed, Throughput, Active checked
 	}{
 		// 250 ms quanta: throughput is 4× the count.
 		{"quarter second", 250 * time.Millisecond, []Tester{tester(0, 0, 0.5)},
-			[]Call{call(0, 0, 0.1, ok), call(0, 0.1, 0.2, ok), call(0, 0.2, 0.24, ok), call(0, 0.24, 0.3, ok)},
+			[]sample.Call{call(0, 0, 0.1, ok), call(0, 0.1, 0.2, ok), call(0, 0.2, 0.24, ok), call(0, 0.24, 0.3, ok)},
 			[]Quantum{{T: 0, OK: 3, Throughput: 12, Active: 1}, {T: 0.25, OK: 1, Throughput: 4, Active: 1}}},
 		// A call is attributed to the quantum in which it ends.
 		{"attributed at end", time.Second, []Tester{tester(0, 0, 3)},
-			[]Call{call(0, 0.5, 2.5, ok)},
+			[]sample.Call{call(0, 0.5, 2.5, ok)},
 			[]Quantum{{T: 0, Active: 1}, {T: 1, Active: 1}, {T: 2, OK: 1, Throughput: 1, Active: 1}}},
 		// Active counts testers overlapping each quantum with positive length.
 		{"active", time.Second, []Tester{tester(0, 0, 2), tester(1, 1, 3)},
@@ -51,7 +51,7 @@ func TestQuantaCompletions(t *testing.T) {
 
 func TestErrorClasses(t *testing.T) {
 	t.Parallel()
-	calls := []Call{
+	calls := []sample.Call{
 		call(0, 0, 0.1, sample.OK),
 		call(0, 0, 0.2, sample.Failed),
 		call(0, 0, 0.3, sample.Timeout),
@@ -89,9 +89,9 @@ func TestComputeRejects(t *testing.T) {
 		// Nothing at all to analyse.
 		{"empty", &Input{Quantum: time.Second}},
 		// A call cannot end before it starts.
-		{"negative call", &Input{Quantum: time.Second, Testers: one, Calls: []Call{call(0, 1, 0.5, sample.OK)}}},
+		{"negative call", &Input{Quantum: time.Second, Testers: one, Calls: []sample.Call{call(0, 1, 0.5, sample.OK)}}},
 		// Unknown status class.
-		{"bad status", &Input{Quantum: time.Second, Testers: one, Calls: []Call{call(0, 0, 0.5, 99)}}},
+		{"bad status", &Input{Quantum: time.Second, Testers: one, Calls: []sample.Call{call(0, 0, 0.5, 99)}}},
 		// Two testers with the same index.
 		{"duplicate tester", &Input{Quantum: time.Second, Testers: []Tester{tester(0, 0, 1), tester(0, 0, 1)}}},
 		// A tester that stops before it starts.
@@ -112,7 +112,7 @@ func TestSummaryBasics(t *testing.T) {
 	ts := []Tester{tester(0, 0, 2), tester(1, 0.5, 2.5)}
 	ts[0].OffsetMs, ts[0].BoundMs = -3, 1
 	ts[1].OffsetMs, ts[1].BoundMs, ts[1].Failed = 2, 4, true
-	calls := []Call{call(0, 0, 0.5, sample.OK), call(1, 1, 1.5, sample.OK), call(1, 1.5, 2.5, sample.OK)}
+	calls := []sample.Call{call(0, 0, 0.5, sample.OK), call(1, 1, 1.5, sample.OK), call(1, 1.5, 2.5, sample.OK)}
 	in := &Input{Quantum: time.Second, Planned: 3, Lost: 7, Calls: calls, Testers: ts}
 	r, err := Compute(in)
 	if err != nil {

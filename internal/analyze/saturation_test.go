@@ -153,7 +153,7 @@ func TestSaturationEndToEnd(t *testing.T) {
 		}
 		return k
 	}
-	var calls []Call
+	var calls []sample.Call
 	for i, tr := range testers {
 		for x := float64(tr.Start-t0) / 1e9; ; {
 			d := s * math.Max(1, float64(active(x))/c)

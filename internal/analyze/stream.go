@@ -87,7 +87,7 @@ func NewAccumulator(cfg Config) (*Accumulator, error) {
 // Add folds calls into the analysis. A call that ends before it starts or
 // has an unknown status is an error, and nothing of its batch after it is
 // counted.
-func (a *Accumulator) Add(calls []Call) error {
+func (a *Accumulator) Add(calls []sample.Call) error {
 	for i := range calls {
 		c := &calls[i]
 		if c.End < c.Start {
@@ -102,7 +102,7 @@ func (a *Accumulator) Add(calls []Call) error {
 }
 
 // add folds one valid call.
-func (a *Accumulator) add(c *Call) {
+func (a *Accumulator) add(c *sample.Call) {
 	slot := a.slots.at(c.Tester)
 	s, e := max(c.Start, a.origin), max(c.End, a.origin)
 	if e > s {
@@ -143,7 +143,7 @@ type quantaAcc struct {
 }
 
 // add counts call c, of duration d, ending in quantum q.
-func (qa *quantaAcc) add(q int, c *Call, d int64) {
+func (qa *quantaAcc) add(q int, c *sample.Call, d int64) {
 	qa.grow(q)
 	qa.bytes[q] += c.Bytes
 	switch c.Status {
@@ -189,7 +189,7 @@ func newTesterAcc(n int) *testerAcc {
 }
 
 // count tallies call c, of duration d, of tester t if it ends in t's window.
-func (ta *testerAcc) count(t int, c *Call, d int64) {
+func (ta *testerAcc) count(t int, c *sample.Call, d int64) {
 	if !ta.use[t] || !ta.win[t].contains(c.End) {
 		return
 	}

@@ -13,7 +13,7 @@ import (
 // TestBytesPerSecond checks the bytes per quantum and per second.
 func TestBytesPerSecond(t *testing.T) {
 	t.Parallel()
-	calls := []Call{call(0, 0, 0.1, sample.OK), call(0, 0.2, 0.3, sample.Failed), call(0, 0.5, 0.6, sample.OK)}
+	calls := []sample.Call{call(0, 0, 0.1, sample.OK), call(0, 0.2, 0.3, sample.Failed), call(0, 0.5, 0.6, sample.OK)}
 	calls[0].Bytes, calls[1].Bytes, calls[2].Bytes = 1000, 24, 3000
 	r := mustCompute(t, 500*time.Millisecond, []Tester{tester(0, 0, 1)}, calls)
 	// Quantum 0 (0-0.5 s) ends the first two calls, quantum 1 the third.
@@ -29,7 +29,7 @@ func TestBytesPerSecond(t *testing.T) {
 // equal share: two testers side by side, one served twice as often.
 func TestFairness(t *testing.T) {
 	t.Parallel()
-	var calls []Call
+	var calls []sample.Call
 	for i := range 10 {
 		s := float64(i) / 10
 		calls = append(calls, call(0, s, s+0.05, sample.OK))
@@ -52,7 +52,7 @@ func TestFairness(t *testing.T) {
 // life has a fair share of 1 then and 1/2 after: mean 1.5 testers.
 func TestFairnessFollowsActiveTesters(t *testing.T) {
 	t.Parallel()
-	calls := []Call{call(0, 0.1, 0.2, sample.OK), call(0, 1.1, 1.2, sample.OK), call(1, 1.3, 1.4, sample.OK)}
+	calls := []sample.Call{call(0, 0.1, 0.2, sample.OK), call(0, 1.1, 1.2, sample.OK), call(1, 1.3, 1.4, sample.OK)}
 	r := mustCompute(t, time.Second, []Tester{tester(0, 0, 2), tester(1, 1, 2)}, calls)
 	// Tester 0: 2 of the 3 calls while it ran, with 1.5 testers on average.
 	if got, want := r.Clients[0].Whole.Fairness, 2.0/3*1.5; math.Abs(got-want) > 1e-6 {
@@ -64,12 +64,12 @@ func TestFairnessFollowsActiveTesters(t *testing.T) {
 // towards the most in flight, and overlapping calls of one tester twice.
 func TestLoadMaxBackToBack(t *testing.T) {
 	t.Parallel()
-	seq := []Call{call(0, 0, 0.3004, sample.OK), call(0, 0.3004, 0.6, sample.OK), call(0, 0.6001, 0.9, sample.OK)}
+	seq := []sample.Call{call(0, 0, 0.3004, sample.OK), call(0, 0.3004, 0.6, sample.OK), call(0, 0.6001, 0.9, sample.OK)}
 	r := mustCompute(t, time.Second, []Tester{tester(0, 0, 1)}, seq)
 	if got := r.Quanta[0].LoadMax; got != 1 {
 		t.Errorf("back to back: max %d, want 1", got)
 	}
-	over := []Call{call(0, 0, 0.5, sample.OK), call(0, 0.2, 0.9, sample.OK)}
+	over := []sample.Call{call(0, 0, 0.5, sample.OK), call(0, 0.2, 0.9, sample.OK)}
 	r = mustCompute(t, time.Second, []Tester{tester(0, 0, 1)}, over)
 	if got := r.Quanta[0].LoadMax; got != 2 {
 		t.Errorf("overlapping: max %d, want 2", got)
@@ -79,7 +79,7 @@ func TestLoadMaxBackToBack(t *testing.T) {
 // TestPercentiles checks the run's response-time distribution on 1..1000 ms.
 func TestPercentiles(t *testing.T) {
 	t.Parallel()
-	var calls []Call
+	var calls []sample.Call
 	for i := 1; i <= 1000; i++ {
 		calls = append(calls, call(int32(i%4), 0, float64(i)/1000, sample.OK))
 	}
@@ -100,7 +100,7 @@ func TestPercentiles(t *testing.T) {
 func TestHistStoreBounded(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
-	var calls []Call
+	var calls []sample.Call
 	for range 3000 {
 		s := rng.Float64() * 20
 		calls = append(calls, call(int32(rng.IntN(3)), s, s+rng.Float64()*0.2, sample.OK))
@@ -133,7 +133,7 @@ func TestParallelEqualsSerial(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(8, 9))
 	var testers []Tester
-	var calls []Call
+	var calls []sample.Call
 	for i := range 7 {
 		testers = append(testers, tester(i, float64(i), 20+float64(i)))
 		for s := float64(i); s < 20+float64(i); {

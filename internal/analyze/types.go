@@ -197,15 +197,6 @@ type PercentilePoint struct {
 // where a service's trouble shows.
 var PercentileRanks = []float64{0, 1, 5, 10, 20, 25, 30, 40, 50, 60, 70, 75, 80, 90, 95, 97.5, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100}
 
-// Call is one client call placed on the global timeline (Unix ns).
-type Call struct {
-	Tester int32         // tester index (start order)
-	Start  int64         // global Unix ns
-	End    int64         // global Unix ns
-	Status sample.Status // outcome class
-	Bytes  int64         // bytes the client reported moving (0 if none)
-}
-
 // Tester is what the analyzer needs to know of one tester.
 type Tester struct {
 	Index     int     // start order, from 0
@@ -237,6 +228,6 @@ type Input struct {
 	Quantum time.Duration // aggregation quantum
 	Planned int           // testers the experiment asked for
 	Lost    int           // samples known to be lost
-	Calls   []Call        // every call, any order
+	Calls   []sample.Call // every call, any order
 	Testers []Tester      // every tester that started, any order
 }

@@ -18,7 +18,7 @@ func sampleResult(t *testing.T) *Result {
 	t.Helper()
 	testers := []Tester{tester(0, 0, 3), tester(1, 1, 3)}
 	testers[1].ID = "host,with,commas:1" // forces CSV quoting
-	calls := []Call{
+	calls := []sample.Call{
 		call(0, 0, 0.5, sample.OK), call(0, 0.5, 1.4, sample.Failed),
 		call(1, 1, 1.2, sample.Timeout), call(1, 1.2, 2.2, sample.OK),
 		call(0, 1.5, 2.9, sample.Cancelled),

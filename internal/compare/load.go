@@ -38,7 +38,7 @@ func Load(dir string, quantum time.Duration) (*Data, error) {
 	d := NewData(res, nil)
 	d.Dir = dir
 	rs := newReservoir(maxLoadedRTs, DefaultSeed)
-	err = run.Stream(func(calls []analyze.Call) error {
+	err = run.Stream(func(calls []sample.Call) error {
 		for i := range calls {
 			if calls[i].Status == sample.OK {
 				rs.add(float64(calls[i].End-calls[i].Start) / 1e6)
@@ -88,7 +88,7 @@ func (r *reservoir) add(v float64) {
 // NewData reduces an analysis and the calls it was computed from to Data.
 // Like the analyzer's throughput statistics, it keeps the quanta in which a
 // tester was active (every quantum when there were no testers).
-func NewData(res *analyze.Result, calls []analyze.Call) *Data {
+func NewData(res *analyze.Result, calls []sample.Call) *Data {
 	d := &Data{Name: res.Name, Summary: res.Summary}
 	for _, q := range res.Quanta {
 		if q.Active > 0 || len(res.Clients) == 0 {

@@ -21,7 +21,7 @@ func TestNewData(t *testing.T) {
 		Clients: []analyze.Client{{}, {}},
 	}
 	res.Summary.Samples.OK = 2
-	calls := []analyze.Call{
+	calls := []sample.Call{
 		{Start: 0, End: 1_500_000, Status: sample.OK},       // 1.5 ms
 		{Start: 5, End: 9_000_005, Status: sample.Failed},   // not a response time
 		{Start: 10, End: 2_000_010, Status: sample.OK},      // 2 ms

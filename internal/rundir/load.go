@@ -10,6 +10,7 @@ import (
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // Run is a run directory loaded for analysis.
@@ -74,13 +75,13 @@ func Load(dir string, quantum time.Duration, clockMode string) (*Run, error) {
 
 // Calls reads every call of the run into memory, placed on the global
 // timeline like the analysis places them.
-func (r *Run) Calls() ([]analyze.Call, error) {
+func (r *Run) Calls() ([]sample.Call, error) {
 	return ReadCalls(r.Dir, r.mapping)
 }
 
 // Stream hands every call of the run to fn in batches, placed on the
 // global timeline like the analysis places them (see StreamCalls).
-func (r *Run) Stream(fn func([]analyze.Call) error) error {
+func (r *Run) Stream(fn func([]sample.Call) error) error {
 	return StreamCalls(r.Dir, r.mapping, fn)
 }
 
@@ -98,7 +99,7 @@ func (r *Run) Analyze() (*analyze.Result, error) {
 	if len(cfg.Testers) == 0 {
 		// No tester lifetimes to start the run at: the earliest call does.
 		first := true
-		err := StreamCalls(r.Dir, r.mapping, func(calls []analyze.Call) error {
+		err := StreamCalls(r.Dir, r.mapping, func(calls []sample.Call) error {
 			if e := analyze.EarliestStart(calls); len(calls) > 0 && (first || e < cfg.Origin) {
 				cfg.Origin, first = e, false
 			}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
@@ -120,7 +119,7 @@ func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 // call on the global timeline anew from its local start time with
 // mapping(tester) (nil mapper: the local clock is taken as global, that is,
 // no clock correction at all). The call keeps its measured duration.
-func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]analyze.Call, error) {
+func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]sample.Call, error) {
 	path := filepath.Join(dir, Samples)
 	f, err := os.Open(path)
 	if err != nil {
@@ -137,7 +136,7 @@ func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]analyze.
 	}
 	r := parquet.NewGenericReader[Row](pf)
 	defer r.Close()
-	calls := make([]analyze.Call, 0, r.NumRows())
+	calls := make([]sample.Call, 0, r.NumRows())
 	buf := make([]Row, rowChunk)
 	for {
 		n, err := r.Read(buf)
@@ -157,14 +156,14 @@ func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]analyze.
 	}
 }
 
-func toCall(row Row, m *clock.Mapper) (analyze.Call, error) {
+func toCall(row Row, m *clock.Mapper) (sample.Call, error) {
 	st, err := sample.ParseStatus(row.Status)
 	if err != nil {
-		return analyze.Call{}, fmt.Errorf("tester %d seq %d: %w", row.Tester, row.Seq, err)
+		return sample.Call{}, fmt.Errorf("tester %d seq %d: %w", row.Tester, row.Seq, err)
 	}
 	start := row.LocalStartNs
 	if m != nil {
 		start += m.Offset(start)
 	}
-	return analyze.Call{Tester: row.Tester, Start: start, End: start + row.EndNs - row.StartNs, Status: st, Bytes: row.Bytes}, nil
+	return sample.Call{Tester: row.Tester, Start: start, End: start + row.EndNs - row.StartNs, Status: st, Bytes: row.Bytes}, nil
 }

@@ -7,9 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/diperf/diperf/internal/sample"
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/diperf/diperf/internal/analyze"
 )
 
 // progressEvery is how often a long read reports its progress.
@@ -38,14 +37,14 @@ func CountSamples(dir string) (int64, error) {
 // progress wraps fn so that every progressEvery it writes how far the read
 // of total samples has got to w, as one line (nothing for a read that ends
 // sooner).
-func progress(w io.Writer, total int64, fn func([]analyze.Call) error) func([]analyze.Call) error {
+func progress(w io.Writer, total int64, fn func([]sample.Call) error) func([]sample.Call) error {
 	if w == nil || total <= 0 {
 		return fn
 	}
 	start := time.Now()
 	next := start.Add(progressEvery)
 	var done int64
-	return func(calls []analyze.Call) error {
+	return func(calls []sample.Call) error {
 		done += int64(len(calls))
 		if now := time.Now(); now.After(next) {
 			next = now.Add(progressEvery)

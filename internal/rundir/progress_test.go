@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // TestProgress checks the progress line of a long read and that a short
@@ -15,8 +15,8 @@ func TestProgress(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	n := 0
-	fn := progress(&out, 100, func(c []analyze.Call) error { n += len(c); return nil })
-	batch := make([]analyze.Call, 10)
+	fn := progress(&out, 100, func(c []sample.Call) error { n += len(c); return nil })
+	batch := make([]sample.Call, 10)
 	_ = fn(batch)
 	if out.Len() != 0 {
 		t.Fatalf("a fast read printed %q", out.String())

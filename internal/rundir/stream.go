@@ -9,8 +9,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // streamBatch is how many calls StreamCalls hands over at a time.
@@ -21,7 +21,7 @@ const streamBatch = 64 << 10
 // (mapping may return nil: no correction). The batch is reused once fn
 // returns. Decoding runs ahead of fn in other goroutines, so that reading
 // and analysis share the machine's cores. An error from fn stops the read.
-func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([]analyze.Call) error) error {
+func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([]sample.Call) error) error {
 	path := filepath.Join(dir, Samples)
 	f, err := os.Open(path)
 	if err != nil {
@@ -36,9 +36,9 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	full, free := make(chan []analyze.Call, 2), make(chan []analyze.Call, 3)
+	full, free := make(chan []sample.Call, 2), make(chan []sample.Call, 3)
 	for range 3 {
-		free <- make([]analyze.Call, 0, streamBatch)
+		free <- make([]sample.Call, 0, streamBatch)
 	}
 	stop := make(chan struct{})
 	errc := make(chan error, 1)
@@ -63,14 +63,14 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 
 // produce decodes every row group of pf into batches taken from free and
 // sent to full, until done or stop.
-func produce(pf *parquet.File, mc *mapperCache, free, full chan []analyze.Call, stop chan struct{}) error {
+func produce(pf *parquet.File, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) error {
 	for _, rg := range pf.RowGroups() {
 		rd, err := newRowGroupReader(rg)
 		if err != nil {
 			return err
 		}
 		for {
-			var b []analyze.Call
+			var b []sample.Call
 			select {
 			case b = <-free:
 			case <-stop:
@@ -138,7 +138,7 @@ func (rd *rowGroupReader) close() {
 }
 
 // read appends up to cap(b) calls to b; io.EOF once the row group is done.
-func (rd *rowGroupReader) read(b []analyze.Call, mc *mapperCache) ([]analyze.Call, error) {
+func (rd *rowGroupReader) read(b []sample.Call, mc *mapperCache) ([]sample.Call, error) {
 	for len(b) < cap(b) {
 		n := cap(b) - len(b)
 		for _, c := range rd.cols {
@@ -159,7 +159,7 @@ func (rd *rowGroupReader) read(b []analyze.Call, mc *mapperCache) ([]analyze.Cal
 }
 
 // take appends the next n rows, which every column holds decoded.
-func (rd *rowGroupReader) take(b []analyze.Call, n int, mc *mapperCache) []analyze.Call {
+func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample.Call {
 	c := &rd.cols
 	tester := c[colTester].i32[c[colTester].off:][:n]
 	start := c[colStart].i64[c[colStart].off:][:n]
@@ -172,7 +172,7 @@ func (rd *rowGroupReader) take(b []analyze.Call, n int, mc *mapperCache) []analy
 		if m := mc.get(tester[i]); m != nil {
 			s += m.Offset(s)
 		}
-		b = append(b, analyze.Call{Tester: tester[i], Start: s, End: s + end[i] - start[i],
+		b = append(b, sample.Call{Tester: tester[i], Start: s, End: s + end[i] - start[i],
 			Status: status[i], Bytes: bytes[i]})
 	}
 	for _, col := range c {

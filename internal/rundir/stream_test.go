@@ -10,8 +10,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // writeRandomSamples writes n random rows to dir/samples.parquet in small
@@ -61,9 +61,9 @@ func TestStreamCallsEqualsReadCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []analyze.Call
+	var got []sample.Call
 	batches := 0
-	err = StreamCalls(dir, mapping, func(b []analyze.Call) error {
+	err = StreamCalls(dir, mapping, func(b []sample.Call) error {
 		got = append(got, b...)
 		batches++
 		return nil
@@ -83,7 +83,7 @@ func TestStreamCallsEqualsReadCalls(t *testing.T) {
 		t.Errorf("bytes not read")
 	}
 	stop := errors.New("stop")
-	if err := StreamCalls(dir, mapping, func([]analyze.Call) error { return stop }); !errors.Is(err, stop) {
+	if err := StreamCalls(dir, mapping, func([]sample.Call) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("an error from the callback: got %v", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestStreamCallsRowGroupsOfBatchSize(t *testing.T) {
 	}
 	f.Close()
 	n := 0
-	if err := StreamCalls(dir, nil, func(b []analyze.Call) error { n += len(b); return nil }); err != nil || n != len(rows) {
+	if err := StreamCalls(dir, nil, func(b []sample.Call) error { n += len(b); return nil }); err != nil || n != len(rows) {
 		t.Fatalf("streamed %d of %d calls, err %v", n, len(rows), err)
 	}
 }

@@ -64,3 +64,13 @@ type Sample struct {
 
 // Duration returns the call's response time in nanoseconds.
 func (s Sample) Duration() int64 { return s.End - s.Start }
+
+// Call is one client call placed on the global timeline (Unix ns): a
+// sample as the analyzer reads it back from the run directory.
+type Call struct {
+	Tester int32  // tester index (start order)
+	Start  int64  // global Unix ns
+	End    int64  // global Unix ns
+	Status Status // outcome class
+	Bytes  int64  // bytes the client reported moving (0 if none)
+}
