@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/model"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // TestPredictOnDemo runs the demo (C = 8 workers × S = 400 ms: 20 calls/s;
@@ -57,16 +58,16 @@ func TestPredictOnDemo(t *testing.T) {
 // readModel reads and checks the run's model.json.
 func readModel(t *testing.T, dir string) *model.Model {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, model.FileName))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.Model))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var m model.Model
 	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatalf("%s: %v", model.FileName, err)
+		t.Fatalf("%s: %v", rundir.Model, err)
 	}
 	if m.Chosen == "" || m.USL.Points < 5 || m.Bootstrap.Resamples == 0 || m.Selection.Reason == "" {
-		t.Errorf("%s lacks a chosen model, the USL fit, the bootstrap or the reason:\n%s", model.FileName, data)
+		t.Errorf("%s lacks a chosen model, the USL fit, the bootstrap or the reason:\n%s", rundir.Model, data)
 	}
 	t.Logf("model %s (%s); USL λ %.3g σ %.3g κ %.3g", m.Chosen, m.Selection.Reason, m.USL.Lambda, m.USL.Sigma, m.USL.Kappa)
 	return &m

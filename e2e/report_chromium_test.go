@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/report"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // chromium is apt's Chromium, which the report must open in.
@@ -32,7 +33,7 @@ func TestReportInChromium(t *testing.T) {
 		t.Fatalf("demo: exit %d\n%s", r.code, r.stderr)
 	}
 	checkRunDir(t, out)
-	page := filepath.Join(out, report.FileName)
+	page := filepath.Join(out, rundir.Report)
 
 	dom := openInChromium(t, "--dump-dom", "file://"+page)
 	for _, id := range report.GraphIDs() {

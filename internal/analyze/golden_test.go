@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -63,10 +64,8 @@ func TestSummaryGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := WriteFiles(dir, r); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	writeFiles(t, dir, r)
+	got, err := os.ReadFile(filepath.Join(dir, rundir.Summary))
 	if err != nil {
 		t.Fatal(err)
 	}

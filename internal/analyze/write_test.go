@@ -2,6 +2,8 @@ package analyze
 
 import (
 	"encoding/csv"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -26,7 +29,20 @@ func sampleResult(t *testing.T) *Result {
 	return mustCompute(t, 500*time.Millisecond, testers, calls)
 }
 
-// readCSV parses a CSV file written by WriteFiles.
+// writeFiles writes quanta.csv, clients.csv and summary.json of r into dir
+// as the pipeline does: through the run directory's writer.
+func writeFiles(t *testing.T, dir string, r *Result) {
+	t.Helper()
+	err := errors.Join(
+		rundir.WriteFile(dir, rundir.Quanta, func(w io.Writer) error { return WriteQuanta(w, r.Quanta) }),
+		rundir.WriteFile(dir, rundir.Clients, func(w io.Writer) error { return WriteClients(w, r.Clients) }),
+		rundir.WriteJSON(dir, rundir.Summary, &r.Summary))
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readCSV parses a CSV file written by writeFiles.
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()
 	f, err := os.Open(path)
@@ -41,22 +57,20 @@ func readCSV(t *testing.T, path string) [][]string {
 	return recs
 }
 
-func TestWriteFiles(t *testing.T) {
+func TestWriteQuantaClientsSummary(t *testing.T) {
 	t.Parallel()
 	r := sampleResult(t)
 	dir := t.TempDir()
-	if err := WriteFiles(dir, r); err != nil {
-		t.Fatal(err)
-	}
+	writeFiles(t, dir, r)
 	tests := []struct {
 		file   string
 		header string
 		rows   int
 	}{
 		// One row per quantum.
-		{QuantaFile, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors,bytes,bytes_per_s", len(r.Quanta)},
+		{rundir.Quanta, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors,bytes,bytes_per_s", len(r.Quanta)},
 		// One row per tester.
-		{ClientsFile, "index,id,host,start_s,end_s,failed,latency_ms,ok,failed_calls,utilization,mean_rt_ms,p99_rt_ms,avg_load,peak_ok,peak_failed,peak_utilization,peak_mean_rt_ms,fairness,median_rt_ms,peak_fairness,peak_median_rt_ms,peak_p99_rt_ms", len(r.Clients)},
+		{rundir.Clients, "index,id,host,start_s,end_s,failed,latency_ms,ok,failed_calls,utilization,mean_rt_ms,p99_rt_ms,avg_load,peak_ok,peak_failed,peak_utilization,peak_mean_rt_ms,fairness,median_rt_ms,peak_fairness,peak_median_rt_ms,peak_p99_rt_ms", len(r.Clients)},
 	}
 	for _, tc := range tests {
 		recs := readCSV(t, filepath.Join(dir, tc.file))
@@ -67,27 +81,27 @@ func TestWriteFiles(t *testing.T) {
 			t.Errorf("%s: %d rows, want %d", tc.file, len(recs)-1, tc.rows)
 		}
 	}
-	clients := readCSV(t, filepath.Join(dir, ClientsFile))
+	clients := readCSV(t, filepath.Join(dir, rundir.Clients))
 	if clients[2][1] != "host,with,commas:1" {
 		t.Errorf("id %q", clients[2][1])
 	}
-	quanta := readCSV(t, filepath.Join(dir, QuantaFile))
+	quanta := readCSV(t, filepath.Join(dir, rundir.Quanta))
 	if got := quanta[3][13]; got != "failed=1;timeout=1" {
 		t.Errorf("quantum 2 errors %q", got)
 	}
-	s, err := ReadSummary(dir)
-	if err != nil {
+	var s Summary
+	if err := rundir.ReadJSON(dir, rundir.Summary, &s); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(*s, r.Summary) {
-		t.Errorf("summary round trip:\n got %+v\nwant %+v", *s, r.Summary)
+	if !reflect.DeepEqual(s, r.Summary) {
+		t.Errorf("summary round trip:\n got %+v\nwant %+v", s, r.Summary)
 	}
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if want := []string{ClientsFile, QuantaFile, SummaryFile}; !slices.Equal(names, want) {
+	if want := []string{rundir.Clients, rundir.Quanta, rundir.Summary}; !slices.Equal(names, want) {
 		t.Errorf("files %v, want %v", names, want)
 	}
 }
@@ -95,10 +109,8 @@ func TestWriteFiles(t *testing.T) {
 func TestSummaryJSONKeys(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := WriteFiles(dir, sampleResult(t)); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
+	writeFiles(t, dir, sampleResult(t))
+	data, err := os.ReadFile(filepath.Join(dir, rundir.Summary))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,12 +137,5 @@ func TestFormatFloat(t *testing.T) {
 		if got := ff(tc.in); got != tc.want {
 			t.Errorf("ff(%v) = %q, want %q", tc.in, got, tc.want)
 		}
-	}
-}
-
-func TestReadSummaryMissing(t *testing.T) {
-	t.Parallel()
-	if _, err := ReadSummary(t.TempDir()); err == nil {
-		t.Error("no error for a missing summary")
 	}
 }

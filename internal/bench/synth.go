@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
 
@@ -45,7 +44,7 @@ func WriteSynthRun(dir string, o SynthOptions) error {
 		return err
 	}
 	g := newSynth(o)
-	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(g.experiment()), 0o644); err != nil {
+	if err := rundir.WriteBytes(dir, rundir.Experiment, []byte(g.experiment())); err != nil {
 		return err
 	}
 	if err := rundir.WriteRows(dir, g.fill); err != nil {

@@ -16,11 +16,12 @@ const minResamples = 100
 // rate, saturation and fairness side by side, with bootstrap confidence
 // intervals and a verdict, as a table or (--json) one JSON object.
 func compareCmd(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "compare", "RUN_A RUN_B [--json] [--resamples N] [--seed S] [--quantum D]")
+	fs := newFlags(e, "compare", "RUN_A RUN_B [--json] [--resamples N] [--seed S] [--quantum D] [--clock sync|raw]")
 	asJSON := fs.Bool("json", false, "print the comparison as one JSON object")
 	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples of each 95% confidence interval")
 	seed := fs.Uint64("seed", compare.DefaultSeed, "bootstrap random seed, not 0 (the same seed gives the same intervals)")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum of both runs, e.g. 1s (default: each experiment's own)")
+	clockMode := clockFlag(fs)
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
@@ -30,10 +31,11 @@ func compareCmd(_ context.Context, e *env, args []string) error {
 		return errs.Usagef("--resamples must be at least %d", minResamples)
 	case *seed == 0:
 		return errs.Usagef("--seed must not be 0")
-	case *quantum < 0:
-		return errs.Usagef("--quantum must not be negative")
 	}
-	c, err := compare.Runs(pos[0], pos[1], compare.Options{Resamples: *resamples, Seed: *seed, Quantum: *quantum})
+	if err := checkAnalysisFlags(*quantum, *clockMode); err != nil {
+		return err
+	}
+	c, err := compare.Runs(pos[0], pos[1], compare.Options{Resamples: *resamples, Seed: *seed, Quantum: *quantum, Clock: *clockMode})
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/controller"
@@ -119,13 +118,5 @@ func writeServerView(dir string, srv *target.Server) error {
 	if _, err := os.Stat(dir); err != nil {
 		return nil // the run never got as far as its directory
 	}
-	f, err := os.Create(filepath.Join(dir, rundir.Server))
-	if err != nil {
-		return err
-	}
-	if err := srv.WriteServedCSV(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return rundir.WriteFile(dir, rundir.Server, srv.WriteServedCSV)
 }

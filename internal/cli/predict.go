@@ -3,15 +3,13 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/model"
-	"github.com/diperf/diperf/internal/results"
+	"github.com/diperf/diperf/internal/pipeline"
 )
 
 // predictCmd implements `diperf predict RUN_DIR --load N [--json]`: the
@@ -28,7 +26,7 @@ func predictCmd(_ context.Context, e *env, args []string) error {
 	if !(*load > 0) || math.IsInf(*load, 0) {
 		return errs.Usagef("--load must be a positive number of calls in flight, got %g", *load)
 	}
-	m, err := runModel(e, pos[0])
+	m, err := pipeline.Model(pos[0], pipeline.Options{Progress: e.stderr}, nil)
 	if err != nil {
 		return err
 	}
@@ -38,21 +36,6 @@ func predictCmd(_ context.Context, e *env, args []string) error {
 	}
 	printPrediction(e.stdout, p, m)
 	return nil
-}
-
-// runModel reads dir's model.json, or fits the model from dir's data when
-// there is none, saying so on stderr.
-func runModel(e *env, dir string) (*model.Model, error) {
-	m, err := model.ReadFile(dir)
-	if !errors.Is(err, fs.ErrNotExist) {
-		return m, err
-	}
-	fmt.Fprintf(e.stderr, "diperf predict: no %s in %s; fitting the model to the run's data\n", model.FileName, dir)
-	res, err := results.Compute(dir, results.Options{})
-	if err != nil {
-		return nil, err
-	}
-	return model.Fit(res)
 }
 
 // printPredictionJSON prints p and both fits as one JSON object.

@@ -10,7 +10,8 @@ import (
 	"github.com/diperf/diperf/internal/controller"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
-	"github.com/diperf/diperf/internal/report"
+	"github.com/diperf/diperf/internal/pipeline"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
@@ -45,7 +46,7 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 	if err != nil {
 		return err
 	}
-	s, err := analyze.ReadSummary(o.Dir)
+	s, err := pipeline.ReadSummary(o.Dir)
 	if err != nil {
 		return err
 	}
@@ -56,7 +57,7 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 	if ctx.Err() != nil {
 		status = "interrupted"
 	}
-	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, filepath.Join(o.Dir, report.FileName))
+	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
 	return nil
 }
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/bench"
+	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
@@ -48,7 +48,7 @@ func TestAnalyzeVerifyFix(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "2 bad rows dropped") {
 		t.Fatalf("--fix: exit %d\n%s", code, out)
 	}
-	s, err := analyze.ReadSummary(dir)
+	s, err := pipeline.ReadSummary(dir)
 	if err != nil || s.Samples.Total != int(o.Samples) {
 		t.Fatalf("after the fix: summary %+v, %v; want %d samples", s, err, o.Samples)
 	}

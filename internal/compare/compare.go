@@ -28,6 +28,7 @@ type Options struct {
 	Seed       uint64        // bootstrap seed, for reproducible intervals; 0 = DefaultSeed
 	MaxSamples int           // response times per run kept for the bootstrap (≤ 2³¹−1); 0 = DefaultMaxSamples
 	Quantum    time.Duration // Runs only: aggregation quantum of both runs; 0 = each run's own
+	Clock      string        // Runs only: clock mode of both runs (pipeline.ClockSync, the default, or ClockRaw)
 }
 
 // withDefaults returns o with its zero fields set to the defaults.

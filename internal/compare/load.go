@@ -3,42 +3,36 @@ package compare
 import (
 	"fmt"
 	"math/rand/v2"
-	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
-	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/sample"
 )
 
 // Runs loads and analyzes the run directories a and b and compares b with a.
 func Runs(a, b string, o Options) (*Comparison, error) {
-	da, err := Load(a, o.Quantum)
+	po := pipeline.Options{Quantum: o.Quantum, Clock: o.Clock}
+	da, err := Load(a, po)
 	if err != nil {
 		return nil, fmt.Errorf("run A: %w", err)
 	}
-	db, err := Load(b, o.Quantum)
+	db, err := Load(b, po)
 	if err != nil {
 		return nil, fmt.Errorf("run B: %w", err)
 	}
 	return Compare(da, db, o), nil
 }
 
-// Load reads the run directory dir, analyzes it with the given quantum
-// (0 = the experiment's own) and the default clock mode, and reduces it to
-// Data.
-func Load(dir string, quantum time.Duration) (*Data, error) {
-	run, err := rundir.Load(dir, quantum, "")
+// Load reads the run directory dir and reduces it to Data in one pass over
+// its samples: the analysis, at o's quantum and clock mode, and a uniform
+// sample of its response times are drawn from the same read.
+func Load(dir string, o pipeline.Options) (*Data, error) {
+	ds, err := pipeline.Load(dir, o)
 	if err != nil {
 		return nil, err
 	}
-	res, err := run.Analyze()
-	if err != nil {
-		return nil, err
-	}
-	d := NewData(res, nil)
-	d.Dir = dir
 	rs := newReservoir(maxLoadedRTs, DefaultSeed)
-	err = run.Stream(func(calls []sample.Call) error {
+	res, err := ds.Analyze(func(calls []sample.Call) error {
 		for i := range calls {
 			if calls[i].Status == sample.OK {
 				rs.add(float64(calls[i].End-calls[i].Start) / 1e6)
@@ -49,6 +43,8 @@ func Load(dir string, quantum time.Duration) (*Data, error) {
 	if err != nil {
 		return nil, err
 	}
+	d := NewData(res, nil)
+	d.Dir = dir
 	d.RTms = rs.values
 	return d, nil
 }

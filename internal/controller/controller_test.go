@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/tester"
@@ -75,7 +75,7 @@ func TestRunInProcess(t *testing.T) {
 				r.Slot, len(r.Syncs), r.Sent, r.Received, r.StartNs, r.StopNs)
 		}
 	}
-	s, err := analyze.ReadSummary(dir)
+	s, err := pipeline.ReadSummary(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/diperf/diperf/internal/results"
+	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
@@ -42,6 +42,6 @@ func (c *controller) finish() (*Outcome, error) {
 		return out, fmt.Errorf("no samples were collected (%d of %d testers failed); see %s",
 			out.Failed, len(recs), filepath.Join(c.o.Dir, rundir.LogDir))
 	}
-	_, err := results.Analyze(c.o.Dir, results.Options{})
+	_, err := pipeline.Derive(c.o.Dir, pipeline.Options{})
 	return out, err
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/model"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // figure is one graph with its caption and the name of its .svg file.
@@ -17,7 +18,7 @@ type figure struct {
 
 // newFigure renders c with its caption.
 func newFigure(c *chart, caption string) figure {
-	return figure{ID: c.id, SVG: template.HTML(c.svg()), Caption: caption, File: c.id + ".svg"}
+	return figure{ID: c.id, SVG: template.HTML(c.svg()), Caption: caption, File: rundir.GraphFile(c.id)}
 }
 
 // figures renders the graphs (a) to (g) with their captions.

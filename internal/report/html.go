@@ -28,9 +28,6 @@ import (
 	"github.com/diperf/diperf/internal/model"
 )
 
-// FileName is the name WriteFile gives the report in its directory.
-const FileName = "report.html"
-
 // maxRows bounds the rows of the per-tester table.
 const maxRows = 1000
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/model"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // smallResult is a short fixed run: 12 quanta, 4 testers, one of which
@@ -305,7 +306,7 @@ func TestWriteFile(t *testing.T) {
 		t.Fatalf("WriteFile: %v", err)
 	}
 	page := render(t, smallResult())
-	got, err := os.ReadFile(filepath.Join(dir, FileName))
+	got, err := os.ReadFile(filepath.Join(dir, rundir.Report))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +317,7 @@ func TestWriteFile(t *testing.T) {
 		checkSVGFile(t, filepath.Join(dir, id+".svg"), page)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1+len(GraphIDs()) {
-		t.Errorf("dir holds %d entries, want %s and %d graphs", len(entries), FileName, len(GraphIDs()))
+		t.Errorf("dir holds %d entries, want %s and %d graphs", len(entries), rundir.Report, len(GraphIDs()))
 	}
 	if err := WriteFile(filepath.Join(dir, "missing"), smallResult(), nil); err == nil {
 		t.Error("WriteFile into a missing directory succeeded")

@@ -29,7 +29,9 @@ type Row struct {
 	Error        string `parquet:"error,dict"`
 }
 
-const rowChunk = 8192
+// RowChunk is how many rows the readers and writers of samples.parquet
+// hand over at a time.
+const RowChunk = 8192
 
 // rowsPerGroup bounds a row group of samples.parquet, so that neither the
 // writer nor a reader ever holds more than this many rows of one column.
@@ -43,21 +45,34 @@ func writerOptions() []parquet.WriterOption {
 	return []parquet.WriterOption{parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(rowsPerGroup)}
 }
 
+// WriteSampleRows writes samples.parquet in dir: fill hands its rows to put,
+// in as many calls as it likes. The file is replaced only when fill returns
+// nil (see WriteFile); an error from fill or put leaves it as it was.
+func WriteSampleRows(dir string, fill func(put func([]Row) error) error) error {
+	return WriteFile(dir, Samples, func(f io.Writer) error {
+		w := parquet.NewGenericWriter[Row](f, writerOptions()...)
+		put := func(rows []Row) error {
+			_, err := w.Write(rows)
+			return err
+		}
+		if err := fill(put); err != nil {
+			return err
+		}
+		return w.Close()
+	})
+}
+
 // WriteRows writes samples.parquet in dir from the rows next fills into
 // its buffer, until it returns 0 rows (or an error).
 func WriteRows(dir string, next func(buf []Row) (int, error)) error {
-	return writeAtomic(filepath.Join(dir, Samples), func(f *os.File) error {
-		w := parquet.NewGenericWriter[Row](f, writerOptions()...)
-		buf := make([]Row, rowChunk)
+	return WriteSampleRows(dir, func(put func([]Row) error) error {
+		buf := make([]Row, RowChunk)
 		for {
 			n, err := next(buf)
-			if err != nil {
+			if err != nil || n == 0 {
 				return err
 			}
-			if n == 0 {
-				return w.Close()
-			}
-			if _, err := w.Write(buf[:n]); err != nil {
+			if err := put(buf[:n]); err != nil {
 				return err
 			}
 		}
@@ -75,9 +90,8 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 		ids[t.Slot] = t.ID
 	}
 	counts := map[int]uint64{}
-	err := writeAtomic(filepath.Join(dir, Samples), func(f *os.File) error {
-		w := parquet.NewGenericWriter[Row](f, writerOptions()...)
-		rows := make([]Row, 0, rowChunk)
+	err := WriteSampleRows(dir, func(put func([]Row) error) error {
+		rows := make([]Row, 0, RowChunk)
 		err := ReadSpool(filepath.Join(dir, Spool), SpoolVisitor{
 			Sync: func(int, clock.Record) error { return nil },
 			Batch: func(slot int, b *protocol.Batch) error {
@@ -89,7 +103,7 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 				for _, s := range b.Samples {
 					rows = append(rows, toRow(slot, ids[slot], m, s))
 					if len(rows) == cap(rows) {
-						if _, err := w.Write(rows); err != nil {
+						if err := put(rows); err != nil {
 							return err
 						}
 						rows = rows[:0]
@@ -101,10 +115,7 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(rows); err != nil {
-			return err
-		}
-		return w.Close()
+		return put(rows)
 	})
 	return counts, err
 }
@@ -115,45 +126,80 @@ func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err}
 }
 
-// ReadCalls reads samples.parquet into the analyzer's calls, placing each
-// call on the global timeline anew from its local start time with
-// mapping(tester) (nil mapper: the local clock is taken as global, that is,
-// no clock correction at all). The call keeps its measured duration.
-func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]sample.Call, error) {
-	path := filepath.Join(dir, Samples)
-	f, err := os.Open(path)
+// ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
+// row, handing fn up to RowChunk rows at a time; the slice is reused once
+// fn returns, and an error from fn stops the scan.
+func ScanRows(dir, name string, fn func(rows []Row) error) error {
+	path := filepath.Join(dir, name)
+	pf, f, err := openParquet(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
 	r := parquet.NewGenericReader[Row](pf)
 	defer r.Close()
-	calls := make([]sample.Call, 0, r.NumRows())
-	buf := make([]Row, rowChunk)
+	buf := make([]Row, RowChunk)
 	for {
 		n, err := r.Read(buf)
-		for _, row := range buf[:n] {
-			c, cerr := toCall(row, mapping(row.Tester))
-			if cerr != nil {
-				return nil, fmt.Errorf("%s: %w", path, cerr)
+		if n > 0 {
+			if ferr := fn(buf[:n]); ferr != nil {
+				return ferr
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+}
+
+// openParquet opens the Parquet file at path; the caller closes f.
+func openParquet(path string, opts ...parquet.FileOption) (pf *parquet.File, f *os.File, err error) {
+	f, err = os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil {
+		pf, err = parquet.OpenFile(f, st.Size(), opts...)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return pf, f, nil
+}
+
+// CountSamples returns the number of rows of dir's samples.parquet, from
+// its footer alone.
+func CountSamples(dir string) (int64, error) {
+	pf, f, err := openParquet(filepath.Join(dir, Samples), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return pf.NumRows(), nil
+}
+
+// ReadCalls reads samples.parquet into calls, placing each call on the
+// global timeline anew from its local start time with mapping(tester)
+// (nil mapper: the local clock is taken as global, that is, no clock
+// correction at all). The call keeps its measured duration.
+func ReadCalls(dir string, mapping func(tester int32) *clock.Mapper) ([]sample.Call, error) {
+	var calls []sample.Call
+	err := ScanRows(dir, Samples, func(rows []Row) error {
+		for _, row := range rows {
+			c, err := toCall(row, mapping(row.Tester))
+			if err != nil {
+				return fmt.Errorf("%s: %w", filepath.Join(dir, Samples), err)
 			}
 			calls = append(calls, c)
 		}
-		if errors.Is(err, io.EOF) {
-			return calls, nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
+		return nil
+	})
+	return calls, err
 }
 
 func toCall(row Row, m *clock.Mapper) (sample.Call, error) {

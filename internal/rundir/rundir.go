@@ -1,6 +1,13 @@
-// Package rundir reads and writes the run directory of DESIGN.md: the
-// samples spool written while a run goes, samples.parquet, testers.csv,
-// syncs.csv and events.jsonl, and loads a run back for the analyzer.
+// Package rundir owns the run directory: the name and format of every file
+// in it, and the one way files are written there. While a run goes, the
+// controller appends to the samples spool and the event log; at its end the
+// spool becomes samples.parquet and the testers' records testers.csv and
+// syncs.csv. The derived files (quanta.csv, clients.csv, summary.json,
+// model.json, report.html, graph-*.svg) are encoded by the packages that
+// compute them and written here through WriteFile, so that every file of a
+// run is complete or absent, never half written, and readable by all.
+//
+// Storage knows nothing of the analysis: it reads and writes records.
 package rundir
 
 import (
@@ -11,15 +18,25 @@ import (
 
 // File names inside a run directory.
 const (
-	Experiment = "experiment.yaml"
-	Spool      = "samples.spool"
-	Samples    = "samples.parquet"
-	Testers    = "testers.csv"
-	Syncs      = "syncs.csv"
-	Events     = "events.jsonl"
-	Server     = "server.csv"
-	LogDir     = "logs"
+	Experiment  = "experiment.yaml" // the experiment as run, defaults filled in
+	Spool       = "samples.spool"   // samples as they arrive (replaced by Samples at the end)
+	Samples     = "samples.parquet" // one row per client call
+	SamplesOrig = Samples + ".orig" // the samples before `analyze --verify --fix` dropped rows
+	Testers     = "testers.csv"     // one row per tester
+	Syncs       = "syncs.csv"       // every clock sync of every tester
+	Events      = "events.jsonl"    // the controller's events
+	Server      = "server.csv"      // the demo target's own served-per-second counts
+	Quanta      = "quanta.csv"      // per quantum figures
+	Clients     = "clients.csv"     // per tester figures
+	Summary     = "summary.json"    // the summary table
+	Model       = "model.json"      // the models of performance against load
+	Report      = "report.html"     // the report
+	LogDir      = "logs"            // each tester's own output
 )
+
+// GraphFile is the name of the report's graph with element id id (e.g.
+// "graph-a" → "graph-a.svg").
+func GraphFile(id string) string { return id + ".svg" }
 
 // Create makes a new run directory (and its logs folder); it refuses to
 // reuse one that already holds a run.
@@ -30,20 +47,10 @@ func Create(dir string) error {
 	return os.MkdirAll(filepath.Join(dir, LogDir), 0o755)
 }
 
-// writeAtomic writes a file via a temporary name and a rename, so that a
-// crash never leaves half a file under the real name.
-func writeAtomic(path string, write func(f *os.File) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// Path returns the path of file name in dir.
+func Path(dir, name string) string { return filepath.Join(dir, name) }
+
+// LogPath is where tester slot's own output goes.
+func LogPath(dir string, slot int) string {
+	return filepath.Join(dir, LogDir, fmt.Sprintf("tester-%03d.log", slot))
 }

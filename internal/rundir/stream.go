@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
@@ -23,19 +22,11 @@ const streamBatch = 64 << 10
 // and analysis share the machine's cores. An error from fn stops the read.
 func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([]sample.Call) error) error {
 	path := filepath.Join(dir, Samples)
-	f, err := os.Open(path)
+	pf, f, err := openParquet(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
 	full, free := make(chan []sample.Call, 2), make(chan []sample.Call, 3)
 	for range 3 {
 		free <- make([]sample.Call, 0, streamBatch)

@@ -80,7 +80,7 @@ const testerColumnsV1 = 20
 
 // WriteTesters writes testers.csv and syncs.csv.
 func WriteTesters(dir string, ts []*TesterRecord) error {
-	err := writeAtomic(filepath.Join(dir, Testers), func(f *os.File) error {
+	err := WriteFile(dir, Testers, func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		_ = w.Write(testerHeader)
 		for _, t := range ts {
@@ -97,7 +97,7 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, Syncs), func(f *os.File) error {
+	return WriteFile(dir, Syncs, func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		_ = w.Write([]string{"index", "local_ns", "offset_ns", "rtt_ns", "error_bound_ns"})
 		for _, t := range ts {

@@ -1,4 +1,4 @@
-package rundir
+package verify
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // Lifetimes of the testers of verifyTesters.
@@ -25,9 +26,9 @@ const (
 
 // verifyTesters are the testers of the test run directories: 0 and 1 have
 // sync records, 2 and 3 none; 1 has no known stop.
-func verifyTesters() []*TesterRecord {
+func verifyTesters() []*rundir.TesterRecord {
 	syncs := []clock.Record{{LocalNs: verifyLaunch, OffsetNs: 100, RTTNs: 1000, BoundNs: 500}}
-	return []*TesterRecord{
+	return []*rundir.TesterRecord{
 		{Slot: 0, ID: "a:1", LaunchNs: verifyLaunch, StartNs: verifyLaunch + 1e9, StopNs: verifyStop, Syncs: syncs},
 		{Slot: 1, ID: "b:2", LaunchNs: verifyLaunch, StartNs: verifyLaunch + 1e9, Syncs: syncs},
 		{Slot: 2, ID: "c:3", LaunchNs: verifyLaunch, StartNs: verifyLaunch + 1e9, StopNs: verifyStop},
@@ -37,9 +38,9 @@ func verifyTesters() []*TesterRecord {
 
 // verifyRow is a good sample of tester with sequence number seq, changed
 // by the edits.
-func verifyRow(tester int32, seq int64, edits ...func(*Row)) Row {
+func verifyRow(tester int32, seq int64, edits ...func(*rundir.Row)) rundir.Row {
 	start := verifyLaunch + 2e9 + seq*1e6
-	r := Row{Tester: tester, Seq: seq, StartNs: start, EndNs: start + 5e5, LocalStartNs: start - 100, Status: "ok"}
+	r := rundir.Row{Tester: tester, Seq: seq, StartNs: start, EndNs: start + 5e5, LocalStartNs: start - 100, Status: "ok"}
 	for _, e := range edits {
 		e(&r)
 	}
@@ -47,8 +48,8 @@ func verifyRow(tester int32, seq int64, edits ...func(*Row)) Row {
 }
 
 // verifyRows are good samples of tester with the given sequence numbers.
-func verifyRows(tester int32, seqs ...int64) []Row {
-	var out []Row
+func verifyRows(tester int32, seqs ...int64) []rundir.Row {
+	var out []rundir.Row
 	for _, s := range seqs {
 		out = append(out, verifyRow(tester, s))
 	}
@@ -65,8 +66,8 @@ func verifySeqs(n int64) []int64 {
 }
 
 // verifyJoin concatenates row lists.
-func verifyJoin(parts ...[]Row) []Row {
-	var out []Row
+func verifyJoin(parts ...[]rundir.Row) []rundir.Row {
+	var out []rundir.Row
 	for _, p := range parts {
 		out = append(out, p...)
 	}
@@ -74,27 +75,27 @@ func verifyJoin(parts ...[]Row) []Row {
 }
 
 // Edits of verifyRow.
-func verifyEndsEarly(r *Row)    { r.EndNs = r.StartNs - 1 }
-func verifyBadStatus(r *Row)    { r.Status = "bogus" }
-func verifyBeforeLaunch(r *Row) { r.StartNs, r.EndNs = verifyLaunch-1, verifyLaunch+1000 }
-func verifyEndAt(t int64) func(*Row) {
-	return func(r *Row) { r.StartNs, r.EndNs = t-1e6, t }
+func verifyEndsEarly(r *rundir.Row)    { r.EndNs = r.StartNs - 1 }
+func verifyBadStatus(r *rundir.Row)    { r.Status = "bogus" }
+func verifyBeforeLaunch(r *rundir.Row) { r.StartNs, r.EndNs = verifyLaunch-1, verifyLaunch+1000 }
+func verifyEndAt(t int64) func(*rundir.Row) {
+	return func(r *rundir.Row) { r.StartNs, r.EndNs = t-1e6, t }
 }
 
 // writeVerifyDir makes a run directory with the testers of verifyTesters
 // and samples.parquet holding rows.
-func writeVerifyDir(t *testing.T, rows []Row) string {
+func writeVerifyDir(t *testing.T, rows []rundir.Row) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := WriteTesters(dir, verifyTesters()); err != nil {
+	if err := rundir.WriteTesters(dir, verifyTesters()); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Create(filepath.Join(dir, Samples))
+	f, err := os.Create(filepath.Join(dir, rundir.Samples))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	w := parquet.NewGenericWriter[Row](f, parquet.Compression(&parquet.Zstd))
+	w := parquet.NewGenericWriter[rundir.Row](f, parquet.Compression(&parquet.Zstd))
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +106,10 @@ func writeVerifyDir(t *testing.T, rows []Row) string {
 }
 
 // readVerifyRows reads samples.parquet of dir back.
-func readVerifyRows(t *testing.T, dir string) []Row {
+func readVerifyRows(t *testing.T, dir string) []rundir.Row {
 	t.Helper()
-	var out []Row
-	err := verifyScan(filepath.Join(dir, Samples), func(rows []Row) error {
+	var out []rundir.Row
+	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
 		out = append(out, rows...)
 		return nil
 	})
@@ -119,9 +120,9 @@ func readVerifyRows(t *testing.T, dir string) []Row {
 }
 
 // checkVerifyCounts compares the count of every class with want.
-func checkVerifyCounts(t *testing.T, r *VerifyReport, want map[Problem]int64) {
+func checkVerifyCounts(t *testing.T, r *Report, want map[Problem]int64) {
 	t.Helper()
-	for _, p := range verifyOrder {
+	for _, p := range reportOrder {
 		if got := r.Problems[p].Count; got != want[p] {
 			t.Errorf("%s: count %d, want %d (examples %+v)", p, got, want[p], r.Problems[p].Examples)
 		}
@@ -130,11 +131,11 @@ func checkVerifyCounts(t *testing.T, r *VerifyReport, want map[Problem]int64) {
 
 func TestVerifyDetects(t *testing.T) {
 	t.Parallel()
-	many := verifySeqs(3*rowChunk + 5)
+	many := verifySeqs(3*rundir.RowChunk + 5)
 	many = append(many[:9999], many[10000:]...) // seq 10000 lost
 	tests := []struct {
 		name    string
-		rows    []Row
+		rows    []rundir.Row
 		want    map[Problem]int64
 		bad     int64
 		testers int
@@ -143,13 +144,13 @@ func TestVerifyDetects(t *testing.T) {
 		{name: "clean", rows: verifyJoin(verifyRows(0, 1, 2, 3, 4, 5), verifyRows(1, 1, 2, 3)),
 			testers: 2, ok: true},
 		{name: "end before start", rows: verifyJoin(verifyRows(0, 1, 2),
-			[]Row{verifyRow(0, 3, verifyEndsEarly), verifyRow(0, 4), verifyRow(1, 1, verifyEndsEarly)}),
+			[]rundir.Row{verifyRow(0, 3, verifyEndsEarly), verifyRow(0, 4), verifyRow(1, 1, verifyEndsEarly)}),
 			want: map[Problem]int64{ProblemEndBeforeStart: 2}, bad: 2, testers: 2},
 		{name: "duplicate", rows: verifyJoin(verifyRows(0, 1, 2, 3), verifyRows(0, 2, 2, 3), verifyRows(1, 1)),
 			want: map[Problem]int64{ProblemDuplicate: 3}, bad: 3, testers: 2},
 		{name: "unknown tester", rows: verifyJoin(verifyRows(0, 1, 2), verifyRows(7, 1, 2), verifyRows(-1, 1)),
 			want: map[Problem]int64{ProblemUnknownTester: 3}, bad: 3, testers: 3},
-		{name: "outside lifetime", rows: verifyJoin(verifyRows(0, 1, 2), []Row{
+		{name: "outside lifetime", rows: verifyJoin(verifyRows(0, 1, 2), []rundir.Row{
 			verifyRow(0, 3, verifyBeforeLaunch),
 			verifyRow(0, 4, verifyEndAt(verifyStop+int64(2*time.Minute))),
 			verifyRow(0, 5, verifyEndAt(verifyStop+int64(30*time.Second))), // within the slack
@@ -158,11 +159,11 @@ func TestVerifyDetects(t *testing.T) {
 		{name: "missing clock", rows: verifyJoin(verifyRows(0, 1, 2), verifyRows(2, 1, 2, 3)),
 			want: map[Problem]int64{ProblemMissingClock: 1}, testers: 2},
 		{name: "bad status", rows: verifyJoin(verifyRows(0, 1),
-			[]Row{verifyRow(0, 2, verifyBadStatus), verifyRow(0, 3, func(r *Row) { r.Status = "" })}),
+			[]rundir.Row{verifyRow(0, 2, verifyBadStatus), verifyRow(0, 3, func(r *rundir.Row) { r.Status = "" })}),
 			want: map[Problem]int64{ProblemBadStatus: 2}, bad: 2, testers: 1},
 		{name: "seq gaps", rows: verifyJoin(verifyRows(0, 1, 2, 5, 9), verifyRows(1, 2)),
 			want: map[Problem]int64{ProblemSeqGap: 6}, testers: 2, ok: true},
-		{name: "several problems in one row", rows: []Row{verifyRow(9, 1, verifyEndsEarly, verifyBadStatus)},
+		{name: "several problems in one row", rows: []rundir.Row{verifyRow(9, 1, verifyEndsEarly, verifyBadStatus)},
 			bad: 1, testers: 1,
 			want: map[Problem]int64{ProblemEndBeforeStart: 1, ProblemUnknownTester: 1, ProblemBadStatus: 1}},
 		{name: "many chunks", rows: verifyJoin(verifyRows(0, many...), verifyRows(0, 1), verifyRows(1, 1)),
@@ -172,7 +173,7 @@ func TestVerifyDetects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeVerifyDir(t, tt.rows)
-			r, err := Verify(dir, false)
+			r, err := Check(dir, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,8 +186,8 @@ func TestVerifyDetects(t *testing.T) {
 				t.Errorf("read %d, bad %d, kept %d, testers %d, fixed %v; want %d, %d, %d, %d, false",
 					r.RowsRead, r.RowsBad, r.RowsKept, r.TestersSeen, r.Fixed, n, tt.bad, n, tt.testers)
 			}
-			if _, err := os.Stat(filepath.Join(dir, SamplesOrig)); !errors.Is(err, fs.ErrNotExist) {
-				t.Errorf("without fix, %s: %v", SamplesOrig, err)
+			if _, err := os.Stat(filepath.Join(dir, rundir.SamplesOrig)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("without fix, %s: %v", rundir.SamplesOrig, err)
 			}
 		})
 	}
@@ -197,15 +198,15 @@ func TestVerifyFix(t *testing.T) {
 	good := verifyJoin(verifyRows(0, 1, 2, 3, 4, 5), verifyRows(1, 1, 2, 3))
 	tests := []struct {
 		name     string
-		rows     []Row
-		kept     []Row
+		rows     []rundir.Row
+		kept     []rundir.Row
 		dropped  map[Problem]int64
 		oldOrig  bool // a samples.parquet.orig exists already
 		fixed    bool
 		secondOK bool
 		second   map[Problem]int64 // counts of the second Verify
 	}{
-		{name: "every fixable class", rows: verifyJoin(good[:3], []Row{
+		{name: "every fixable class", rows: verifyJoin(good[:3], []rundir.Row{
 			verifyRow(0, 6, verifyEndsEarly),
 			verifyRow(0, 2),
 			verifyRow(7, 1),
@@ -227,21 +228,21 @@ func TestVerifyFix(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeVerifyDir(t, tt.rows)
-			orig := filepath.Join(dir, SamplesOrig)
+			orig := filepath.Join(dir, rundir.SamplesOrig)
 			if tt.oldOrig {
 				if err := os.WriteFile(orig, []byte("older"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
-			before, _ := os.ReadFile(filepath.Join(dir, Samples))
-			r, err := Verify(dir, true)
+			before, _ := os.ReadFile(filepath.Join(dir, rundir.Samples))
+			r, err := Check(dir, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if r.Fixed != tt.fixed || r.RowsKept != int64(len(tt.kept)) {
 				t.Errorf("fixed %v, kept %d; want %v, %d", r.Fixed, r.RowsKept, tt.fixed, len(tt.kept))
 			}
-			for _, p := range verifyOrder {
+			for _, p := range reportOrder {
 				if got := r.Problems[p].Dropped; got != tt.dropped[p] {
 					t.Errorf("%s: dropped %d, want %d", p, got, tt.dropped[p])
 				}
@@ -250,7 +251,7 @@ func TestVerifyFix(t *testing.T) {
 				t.Errorf("rows after the fix:\n got %+v\nwant %+v", got, tt.kept)
 			}
 			checkVerifyOrig(t, orig, before, tt.oldOrig, tt.fixed)
-			r2, err := Verify(dir, false)
+			r2, err := Check(dir, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,15 +271,15 @@ func checkVerifyOrig(t *testing.T, orig string, before []byte, old, fixed bool) 
 	switch {
 	case old:
 		if string(got) != "older" {
-			t.Errorf("the older %s was replaced: %q, %v", SamplesOrig, got, err)
+			t.Errorf("the older %s was replaced: %q, %v", rundir.SamplesOrig, got, err)
 		}
 	case fixed:
 		if err != nil || !bytes.Equal(got, before) {
-			t.Errorf("%s is not the original (%d bytes, want %d): %v", SamplesOrig, len(got), len(before), err)
+			t.Errorf("%s is not the original (%d bytes, want %d): %v", rundir.SamplesOrig, len(got), len(before), err)
 		}
 	default:
 		if !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("nothing to fix, yet %s: %v", SamplesOrig, err)
+			t.Errorf("nothing to fix, yet %s: %v", rundir.SamplesOrig, err)
 		}
 	}
 }
@@ -289,18 +290,18 @@ func TestVerifyReportFormatAndJSON(t *testing.T) {
 	for range 15 {
 		rows = append(rows, verifyRow(0, 2))
 	}
-	r, err := Verify(writeVerifyDir(t, rows), false)
+	r, err := Check(writeVerifyDir(t, rows), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := r.Problems[ProblemDuplicate]; d.Count != 15 || len(d.Examples) != verifyMaxExamples {
-		t.Errorf("duplicates: count %d, %d examples; want 15, %d", d.Count, len(d.Examples), verifyMaxExamples)
+	if d := r.Problems[ProblemDuplicate]; d.Count != 15 || len(d.Examples) != maxExamples {
+		t.Errorf("duplicates: count %d, %d examples; want 15, %d", d.Count, len(d.Examples), maxExamples)
 	}
 	var out strings.Builder
 	if err := r.Format(&out); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range verifyOrder {
+	for _, p := range reportOrder {
 		if !strings.Contains(out.String(), string(p)) {
 			t.Errorf("no line for %s in\n%s", p, out.String())
 		}
@@ -312,7 +313,7 @@ func TestVerifyReportFormatAndJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back VerifyReport
+	var back Report
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
@@ -327,10 +328,10 @@ func TestVerifyErrors(t *testing.T) {
 		name  string
 		setup func(dir string) error
 	}{
-		{name: "no samples", setup: func(dir string) error { return os.Remove(filepath.Join(dir, Samples)) }},
-		{name: "no testers", setup: func(dir string) error { return os.Remove(filepath.Join(dir, Testers)) }},
+		{name: "no samples", setup: func(dir string) error { return os.Remove(filepath.Join(dir, rundir.Samples)) }},
+		{name: "no testers", setup: func(dir string) error { return os.Remove(filepath.Join(dir, rundir.Testers)) }},
 		{name: "not parquet", setup: func(dir string) error {
-			return os.WriteFile(filepath.Join(dir, Samples), []byte("not parquet"), 0o644)
+			return os.WriteFile(filepath.Join(dir, rundir.Samples), []byte("not parquet"), 0o644)
 		}},
 	}
 	for _, tt := range tests {
@@ -340,7 +341,7 @@ func TestVerifyErrors(t *testing.T) {
 			if err := tt.setup(dir); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := Verify(dir, true); err == nil {
+			if _, err := Check(dir, true); err == nil {
 				t.Error("Verify succeeded")
 			}
 		})

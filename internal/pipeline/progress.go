@@ -1,38 +1,15 @@
-package rundir
+package pipeline
 
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/sample"
-	"github.com/parquet-go/parquet-go"
 )
 
 // progressEvery is how often a long read reports its progress.
 const progressEvery = 2 * time.Second
-
-// CountSamples returns the number of rows of dir's samples.parquet, from
-// its footer alone.
-func CountSamples(dir string) (int64, error) {
-	path := filepath.Join(dir, Samples)
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	return pf.NumRows(), nil
-}
 
 // progress wraps fn so that every progressEvery it writes how far the read
 // of total samples has got to w, as one line (nothing for a read that ends

@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// Clock modes: how samples are placed on the global timeline.
+const (
+	ClockSync = "sync" // from each tester's sync records (the default)
+	ClockRaw  = "raw"  // as each tester's own clock said, uncorrected
+)
+
+// Options choose how a run is analyzed.
+type Options struct {
+	Quantum time.Duration // 0 = the experiment's
+	Clock   string        // ClockSync (default, also "") or ClockRaw
+	// Progress receives a line every few seconds while a long run is read,
+	// and notes such as a model fitted for want of model.json (nil: nothing).
+	Progress io.Writer
+}
+
+// Dataset is a run directory loaded for analysis: everything the analyzer
+// needs but the calls, which are streamed from samples.parquet.
+type Dataset struct {
+	Dir        string
+	Experiment *experiment.Experiment
+	Testers    []*rundir.TesterRecord
+	Config     analyze.Config
+	progress   io.Writer
+	mapping    func(int32) *clock.Mapper
+}
+
+// Load reads a run directory's experiment and tester records.
+func Load(dir string, o Options) (*Dataset, error) {
+	mapping, err := clockMapping(o.Clock)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
+	if err != nil {
+		return nil, fmt.Errorf("not a readable run directory: %w", err)
+	}
+	testers, err := rundir.ReadTesters(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dataset{Dir: dir, Experiment: exp, Testers: testers, progress: o.Progress, mapping: mapping(testers)}
+	quantum := o.Quantum
+	if quantum == 0 {
+		quantum = exp.Analysis.Quantum.D()
+	}
+	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers}
+	for _, t := range testers {
+		d.Config.Lost += int(t.Lost())
+		if t.StartNs == 0 {
+			continue // never ran its client loop: counted by Analyze as failed
+		}
+		a := analyzeTester(t)
+		if o.Clock == ClockRaw && len(t.Syncs) > 0 {
+			// Uncorrected: the tester's lifetime on its own clock too.
+			off := clock.NewMapper(t.Syncs).Offset(t.StartNs - t.Syncs[0].OffsetNs)
+			a.Start, a.End = a.Start-off, a.End-off
+		}
+		d.Config.Testers = append(d.Config.Testers, a)
+	}
+	return d, nil
+}
+
+// clockMapping returns, for a clock mode, how to build each tester's
+// mapping onto the global timeline (a nil mapper: no correction).
+func clockMapping(mode string) (func([]*rundir.TesterRecord) func(int32) *clock.Mapper, error) {
+	switch mode {
+	case ClockSync, "":
+		return func(testers []*rundir.TesterRecord) func(int32) *clock.Mapper {
+			mappers := map[int32]*clock.Mapper{}
+			for _, t := range testers {
+				mappers[int32(t.Slot)] = clock.NewMapper(t.Syncs)
+			}
+			return func(t int32) *clock.Mapper { return mappers[t] }
+		}, nil
+	case ClockRaw:
+		return func([]*rundir.TesterRecord) func(int32) *clock.Mapper {
+			return func(int32) *clock.Mapper { return nil }
+		}, nil
+	}
+	return nil, fmt.Errorf("unknown clock mode %q (want %s or %s)", mode, ClockSync, ClockRaw)
+}
+
+// Calls reads every call of the run into memory, placed on the global
+// timeline like the analysis places them.
+func (d *Dataset) Calls() ([]sample.Call, error) {
+	return rundir.ReadCalls(d.Dir, d.mapping)
+}
+
+// Stream hands every call of the run to fn in batches, placed on the
+// global timeline like the analysis places them (see rundir.StreamCalls).
+func (d *Dataset) Stream(fn func([]sample.Call) error) error {
+	return rundir.StreamCalls(d.Dir, d.mapping, fn)
+}
+
+// analyzeWorkers is how many goroutines fold calls: one per core but the
+// one that decodes the file, at least one.
+func analyzeWorkers() int {
+	return max(1, min(runtime.GOMAXPROCS(0)-1, 4))
+}
+
+// Analyze computes the analysis of the run in one pass over its samples,
+// and counts the testers that failed before their client loop started,
+// which the analyzer never sees. Each of also sees every batch of calls of
+// that same pass (in order, before the analyzer), so that a caller that
+// needs more of the calls reads them once.
+func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, error) {
+	cfg := d.Config
+	if len(cfg.Testers) == 0 {
+		origin, err := d.earliestStart()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Origin = origin
+	}
+	acc, err := analyze.NewParallel(cfg, analyzeWorkers())
+	if err != nil {
+		return nil, err
+	}
+	total, _ := rundir.CountSamples(d.Dir) // for the progress line only
+	fold := func(calls []sample.Call) error {
+		for _, fn := range also {
+			if err := fn(calls); err != nil {
+				return err
+			}
+		}
+		return acc.Add(calls)
+	}
+	err = d.Stream(progress(d.progress, total, fold))
+	res, rerr := acc.Result() // also stops the workers
+	if err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range d.Testers {
+		if t.StartNs == 0 {
+			res.Summary.Testers.Failed++
+		}
+	}
+	return res, nil
+}
+
+// earliestStart is the start of the earliest call: the origin of a run
+// with no tester lifetimes to start at.
+func (d *Dataset) earliestStart() (int64, error) {
+	var origin int64
+	first := true
+	err := d.Stream(func(calls []sample.Call) error {
+		if e := analyze.EarliestStart(calls); len(calls) > 0 && (first || e < origin) {
+			origin, first = e, false
+		}
+		return nil
+	})
+	return origin, err
+}
+
+// analyzeTester is what the analyzer needs to know of tester t.
+func analyzeTester(t *rundir.TesterRecord) analyze.Tester {
+	off, rtt, bound := t.ClockFigures()
+	if t.TargetRTTNs > 0 {
+		rtt = float64(t.TargetRTTNs) / 1e6 // the target itself was probed
+	}
+	a := analyze.Tester{Index: t.Slot, ID: t.ID, Host: t.Host, Start: t.StartNs, End: t.StopNs,
+		Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound,
+		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0}
+	for _, s := range t.Syncs {
+		a.Syncs = append(a.Syncs, analyze.TesterSync{T: s.LocalNs + s.OffsetNs, OffsetMs: float64(s.OffsetNs) / 1e6,
+			RTTMs: float64(s.RTTNs) / 1e6, BoundMs: float64(s.BoundNs) / 1e6})
+	}
+	return a
+}
