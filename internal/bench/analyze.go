@@ -56,9 +56,9 @@ func Analyze(ctx context.Context, o AnalyzeOptions, progress io.Writer) (Analyze
 	if err := WriteSynthRun(dir, o.Synth); err != nil {
 		return r, err
 	}
-	r.GenerateS = round3(time.Since(t0).Seconds())
+	r.GenerateS = round(time.Since(t0).Seconds(), 3)
 	if st, err := os.Stat(filepath.Join(dir, rundir.Samples)); err == nil {
-		r.FileMB = round3(float64(st.Size()) / (1 << 20))
+		r.FileMB = round(float64(st.Size())/(1<<20), 3)
 	}
 	fmt.Fprintf(progress, "wrote it in %.1f s (%.0f MB); analyzing ...\n", r.GenerateS, r.FileMB)
 	cmd := exec.CommandContext(ctx, o.Exe, "analyze", dir)
@@ -67,13 +67,10 @@ func Analyze(ctx context.Context, o AnalyzeOptions, progress io.Writer) (Analyze
 	if err := cmd.Run(); err != nil {
 		return r, fmt.Errorf("bench: diperf analyze: %w", err)
 	}
-	r.AnalyzeS = round3(time.Since(t0).Seconds())
+	r.AnalyzeS = round(time.Since(t0).Seconds(), 3)
 	r.SamplesPerS = float64(int64(float64(r.Samples) / r.AnalyzeS))
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.PeakRSSMB = round3(float64(ru.Maxrss) / 1024) // Linux reports KiB
+		r.PeakRSSMB = round(float64(ru.Maxrss)/1024, 3) // Linux reports KiB
 	}
 	return r, nil
 }
-
-// round3 rounds to 3 decimals for the JSON line.
-func round3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }

@@ -1,0 +1,115 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/netip"
+	"time"
+
+	"github.com/diperf/diperf/internal/timeserver"
+)
+
+// The time-server load generator's source addresses are 127.0.0.10 and up.
+const (
+	firstSource = 10
+	// MaxSources is the most source addresses TimeserverOptions.Sources may ask for.
+	MaxSources = 255 - firstSource + 1
+	grace      = time.Second // how long the generator waits for late replies
+)
+
+// TimeserverOptions configure the time-server benchmark.
+type TimeserverOptions struct {
+	Rate     float64       // requests/s to send, all sources together
+	Duration time.Duration // how long to send
+	Sources  int           // sending sockets, from 127.0.0.10 on (1..MaxSources)
+}
+
+// TimeserverResult is what the time-server benchmark measured; it is the
+// JSON line `diperf bench timeserver` ends with.
+type TimeserverResult struct {
+	Bench         string  `json:"bench"`
+	Rate          float64 `json:"rate"`
+	DurationS     float64 `json:"duration_s"`
+	Sent          uint64  `json:"sent"`
+	Answered      uint64  `json:"answered"`
+	AnsweredPerS  float64 `json:"answered_per_s"`
+	Unanswered    uint64  `json:"unanswered"`
+	RateLimited   uint64  `json:"rate_limited"`
+	Malformed     uint64  `json:"malformed"`
+	MaxReplyRatio float64 `json:"max_reply_to_request_ratio"`
+	RTTP50us      float64 `json:"rtt_p50_us"`
+	RTTP99us      float64 `json:"rtt_p99_us"`
+
+	Skipped        uint64 `json:"-"` // not sent: the generator fell behind its schedule
+	Refused        uint64 `json:"-"` // sends the kernel refused
+	ServerAnswered uint64 `json:"-"` // replies the server counted
+}
+
+// Timeserver serves a default-configured time server on loopback, loads it
+// from o.Sources source addresses at o.Rate for o.Duration, and returns the
+// figures; progress gets a line on what it does.
+func Timeserver(ctx context.Context, o TimeserverOptions, progress io.Writer) (*TimeserverResult, error) {
+	if o.Rate <= 0 || o.Duration <= 0 || o.Sources < 1 || o.Sources > MaxSources {
+		return nil, fmt.Errorf("bench timeserver: want a rate > 0, a duration > 0 and 1 to %d sources", MaxSources)
+	}
+	uc, err := timeserver.ListenUDP("127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	defer uc.Close()
+	srv := timeserver.New(timeserver.Config{})
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeUDP(sctx, uc) }()
+	fmt.Fprintf(progress, "timeserver on udp://%s; sending %.0f requests/s for %v from %d sources\n",
+		uc.LocalAddr(), o.Rate, o.Duration, o.Sources)
+	res, err := timeserver.Load(ctx, timeserver.LoadConfig{
+		Target: uc.LocalAddr().String(), Rate: o.Rate, Duration: o.Duration,
+		Sources: sources(o.Sources), Grace: grace,
+	})
+	stop()
+	if serr := <-served; err == nil {
+		err = serr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return timeserverResult(o.Rate, res, srv.Stats()), nil
+}
+
+// sources returns n loopback addresses from 127.0.0.10 on.
+func sources(n int) []netip.Addr {
+	out := make([]netip.Addr, n)
+	a := netip.AddrFrom4([4]byte{127, 0, 0, firstSource})
+	for i := range out {
+		out[i], a = a, a.Next()
+	}
+	return out
+}
+
+// timeserverResult turns the generator's and the server's counts into the
+// benchmark's figures.
+func timeserverResult(rate float64, res timeserver.LoadResult, st timeserver.Stats) *TimeserverResult {
+	return &TimeserverResult{
+		Bench: "timeserver", Rate: rate, DurationS: round(res.Elapsed.Seconds(), 3),
+		Sent: res.Sent, Answered: res.Answered,
+		AnsweredPerS:   round(float64(res.Answered)/res.Elapsed.Seconds(), 1),
+		Unanswered:     res.Sent - min(res.Answered, res.Sent),
+		RateLimited:    st.RateLimited,
+		Malformed:      st.Malformed,
+		MaxReplyRatio:  round(res.MaxReplyRatio, 3),
+		RTTP50us:       round(float64(res.Quantile(0.50))/1e3, 1),
+		RTTP99us:       round(float64(res.Quantile(0.99))/1e3, 1),
+		Skipped:        res.Skipped,
+		Refused:        res.Failed,
+		ServerAnswered: st.Answered,
+	}
+}
+
+// round rounds x to the given number of decimals.
+func round(x float64, decimals int) float64 {
+	p := math.Pow(10, float64(decimals))
+	return math.Round(x*p) / p
+}
