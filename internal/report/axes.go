@@ -2,7 +2,7 @@ package report
 
 import "strings"
 
-// axes writes the axis lines, tick labels and axis titles.
+// axes writes the axis lines, tick labels and axis titles of every panel.
 func (f *frame) axes(b *strings.Builder, c *chart) {
 	d := "M" + px(f.left) + " " + px(f.top) + "V" + px(f.bottom) + "H" + px(f.right)
 	if f.hasY2 {
@@ -21,6 +21,9 @@ func (f *frame) axes(b *strings.Builder, c *chart) {
 	}
 	b.WriteString("</g>")
 	vtitle(b, 16, (f.top+f.bottom)/2, c.y)
+	if f.hasUpper {
+		f.upperAxes(b, c.upper)
+	}
 	if !f.hasY2 {
 		return
 	}

@@ -5,7 +5,15 @@ import (
 )
 
 // yScale returns the scale a series is plotted against.
-func (f *frame) yScale(right bool) scale {
+func (f *frame) yScale(s *series) scale {
+	if s.upper && f.hasUpper {
+		return f.u
+	}
+	return f.sideScale(s.right)
+}
+
+// sideScale returns the scale of the main panel's right or left axis.
+func (f *frame) sideScale(right bool) scale {
 	if right && f.hasY2 {
 		return f.y2
 	}
@@ -39,7 +47,7 @@ func opacity(attr string, o float64) string {
 // line writes a line series as one path; NaN points break the line and a
 // lone point becomes a dot.
 func (f *frame) line(b *strings.Builder, s *series) {
-	ys := f.yScale(s.right)
+	ys := f.yScale(s)
 	var d strings.Builder
 	seg := 0 // points in the current piece of line
 	for i := range min(len(s.x), len(s.y)) {
@@ -77,7 +85,7 @@ func (f *frame) line(b *strings.Builder, s *series) {
 
 // points writes a scatter series, one circle per finite point.
 func (f *frame) points(b *strings.Builder, s *series) {
-	ys := f.yScale(s.right)
+	ys := f.yScale(s)
 	r := px(s.width)
 	b.WriteString(`<g fill="` + s.color + `"` + opacity("fill-opacity", s.opacity) + `>`)
 	for i := range min(len(s.x), len(s.y)) {
@@ -91,7 +99,7 @@ func (f *frame) points(b *strings.Builder, s *series) {
 // bubbles writes a bubble series: a translucent circle of radius s.r[i]
 // px at each finite point, outlined so that overlaps stay readable.
 func (f *frame) bubbles(b *strings.Builder, s *series) {
-	ys := f.yScale(s.right)
+	ys := f.yScale(s)
 	b.WriteString(`<g fill="` + s.color + `" fill-opacity="` + px(max(0.1, min(1, s.opacity))) +
 		`" stroke="` + s.color + `" stroke-width="0.8">`)
 	for i := range min(len(s.x), len(s.y), len(s.r)) {
@@ -106,7 +114,7 @@ func (f *frame) bubbles(b *strings.Builder, s *series) {
 // bars writes a bar series, each bar centred on its x and 80% of s.width
 // x-units wide (at least half a pixel).
 func (f *frame) bars(b *strings.Builder, s *series) {
-	ys := f.yScale(s.right)
+	ys := f.yScale(s)
 	w := max(0.5, (f.x.at(s.width)-f.x.at(0))*0.8)
 	b.WriteString(`<g fill="` + s.color + `"` + opacity("fill-opacity", s.opacity) + `>`)
 	for i := range min(len(s.x), len(s.y)) {
@@ -123,7 +131,7 @@ func (f *frame) bars(b *strings.Builder, s *series) {
 
 // crosses writes an "×" marker at each finite point, on a white halo.
 func (f *frame) crosses(b *strings.Builder, s *series) {
-	ys := f.yScale(s.right)
+	ys := f.yScale(s)
 	var d strings.Builder
 	for i := range min(len(s.x), len(s.y)) {
 		if finite(s.x[i]) && finite(s.y[i]) {
@@ -153,7 +161,7 @@ func (f *frame) rule(b *strings.Builder, r rule) {
 	if r.vertical {
 		d = "M" + px(f.x.at(r.v)) + " " + px(f.top) + "V" + px(f.bottom)
 	} else {
-		d = "M" + px(f.left) + " " + px(f.yScale(r.right).at(r.v)) + "H" + px(f.right)
+		d = "M" + px(f.left) + " " + px(f.sideScale(r.right).at(r.v)) + "H" + px(f.right)
 	}
 	b.WriteString(`<path fill="none" stroke="` + r.color + `" stroke-width="1.5" stroke-dasharray="6 4" d="` + d + `"/>`)
 }

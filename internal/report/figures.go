@@ -44,11 +44,12 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 
 // timelineCaption is the caption of graph (a).
 func timelineCaption(r *analyze.Result) string {
-	return "Figure a. Offered load (calls in flight) and response time (ms, mean of the successful calls) on " +
-		"the left axis, throughput (successful calls/s) on the right, per " + num(r.Summary.QuantumS) + " s " +
-		"quantum since the first tester started. Thin light lines: per-quantum values; thick lines: centered " +
-		"moving averages over " + itoa(maWindow) + " quanta; dashed lines: least-squares polynomial " +
-		"approximations (DiPerF's two approximations of each series)."
+	return "Figure a. Each series on its own scale: offered load (calls in flight) in the upper panel; below " +
+		"it, response time (ms, mean of the successful calls) on the left axis and throughput (successful " +
+		"calls/s) on the right, per " + num(r.Summary.QuantumS) + " s quantum since the first tester started. " +
+		"Thin light lines: per-quantum values; thick lines: centered moving averages over " + itoa(maWindow) +
+		" quanta; dashed lines: least-squares polynomial approximations (DiPerF's two approximations of each " +
+		"series)."
 }
 
 // testersCaption is the caption of graph (b).

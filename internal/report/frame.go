@@ -64,12 +64,15 @@ func (a axis) domain(sp span, target int) (float64, float64, []float64) {
 }
 
 // frame is a chart laid out in pixels: the plot area, scales and ticks.
+// left, right, top and bottom bound the main panel; the upper panel, when
+// hasUpper, spans uTop to uBottom between the same left and right.
 type frame struct {
 	left, right, top, bottom float64
+	uTop, uBottom            float64
 	width, height            float64
-	x, y, y2                 scale
-	xt, yt, y2t              []float64
-	hasY2                    bool
+	x, y, y2, u              scale
+	xt, yt, y2t, ut          []float64
+	hasY2, hasUpper          bool
 	clip                     string // id of the plot-area clip path
 }
 
@@ -82,7 +85,12 @@ func (c *chart) frame(legendH float64) *frame {
 		f.right = f.width - 70
 	}
 	f.top, f.bottom = 12+legendH, f.height-44
-	xs, ys, y2s := c.spans()
+	if c.upperH > 0 {
+		f.hasUpper = true
+		f.uTop, f.uBottom = f.top, f.top+float64(c.upperH)
+		f.top = f.uBottom + panelGap
+	}
+	xs, ys, y2s, us := c.spans()
 	var d0, d1 float64
 	d0, d1, f.xt = c.x.domain(xs, 8)
 	f.x = scale{d0, d1, f.left, f.right}
@@ -90,6 +98,8 @@ func (c *chart) frame(legendH float64) *frame {
 	f.y = scale{d0, d1, f.bottom, f.top}
 	d0, d1, f.y2t = c.y2.domain(y2s, 5)
 	f.y2 = scale{d0, d1, f.bottom, f.top}
+	d0, d1, f.ut = c.upper.domain(us, upperTicks)
+	f.u = scale{d0, d1, f.uBottom, f.uTop}
 	return f
 }
 
@@ -103,11 +113,15 @@ func (c *chart) hasRight() bool {
 	return false
 }
 
-// spans returns the data ranges of the x, left y and right y axes.
-func (c *chart) spans() (xs, ys, y2s span) {
+// spans returns the data ranges of the x, left y, right y and upper
+// panel's y axes.
+func (c *chart) spans() (xs, ys, y2s, us span) {
 	for _, s := range c.series {
 		ya := &ys
-		if s.right {
+		switch {
+		case s.upper && c.upperH > 0:
+			ya = &us
+		case s.right:
 			ya = &y2s
 		}
 		for i := range min(len(s.x), len(s.y)) {
@@ -133,7 +147,7 @@ func (c *chart) spans() (xs, ys, y2s span) {
 			ys.add(r.v)
 		}
 	}
-	return xs, ys, y2s
+	return xs, ys, y2s, us
 }
 
 // baseAt returns the bottom of bar i.
@@ -144,19 +158,37 @@ func (s *series) baseAt(i int) float64 {
 	return 0
 }
 
-// grid writes the light gridlines at the x and left y ticks, and the clip
-// rectangle of the plot area.
+// grid writes the light gridlines at the x and left y ticks of each
+// panel, and the clip rectangle of each panel's plot area.
 func (f *frame) grid(b *strings.Builder) {
-	b.WriteString(`<defs><clipPath id="` + f.clip + `"><rect x="` + px(f.left) + `" y="` + px(f.top) +
-		`" width="` + px(f.right-f.left) + `" height="` + px(f.bottom-f.top) + `"/></clipPath></defs>`)
-	b.WriteString(`<path fill="none" stroke="` + colGrid + `" d="`)
-	for _, t := range f.xt {
-		b.WriteString("M" + px(f.x.at(t)) + " " + px(f.top) + "V" + px(f.bottom))
+	b.WriteString(`<defs>`)
+	clipRect(b, f.clip, f.left, f.top, f.right, f.bottom)
+	if f.hasUpper {
+		clipRect(b, f.upperClip(), f.left, f.uTop, f.right, f.uBottom)
 	}
-	for _, t := range f.yt {
-		b.WriteString("M" + px(f.left) + " " + px(f.y.at(t)) + "H" + px(f.right))
+	b.WriteString(`</defs><path fill="none" stroke="` + colGrid + `" d="`)
+	f.gridLines(b, f.top, f.bottom, f.yt, f.y)
+	if f.hasUpper {
+		f.gridLines(b, f.uTop, f.uBottom, f.ut, f.u)
 	}
 	b.WriteString(`"/>`)
+}
+
+// clipRect writes a clip path named id of the rectangle (x0, y0)-(x1, y1).
+func clipRect(b *strings.Builder, id string, x0, y0, x1, y1 float64) {
+	b.WriteString(`<clipPath id="` + id + `"><rect x="` + px(x0) + `" y="` + px(y0) +
+		`" width="` + px(x1-x0) + `" height="` + px(y1-y0) + `"/></clipPath>`)
+}
+
+// gridLines writes the path data of one panel's gridlines: vertical lines
+// at the x ticks from top to bottom, horizontal lines at the ticks yt of y.
+func (f *frame) gridLines(b *strings.Builder, top, bottom float64, yt []float64, y scale) {
+	for _, t := range f.xt {
+		b.WriteString("M" + px(f.x.at(t)) + " " + px(top) + "V" + px(bottom))
+	}
+	for _, t := range yt {
+		b.WriteString("M" + px(f.left) + " " + px(y.at(t)) + "H" + px(f.right))
+	}
 }
 
 // itoa is strconv.Itoa, short.

@@ -39,7 +39,7 @@ type graphSpec struct {
 // graphSpecs are the graphs (a) to (g) of the report.
 var graphSpecs = []graphSpec{
 	{idTimeline, "a", "Offered load, response time and throughput over time",
-		[]string{"time since the first tester started (s)", "load (calls in flight) · response time (ms)", "throughput (calls/s)"}},
+		[]string{"time since the first tester started (s)", "load (calls in flight)", "response time (ms)", "throughput (calls/s)"}},
 	{idTesters, "b", "Service utilization and fairness per tester",
 		[]string{"tester (start order)", "service utilization (% of the calls completed)", "service fairness (1 = fair share)"}},
 	{idLoadBubbles, "c", "Average aggregate load and calls completed per tester",

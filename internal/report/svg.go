@@ -26,6 +26,7 @@ type series struct {
 	width   float64   // line width or dot radius in px; bar spacing in x units
 	opacity float64   // 0 means opaque
 	right   bool      // plotted against the right y axis
+	upper   bool      // plotted in the upper panel, against chart.upper
 	x, y    []float64 // the points
 	base    []float64 // bars only: bottom of each bar; nil means 0
 	r       []float64 // bubbles only: radius of each bubble in px
@@ -64,11 +65,15 @@ type legendItem struct {
 }
 
 // chart is a complete figure: axes, series, reference lines, legend and
-// notes. Its svg method renders it.
+// notes. Its svg method renders it. With upperH > 0 it has a second plot,
+// the upper panel, of upperH px above the main one: it shares the x axis
+// and has a y axis of its own, upper, for the series marked upper.
 type chart struct {
 	id, title     string
 	width, height int
 	x, y, y2      axis
+	upper         axis
+	upperH        int
 	series        []series
 	rules         []rule
 	extra         []legendItem // legend entries after the named series
@@ -106,19 +111,37 @@ func (c *chart) svg() string {
 	c.open(&b)
 	c.heading(&b)
 	f.grid(&b)
-	b.WriteString(`<g clip-path="url(#` + f.clip + `)">`)
-	for i := range c.series {
-		f.draw(&b, &c.series[i])
-	}
-	for _, r := range c.rules {
-		f.rule(&b, r)
-	}
-	b.WriteString("</g>")
+	f.plot(&b, c)
 	f.axes(&b, c)
 	writeLegend(&b, legend)
 	f.notes(&b, c.notes)
 	b.WriteString("</svg>")
 	return b.String()
+}
+
+// plot writes the series and reference lines, each panel's clipped to its
+// plot area; reference lines are drawn in the main panel.
+func (f *frame) plot(b *strings.Builder, c *chart) {
+	b.WriteString(`<g clip-path="url(#` + f.clip + `)">`)
+	for i := range c.series {
+		if !(f.hasUpper && c.series[i].upper) {
+			f.draw(b, &c.series[i])
+		}
+	}
+	for _, r := range c.rules {
+		f.rule(b, r)
+	}
+	b.WriteString("</g>")
+	if !f.hasUpper {
+		return
+	}
+	b.WriteString(`<g clip-path="url(#` + f.upperClip() + `)">`)
+	for i := range c.series {
+		if c.series[i].upper {
+			f.draw(b, &c.series[i])
+		}
+	}
+	b.WriteString("</g>")
 }
 
 // open writes the svg start tag, its title for screen readers and a white

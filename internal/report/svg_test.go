@@ -81,3 +81,30 @@ func TestFixedIntegerAxis(t *testing.T) {
 		t.Errorf("integer axis has a fractional or out-of-range tick:\n%s", out)
 	}
 }
+
+func TestUpperPanel(t *testing.T) {
+	t.Parallel()
+	nan := math.NaN()
+	c := &chart{id: "c", width: 400, height: 400, upperH: 100,
+		x: axis{title: "x"}, y: axis{title: "y"}, upper: axis{title: "u (units)"},
+		series: []series{
+			{x: []float64{0, 1, 2}, y: []float64{1000, 2000, 3000}},
+			{upper: true, color: "#123456", width: 1, x: []float64{0, 1, 2, 3}, y: []float64{0, 5, nan, 10}},
+		}}
+	out := c.svg()
+	checkXML(t, out)
+	if strings.Contains(out, "NaN") || !strings.Contains(out, ">u (units)</text>") || !strings.Contains(out, ">10</text>") {
+		t.Errorf("upper panel lacks its axis title or its tick at 10, or shows NaN:\n%s", out)
+	}
+	i := strings.Index(out, `<g clip-path="url(#c-clip-upper)">`)
+	if i < 0 || !strings.Contains(out[i:], `stroke="#123456"`) {
+		t.Error("the upper series is not drawn in the upper panel's clip group")
+	}
+	_, legendH := c.legendLayout()
+	f := c.frame(legendH)
+	if f.u.at(0) != f.uBottom || f.u.at(10) != f.uTop || f.uBottom-f.uTop != 100 || f.top < f.uBottom {
+		t.Errorf("upper panel %v-%v maps 0..10 to %v..%v; main panel from %v", f.uTop, f.uBottom, f.u.at(0), f.u.at(10), f.top)
+	}
+	c.series = c.series[:1] // an upper panel with nothing in it
+	checkXML(t, c.svg())
+}

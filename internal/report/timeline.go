@@ -12,10 +12,26 @@ const (
 	maxFitPoints = 20000           // quanta a polynomial is fitted to, evenly spread
 )
 
-// timelineChart is DiPerF's main graph: offered load and response time on
-// the left axis, throughput on the right, over time; each raw series thin
-// and light, its moving average thick and its polynomial approximation
-// dashed.
+// Layout of the timeline.
+const (
+	loadPanelH = 150 // px of the upper panel, offered load's own
+	timelineH  = chartH + loadPanelH + panelGap
+)
+
+// quantity is one of the timeline's series over time, with where it is
+// drawn: the upper panel, or the main panel's left or right axis.
+type quantity struct {
+	name         string // legend label, saying which axis it uses
+	y            []float64
+	color        string
+	right, upper bool
+}
+
+// timelineChart is DiPerF's main graph over time, each series on a scale
+// of its own: offered load in the upper panel, response time on the left
+// axis and throughput on the right axis of the main panel below it; each
+// raw series thin and light, its moving average thick and its polynomial
+// approximation dashed.
 func timelineChart(r *analyze.Result) *chart {
 	n := len(r.Quanta)
 	t, load, rt, thr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
@@ -25,45 +41,51 @@ func timelineChart(r *analyze.Result) *chart {
 			rt[i] = q.RT.Mean
 		}
 	}
+	qs := []quantity{
+		{"offered load (upper panel)", load, colLoad, false, true},
+		{"response time (left axis)", rt, colRT, false, false},
+		{"throughput (right axis)", thr, colThr, true, false},
+	}
 	c := &chart{
 		id: idTimeline, title: "Offered load, response time and throughput over time",
-		width: chartW, height: chartH,
-		x:  axis{title: "time since the first tester started (s)"},
-		y:  axis{title: "load (calls in flight) · response time (ms)", zero: true},
-		y2: axis{title: "throughput (calls/s)", zero: true, color: colThr},
-		series: []series{
-			raw(t, load, colLoad, false), raw(t, rt, colRT, false), raw(t, thr, colThr, true),
-			smooth("offered load (left axis)", t, load, colLoad, false),
-			smooth("response time (left axis)", t, rt, colRT, false),
-			smooth("throughput (right axis)", t, thr, colThr, true),
-		},
-		extra: []legendItem{
-			{"per quantum", "#aaa", kindLine, 1, 0},
-			{"moving average of " + itoa(maWindow) + " quanta", colGuide, kindLine, 2.2, 0},
-		},
+		width: chartW, height: timelineH, upperH: loadPanelH,
+		x:     axis{title: "time since the first tester started (s)"},
+		upper: axis{title: "load (calls in flight)", zero: true, pad: 0.05, color: colLoad},
+		y:     axis{title: "response time (ms)", zero: true, color: colRT},
+		y2:    axis{title: "throughput (calls/s)", zero: true, color: colThr},
+	}
+	for _, q := range qs {
+		c.series = append(c.series, raw(t, q))
+	}
+	for _, q := range qs {
+		c.series = append(c.series, smooth(t, q))
+	}
+	c.extra = []legendItem{
+		{"per quantum", "#aaa", kindLine, 1, 0},
+		{"moving average of " + itoa(maWindow) + " quanta", colGuide, kindLine, 2.2, 0},
 	}
 	if n == 0 {
 		c.notes = []string{"no data"}
 	}
-	c.addPolynomials(t, [][]float64{load, rt, thr}, min(polyDegree, n/4))
+	c.addPolynomials(t, qs, min(polyDegree, n/4))
 	return c
 }
 
 // addPolynomials adds the dashed polynomial approximation of degree deg of
-// each of ys (load, response time, throughput) against t to the timeline,
-// and its legend entry when at least one could be fitted.
-func (c *chart) addPolynomials(t []float64, ys [][]float64, deg int) {
+// each quantity against t to the timeline, and its legend entry when at
+// least one could be fitted.
+func (c *chart) addPolynomials(t []float64, qs []quantity, deg int) {
 	if deg < 1 {
 		return
 	}
-	colors, right := []string{colLoad, colRT, colThr}, []bool{false, false, true}
 	fitted := false
-	for i, y := range ys {
-		xs, vs, ok := polyCurve(t, y, deg)
+	for _, q := range qs {
+		xs, vs, ok := polyCurve(t, q.y, deg)
 		if !ok {
 			continue
 		}
-		c.series = append(c.series, series{kind: kindDashed, color: colors[i], width: 1.6, right: right[i], x: xs, y: vs})
+		c.series = append(c.series, series{kind: kindDashed, color: q.color, width: 1.6, right: q.right,
+			upper: q.upper, x: xs, y: vs})
 		fitted = true
 	}
 	if fitted {
@@ -71,16 +93,18 @@ func (c *chart) addPolynomials(t []float64, ys [][]float64, deg int) {
 	}
 }
 
-// raw is a thin, light line of per-quantum values, thinned for drawing.
-func raw(x, y []float64, color string, right bool) series {
-	xs, ys := minMax(x, y, maxPoints)
-	return series{kind: kindLine, color: color, width: 1, opacity: 0.35, right: right, x: xs, y: ys}
+// raw is a thin, light line of the per-quantum values of q, thinned for
+// drawing.
+func raw(x []float64, q quantity) series {
+	xs, ys := minMax(x, q.y, maxPoints)
+	return series{kind: kindLine, color: q.color, width: 1, opacity: 0.35, right: q.right, upper: q.upper, x: xs, y: ys}
 }
 
-// smooth is the thick line of the centered moving average of y.
-func smooth(name string, x, y []float64, color string, right bool) series {
-	xs, ys := minMax(x, movingAverage(y, maWindow), maxPoints)
-	return series{name: name, kind: kindLine, color: color, width: 2.2, right: right, x: xs, y: ys}
+// smooth is the thick line of the centered moving average of q, named in
+// the legend.
+func smooth(x []float64, q quantity) series {
+	xs, ys := minMax(x, movingAverage(q.y, maWindow), maxPoints)
+	return series{name: q.name, kind: kindLine, color: q.color, width: 2.2, right: q.right, upper: q.upper, x: xs, y: ys}
 }
 
 // movingAverage is model.MovingAverage of the finite values of y, with a
