@@ -88,7 +88,7 @@ type Share struct {
 	AvgLoad    float64 // mean aggregate offered load while it was active
 }
 
-// Summary is the content of summary.json (DESIGN.md, thesis Tables 4-5).
+// Summary is the content of summary.json (README, the run directory; thesis Tables 4-5).
 type Summary struct {
 	Samples        SampleCounts   `json:"samples"`
 	Testers        TesterCounts   `json:"testers"`

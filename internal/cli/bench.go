@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/diperf/diperf/internal/bench"
@@ -13,17 +16,24 @@ import (
 )
 
 // benchCmd dispatches `diperf bench WHAT`. Every benchmark ends with one
-// JSON line of figures (DESIGN.md, Benchmarks).
+// JSON line of figures (README: every bench ends with one JSON line).
 func benchCmd(ctx context.Context, e *env, args []string) error {
-	subs := map[string]func(context.Context, *env, []string) error{
-		"clock":      benchClockCmd,
-		"timeserver": benchTimeserverCmd,
-		"analyze":    benchAnalyzeCmd,
+	if len(args) == 0 || benchCommands[args[0]] == nil {
+		return errs.Usagef("usage: diperf bench %s [flags]", strings.Join(benchNames(), "|"))
 	}
-	if len(args) == 0 || subs[args[0]] == nil {
-		return errs.Usagef("usage: diperf bench clock|timeserver|analyze [flags]")
-	}
-	return subs[args[0]](ctx, e, args[1:])
+	return benchCommands[args[0]](ctx, e, args[1:])
+}
+
+// benchCommands are the subcommands of `diperf bench`.
+var benchCommands = map[string]func(context.Context, *env, []string) error{
+	"clock":      benchClockCmd,
+	"timeserver": benchTimeserverCmd,
+	"analyze":    benchAnalyzeCmd,
+}
+
+// benchNames lists the bench subcommands in order.
+func benchNames() []string {
+	return slices.Sorted(maps.Keys(benchCommands))
 }
 
 func benchClockCmd(ctx context.Context, e *env, args []string) error {

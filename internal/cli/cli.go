@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/diperf/diperf/internal/errs"
@@ -45,7 +46,7 @@ func init() {
 		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
 		"predict":    {"predict throughput and response time at a load", predictCmd, false},
 		"compare":    {"compare two runs: is B faster than A? (bootstrap 95% CIs)", compareCmd, false},
-		"bench":      {"benchmarks: bench clock | bench timeserver (last line: JSON figures)", benchCmd, false},
+		"bench":      {"benchmarks: bench " + strings.Join(benchNames(), " | bench ") + " (last line: JSON figures)", benchCmd, false},
 	}
 }
 
@@ -58,6 +59,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		return errs.CodeOK
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -92,7 +96,7 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'diperf COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'diperf COMMAND -h' for a command's flags; 'diperf --version' for the version.")
 }
 
 // interruptContext is cancelled at the first SIGINT/SIGTERM, so that a run

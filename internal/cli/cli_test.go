@@ -57,3 +57,22 @@ func TestFlagsAfterArguments(t *testing.T) {
 		t.Fatalf("pos %v out %q err %v", pos, *out, err)
 	}
 }
+
+// TestVersionAndHelp checks that --version works like the version command
+// and that the help lists every bench subcommand.
+func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, &out, &errb); code != 0 || out.String() != "diperf "+Version+"\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+	var out bytes.Buffer
+	Main([]string{"help"}, &out, &out)
+	for name := range benchCommands {
+		if !strings.Contains(out.String(), "bench "+name) {
+			t.Errorf("help does not list bench %s:\n%s", name, out.String())
+		}
+	}
+}

@@ -1,5 +1,5 @@
 // Package errs carries an exit code and a hint with an error, so that the
-// CLI prints every error once, in one place (DESIGN.md, exit codes).
+// CLI prints every error once, in one place (README, exit codes).
 package errs
 
 import (
