@@ -1,0 +1,100 @@
+package arch
+
+import (
+	"go/build"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/diperf/diperf/"
+
+// layers is the package map, lowest first: a package may import packages
+// of lower layers only, never of its own layer or above. A new package
+// must be placed here (docs/design/005-package-map.md says why each is
+// where it is).
+var layers = [][]string{
+	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment"}, // leaves
+	{"internal/protocol", "internal/transport", "internal/client", "internal/timeserver",
+		"internal/netsim", "internal/target"}, // formats, wires and standalone services
+	{"internal/clocksync", "internal/rundir", "internal/testbed"}, // storage, clock sync, testbeds
+	{"internal/analyze", "internal/verify", "internal/tester"},    // analysis of calls, checks, the agent
+	{"internal/model"},    // models of performance against load
+	{"internal/report"},   // the report
+	{"internal/pipeline"}, // load → analyze → write → draw
+	{"internal/controller", "internal/compare", "internal/bench"}, // engines
+	{"internal/cli"}, // the command line
+	{"cmd/diperf"},   // the binary
+}
+
+// TestImportsPointDown checks every package's imports against layers.
+func TestImportsPointDown(t *testing.T) {
+	layerOf := map[string]int{}
+	for i, l := range layers {
+		for _, p := range l {
+			layerOf[p] = i
+		}
+	}
+	root := filepath.Join("..", "..")
+	for _, pkg := range packages(t, root) {
+		li, ok := layerOf[pkg]
+		if !ok {
+			t.Errorf("package %s is not in the package map (internal/arch/arch_test.go, docs/design/005-package-map.md)", pkg)
+			continue
+		}
+		bp, err := build.Default.ImportDir(filepath.Join(root, pkg), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		for _, imp := range bp.Imports {
+			dep, ours := strings.CutPrefix(imp, module)
+			if !ours {
+				continue
+			}
+			if lj, ok := layerOf[dep]; !ok || lj >= li {
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports must point to lower layers", pkg, li, dep, lj)
+			}
+		}
+	}
+}
+
+// packages lists the module's packages with non-test Go files, as paths
+// relative to the module root (the e2e tests and this package excepted).
+func packages(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if rel == "e2e" || rel == "internal/arch" {
+			return nil
+		}
+		if hasGo(path) {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// hasGo reports whether dir holds a non-test Go file.
+func hasGo(dir string) bool {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".go") && !strings.HasSuffix(e.Name(), "_test.go") {
+			return true
+		}
+	}
+	return false
+}
