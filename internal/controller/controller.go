@@ -27,7 +27,6 @@ import (
 const (
 	DefaultJoinTimeout = 30 * time.Second       // a tester must join this soon after launch
 	DefaultBatch       = 500 * time.Millisecond // testers ship samples at least this often
-	DefaultSyncProbes  = 8                      // probes per clock sync burst
 	stopGrace          = 5 * time.Second        // after Stop, wait this long before killing
 )
 

@@ -1,6 +1,6 @@
 // Package protocol is the controller-tester wire protocol: length-prefixed
 // frames, each with a one-byte message type, over any stream (TCP today).
-// Control messages are JSON; sample batches and clock exchanges are binary.
+// Control messages are JSON; sample batches are binary.
 // The protocol is versioned in the Hello message; message types are only
 // ever appended. Every length read from the wire is checked against a named
 // limit before anything is allocated, and any malformed frame is an error

@@ -67,7 +67,7 @@ func TestFrameLimits(t *testing.T) {
 	}
 }
 
-func TestConnJSONAndSync(t *testing.T) {
+func TestConnJSONAndBinary(t *testing.T) {
 	t.Parallel()
 	a, b := net.Pipe()
 	ca, cb := NewConn(a), NewConn(b)
@@ -75,7 +75,7 @@ func TestConnJSONAndSync(t *testing.T) {
 	defer cb.Close()
 	go func() {
 		_ = ca.WriteJSON(TypeHello, Hello{Proto: Version, Slot: 3, ID: "h:1"})
-		_ = ca.Write(TypeSyncResp, AppendSyncResp(nil, SyncResp{1, 2, 3}))
+		_ = ca.Write(TypeSamples, AppendBatch(nil, &Batch{Produced: 1, Samples: []sample.Sample{{Seq: 1, Start: 1, End: 2}}}))
 		_ = ca.WriteJSON(TypeError, ErrorMsg{Msg: "go away"})
 	}()
 	var h Hello
@@ -83,11 +83,11 @@ func TestConnJSONAndSync(t *testing.T) {
 		t.Fatalf("hello: %+v %v", h, err)
 	}
 	typ, p, err := cb.Read()
-	if err != nil || typ != TypeSyncResp {
-		t.Fatalf("sync: %v %v", typ, err)
+	if err != nil || typ != TypeSamples {
+		t.Fatalf("samples: %v %v", typ, err)
 	}
-	if r, err := DecodeSyncResp(p); err != nil || r != (SyncResp{1, 2, 3}) {
-		t.Fatalf("sync resp %+v %v", r, err)
+	if b, err := DecodeBatch(p); err != nil || b.Produced != 1 || len(b.Samples) != 1 || b.Samples[0].End != 2 {
+		t.Fatalf("batch %+v %v", b, err)
 	}
 	if err := cb.Expect(TypeDone, &Done{}); err == nil || !strings.Contains(err.Error(), "go away") {
 		t.Fatalf("error frame: %v", err)
