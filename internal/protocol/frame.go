@@ -18,8 +18,11 @@ import (
 	"time"
 )
 
-// Version is the protocol version this build speaks.
-const Version = 1
+// Version is the protocol version this build speaks; the controller
+// refuses a tester's Hello with another one. Version 2: the test
+// description names its client's kind (TestDesc.Client), and sample
+// batches start with their own version byte (BatchVersion).
+const Version = 2
 
 // Limits on what a peer may send.
 const (

@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"net"
 	"reflect"
@@ -39,7 +40,7 @@ func TestDecodeBatchRejects(t *testing.T) {
 		{"empty payload", nil},
 		{"truncated", good[:len(good)-2]},
 		{"trailing bytes", append(append([]byte{}, good...), 0)},
-		{"too many samples", binary.AppendUvarint(binary.AppendUvarint(nil, 1), MaxBatch+1)},
+		{"too many samples", binary.AppendUvarint(binary.AppendUvarint([]byte{BatchVersion}, 1), MaxBatch+1)},
 		{"unknown status", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Status: 200}}})},
 		{"ends before start", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Start: 10, End: 5}}})},
 	}
@@ -47,6 +48,68 @@ func TestDecodeBatchRejects(t *testing.T) {
 		if _, err := DecodeBatch(tt.p); err == nil {
 			t.Errorf("%s: decoded without error", tt.name)
 		}
+	}
+}
+
+// TestDecodeBatchChecksVersion feeds batches in encodings this build does
+// not read: each is refused with ErrBatchVersion and a message naming the
+// version, never decoded as something else.
+func TestDecodeBatchChecksVersion(t *testing.T) {
+	t.Parallel()
+	good := AppendBatch(nil, &Batch{Produced: 7, Samples: []sample.Sample{{Seq: 7, Start: 10, End: 20}}})
+	tests := []struct {
+		name string
+		p    []byte
+		want string
+	}{
+		// protocol version 1 had no version byte: uvarint(produced) came first
+		{"unversioned, as protocol 1 sent it", good[1:], "version 7"},
+		{"a future version", append([]byte{BatchVersion + 1}, good[1:]...), "version 3"},
+		{"version zero", append([]byte{0}, good[1:]...), "version 0"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeBatch(tt.p)
+		if !errors.Is(err, ErrBatchVersion) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want ErrBatchVersion naming %q", tt.name, err, tt.want)
+		}
+	}
+	if good[0] != BatchVersion {
+		t.Errorf("batch starts with %d, want the version byte %d", good[0], BatchVersion)
+	}
+}
+
+// TestTestDescClient checks the client part of a test description as a
+// tester receives it: the kind is named on the wire and checked.
+func TestTestDescClient(t *testing.T) {
+	t.Parallel()
+	valid := func() TestDesc {
+		return TestDesc{Client: ClientDesc{Kind: ClientExec, Argv: []string{"true"}}, DurationNs: 1, TimeoutNs: 1,
+			SyncIntervalNs: 1, BatchNs: 1, SyncProbes: 1, TimeServer: "ts:1", TimeTransport: "udp"}
+	}
+	tests := []struct {
+		name   string
+		mutate func(*TestDesc)
+		errHas string // "" = valid
+	}{
+		{"exec", func(*TestDesc) {}, ""},
+		{"unknown kind", func(d *TestDesc) { d.Client.Kind = "grpc" }, `unknown client kind "grpc"`},
+		{"no kind", func(d *TestDesc) { d.Client.Kind = "" }, "no kind"},
+		{"exec without argv", func(d *TestDesc) { d.Client.Argv = nil }, "argv must have 1.."},
+		{"exec with too long argv", func(d *TestDesc) { d.Client.Argv = make([]string, MaxArgv+1) }, "argv must have 1.."},
+		{"exec with an empty program", func(d *TestDesc) { d.Client.Argv = []string{""} }, "empty program"},
+		{"bad durations still caught", func(d *TestDesc) { d.DurationNs = 0 }, "durations"},
+	}
+	for _, tt := range tests {
+		d := valid()
+		tt.mutate(&d)
+		err := d.Validate()
+		if (tt.errHas == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.errHas)) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.errHas)
+		}
+	}
+	b, err := json.Marshal(valid())
+	if err != nil || !strings.Contains(string(b), `"client":{"kind":"exec","argv":["true"]}`) {
+		t.Errorf("wire form %s, %v", b, err)
 	}
 }
 
@@ -110,10 +173,16 @@ func TestProof(t *testing.T) {
 }
 
 func FuzzDecodeBatch(f *testing.F) {
-	f.Add(AppendBatch(nil, &Batch{Produced: 2, Samples: []sample.Sample{{Seq: 1, Start: 5, End: 9, Err: "e"}}}))
+	good := AppendBatch(nil, &Batch{Produced: 2, Samples: []sample.Sample{{Seq: 1, Start: 5, End: 9, Err: "e"}}})
+	f.Add(good)
+	f.Add(good[1:])                                      // the unversioned encoding of protocol 1
+	f.Add(append([]byte{BatchVersion + 1}, good[1:]...)) // a version from the future
 	f.Fuzz(func(t *testing.T, p []byte) {
 		b, err := DecodeBatch(p)
 		if err != nil {
+			if len(p) > 0 && p[0] != BatchVersion && !errors.Is(err, ErrBatchVersion) {
+				t.Fatalf("batch of version %d refused without ErrBatchVersion: %v", p[0], err)
+			}
 			return
 		}
 		if _, err := DecodeBatch(AppendBatch(nil, b)); err != nil {

@@ -120,7 +120,7 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
-	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
+	c := client.NewExec(t.desc.Client.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
 	rtt := probeTarget(t.desc.Target)
 	if woke, ok := t.waitForStart(ctx); ok {
 		reason = t.loop(ctx, c, woke, rtt)
@@ -222,7 +222,7 @@ func (t *Tester) clientEnv() []string {
 		"DIPERF_TARGET="+t.desc.Target,
 		"DIPERF_TESTER_ID="+t.id,
 		"DIPERF_TESTER_INDEX="+strconv.Itoa(t.o.Slot))
-	return append(env, t.desc.Env...)
+	return append(env, t.desc.Client.Env...)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) bool {
