@@ -43,6 +43,7 @@ type Tester struct {
 	conn   *protocol.Conn
 	clk    *clock.Local
 	desc   protocol.TestDesc
+	client client.Client // built from desc.Client
 	id     string
 	sy     *clocksync.Syncer
 	cancel context.CancelCauseFunc
@@ -96,7 +97,15 @@ func (t *Tester) handshake() error {
 		return fmt.Errorf("tester: waiting for the test description: %w", err)
 	}
 	_ = t.conn.SetReadDeadline(time.Time{})
-	return t.desc.Validate()
+	if err := t.desc.Validate(); err != nil {
+		return fmt.Errorf("tester: %w", err)
+	}
+	c, err := client.New(client.Spec{Desc: t.desc.Client, Env: t.clientEnv(), Timeout: time.Duration(t.desc.TimeoutNs)})
+	if err != nil {
+		return fmt.Errorf("tester: %w", err)
+	}
+	t.client = c
+	return nil
 }
 
 func (t *Tester) run(parent context.Context) error {
@@ -120,10 +129,9 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
-	c := client.NewExec(t.desc.Client.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
 	rtt := probeTarget(t.desc.Target)
 	if woke, ok := t.waitForStart(ctx); ok {
-		reason = t.loop(ctx, c, woke, rtt)
+		reason = t.loop(ctx, t.client, woke, rtt)
 	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
@@ -217,12 +225,14 @@ func (b *startBackoff) after(st sample.Status) time.Duration {
 	return b.wait
 }
 
+// clientEnv is the environment every client gets: the tester's own and
+// the DIPERF_ variables (an exec client adds the description's Env).
 func (t *Tester) clientEnv() []string {
 	env := append(os.Environ(),
 		"DIPERF_TARGET="+t.desc.Target,
 		"DIPERF_TESTER_ID="+t.id,
 		"DIPERF_TESTER_INDEX="+strconv.Itoa(t.o.Slot))
-	return append(env, t.desc.Client.Env...)
+	return env
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) bool {
