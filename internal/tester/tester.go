@@ -115,7 +115,7 @@ func (t *Tester) run(parent context.Context) error {
 	t.out = newOutbox(t.conn, cancel)
 	t.readCh = make(chan struct{})
 	go t.readLoop()
-	sy, err := clocksync.New(t.desc.TimeTransport, t.desc.TimeServer, t.clk, t.desc.SyncProbes)
+	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
