@@ -175,9 +175,18 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
+	call := func(ctx context.Context) sample.Status { return t.out.call(ctx, c, t.clk) }
+	return pace(ctx, time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
+}
+
+// pace makes calls for duration from now, one every interval: a call
+// slower than the interval is followed by the next at once (back-to-back,
+// never a burst to catch up), and a client that cannot be started is
+// backed off (startBackoff). It returns "completed" once the duration is
+// over, or "stopped" when ctx is done first.
+func pace(ctx context.Context, duration, interval time.Duration, call func(context.Context) sample.Status) string {
 	start := time.Now()
-	end := start.Add(time.Duration(t.desc.DurationNs))
-	interval := time.Duration(t.desc.IntervalNs)
+	end := start.Add(duration)
 	next := start
 	var backoff startBackoff
 	for {
@@ -190,7 +199,7 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		if !time.Now().Before(end) {
 			return "completed"
 		}
-		st := t.out.call(ctx, c, t.clk)
+		st := call(ctx)
 		next = next.Add(interval)
 		if now := time.Now(); next.Before(now) {
 			next = now // back-to-back, never a burst to catch up
