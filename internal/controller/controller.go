@@ -126,6 +126,7 @@ type controller struct {
 	started time.Time
 	t0      time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
 	times   *timeService
+	madeDir bool // newController created the run directory
 }
 
 // newController checks the options and creates the run directory; a bad
@@ -152,10 +153,12 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, errs.Usage(err, "give --advertise HOST or HOST:PORT, an address of this machine the testers can reach")
 	}
+	_, statErr := os.Stat(o.Dir)
 	if err := rundir.Create(o.Dir); err != nil {
 		return nil, err
 	}
-	c := &controller{o: o, exp: o.Experiment, adv: adv, secret: make([]byte, 32), stats: newLiveStats()}
+	c := &controller{o: o, exp: o.Experiment, adv: adv, secret: make([]byte, 32), stats: newLiveStats(),
+		madeDir: errors.Is(statErr, os.ErrNotExist)}
 	if _, err := rand.Read(c.secret); err != nil {
 		return nil, err
 	}
@@ -169,10 +172,20 @@ func (c *controller) prepare(ctx context.Context) error {
 	ready, err := c.o.Testbed.Prepare(ctx, testbed.Plan{Testers: c.exp.Schedule.Testers, Dir: c.o.Dir})
 	if err != nil {
 		c.cleanup()
+		c.removeDir()
 		return fmt.Errorf("preparing the testbed: %w", err)
 	}
 	c.ready = ready
 	return nil
+}
+
+// removeDir removes the run directory as newController made it, when
+// nothing else was put there.
+func (c *controller) removeDir() {
+	_ = os.Remove(filepath.Join(c.o.Dir, rundir.LogDir))
+	if c.madeDir {
+		_ = os.Remove(c.o.Dir)
+	}
 }
 
 // cleanup ends the run on the testbed: testers get cleanupGrace to exit

@@ -139,7 +139,7 @@ func TestPrepareFailureLeavesNoRun(t *testing.T) {
 	if tb.cleaned != 1 || len(tb.specs) != 0 {
 		t.Errorf("after a failed prepare: %d cleanups and %d testers started, want 1 and 0", tb.cleaned, len(tb.specs))
 	}
-	if _, err := os.Stat(filepath.Join(dir, rundir.Experiment)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a run was left behind: %v", err)
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run directory was left behind: %v", err)
 	}
 }
