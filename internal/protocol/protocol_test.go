@@ -197,3 +197,20 @@ func FuzzReadFrame(f *testing.F) {
 		_, _, _ = ReadFrame(bytes.NewReader(p))
 	})
 }
+
+// FuzzTestDesc decodes test descriptions as a tester receives them: a
+// description that passes Validate names a known client kind with the
+// fields that kind needs.
+func FuzzTestDesc(f *testing.F) {
+	f.Add([]byte(`{"client":{"kind":"exec","argv":["true"]},"duration_ns":1,"timeout_ns":1,"sync_interval_ns":1,"batch_ns":1,"sync_probes":1,"time_server":"t:1","time_transport":"udp"}`))
+	f.Add([]byte(`{"client":{"kind":"grpc"},"argv":["true"]}`))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var d TestDesc
+		if DecodeJSON(TypeTestDesc, p, &d) != nil || d.Validate() != nil {
+			return
+		}
+		if d.Client.Kind != ClientExec || len(d.Client.Argv) == 0 || d.Client.Argv[0] == "" {
+			t.Fatalf("valid description with client %+v", d.Client)
+		}
+	})
+}
