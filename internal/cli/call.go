@@ -2,12 +2,12 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"net/http"
+	"errors"
 	"time"
 
+	"github.com/diperf/diperf/internal/client"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // callCmd makes one call: `diperf call http URL`. It is the demo's client:
@@ -22,26 +22,12 @@ func callCmd(ctx context.Context, e *env, args []string) error {
 	if pos[0] != "http" {
 		return errs.Usagef("unknown protocol %q (want http)", pos[0])
 	}
-	return httpCall(ctx, pos[1], *timeout)
-}
-
-func httpCall(ctx context.Context, url string, timeout time.Duration) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	h, err := client.NewHTTP(pos[1], *timeout)
 	if err != nil {
 		return errs.Usage(err, "give a full URL such as http://127.0.0.1:8080/")
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return err
-	}
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s: %s", url, resp.Status)
+	if r := h.Call(ctx); r.Status != sample.OK {
+		return errors.New(r.Err)
 	}
 	return nil
 }

@@ -15,9 +15,10 @@ import (
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR]")
+	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]]")
 	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
+	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -26,7 +27,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one")
 	}
-	return runExperiment(ctx, e, exp, controller.Options{Dir: *out, Listen: *listen})
+	return runExperiment(ctx, e, exp, controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise})
 }
 
 // runExperiment runs exp with o, prints the summary, and says where the

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"strings"
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/timeserver"
@@ -26,59 +28,46 @@ func timeserverCmd(ctx context.Context, e *env, args []string) error {
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
+	if o.listen == "" {
+		return errs.Usagef("--listen must name a UDP address")
+	}
 	if o.cfg.RatePerSource <= 0 || o.cfg.BurstPerSource < 1 || o.cfg.MaxSources < 1 {
 		return errs.Usagef("--rate-per-source must be > 0, --burst-per-source and --max-sources >= 1")
 	}
 	return serveTime(ctx, e, o)
 }
 
-// serveTime serves UDP, and TCP if asked, until ctx is done, then prints
-// the server's Stats.
+// serveTime serves UDP, and TCP if asked, until ctx is done or a server
+// fails, then prints the server's Stats.
 func serveTime(ctx context.Context, e *env, o timeserverOptions) error {
-	uc, err := timeserver.ListenUDP(o.listen)
+	svc, err := timeserver.Start(timeserver.Options{Config: o.cfg, UDP: o.listen, TCP: o.tcp})
 	if err != nil {
-		return errs.Usage(err, "is --listen a free local address?")
+		return errs.Usage(err, listenHint(err))
 	}
-	defer uc.Close()
-	var ln net.Listener
-	if o.tcp != "" {
-		if ln, err = net.Listen("tcp", o.tcp); err != nil {
-			return errs.Usage(err, "is --tcp a free local address?")
-		}
-	}
-	srv := timeserver.New(o.cfg)
 	fmt.Fprintf(e.stderr, "diperf timeserver: serving on udp://%s%s, %.0f requests/s per source (burst %.0f); interrupt to stop\n",
-		uc.LocalAddr(), tcpNote(ln), o.cfg.RatePerSource, o.cfg.BurstPerSource)
-	err = runServers(ctx, srv, uc, ln)
-	st := srv.Stats()
+		svc.UDPAddr(), tcpNote(svc.TCPAddr()), o.cfg.RatePerSource, o.cfg.BurstPerSource)
+	select {
+	case <-ctx.Done():
+	case <-svc.Failed():
+	}
+	err = svc.Stop()
+	st := svc.Stats()
 	fmt.Fprintf(e.stdout, "answered %d, rate-limited %d, malformed %d\n", st.Answered, st.RateLimited, st.Malformed)
 	return err
 }
 
-// runServers serves uc and ln (if not nil) until ctx is done or one fails.
-func runServers(ctx context.Context, srv *timeserver.Server, uc *net.UDPConn, ln net.Listener) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errc := make(chan error, 2)
-	n := 1
-	go func() { errc <- srv.ServeUDP(ctx, uc) }()
-	if ln != nil {
-		n++
-		go func() { errc <- srv.ServeTCP(ctx, ln) }()
+// listenHint names the flag whose address could not be listened on.
+func listenHint(err error) string {
+	var oe *net.OpError
+	if errors.As(err, &oe) && strings.HasPrefix(oe.Net, "tcp") {
+		return "is --tcp a free local address?"
 	}
-	var first error
-	for range n {
-		if err := <-errc; err != nil && first == nil {
-			first = err
-			cancel()
-		}
-	}
-	return first
+	return "is --listen a free local address?"
 }
 
-func tcpNote(ln net.Listener) string {
-	if ln == nil {
+func tcpNote(addr string) string {
+	if addr == "" {
 		return ""
 	}
-	return " and tcp://" + ln.Addr().String()
+	return " and tcp://" + addr
 }

@@ -1,23 +1,54 @@
 // Package client runs one call to the service under test: an executable
-// started once per call (DiPerF's RPC-like client), and later built-in
-// clients behind the same interface.
+// started once per call (DiPerF's RPC-like client) and one HTTP GET (the
+// engine of `diperf call http`), behind one interface. New builds the
+// client a test description names.
 package client
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
 
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 )
 
 // Client makes one call to the service. It never returns an error: a failed
-// call is data, classified in the Result.
+// call is data, classified in the Reply.
 type Client interface {
-	Call(ctx context.Context) Result
+	Call(ctx context.Context) Reply
 }
 
-// Result is the outcome of one call; the caller times it.
-type Result struct {
+// Reply is what one call came to, as the client saw it: its status class,
+// the bytes it moved and, when it did not succeed, why. The caller times
+// the call.
+type Reply struct {
 	Status sample.Status
 	Bytes  int64
 	Err    string
+}
+
+// Spec says which client New builds.
+type Spec struct {
+	Desc    protocol.ClientDesc // the kind and its settings, as the test description carries them
+	Env     []string            // the environment every client gets, KEY=VALUE (exec adds Desc.Env)
+	Timeout time.Duration       // a call past this is cut off and classed Timeout
+}
+
+// New builds the client s describes. An unknown kind, or settings that
+// kind cannot run with, is an error.
+func New(s Spec) (Client, error) {
+	if err := s.Desc.Validate(); err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	if s.Timeout <= 0 {
+		return nil, errors.New("client: the call timeout must be positive")
+	}
+	switch s.Desc.Kind {
+	case protocol.ClientExec:
+		env := append(append([]string(nil), s.Env...), s.Desc.Env...)
+		return NewExec(s.Desc.Argv, env, s.Timeout), nil
+	}
+	return nil, fmt.Errorf("client: kind %q has no implementation in this build", s.Desc.Kind)
 }

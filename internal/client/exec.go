@@ -44,7 +44,7 @@ func NewExec(argv, env []string, timeout time.Duration) *Exec {
 }
 
 // Call runs the program once.
-func (e *Exec) Call(ctx context.Context) Result {
+func (e *Exec) Call(ctx context.Context) Reply {
 	cmd := exec.Command(e.Argv[0], e.Argv[1:]...)
 	cmd.Env = e.Env
 	cmd.Dir = e.Dir
@@ -53,7 +53,7 @@ func (e *Exec) Call(ctx context.Context) Result {
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
-		return Result{Status: sample.FailedToStart, Err: err.Error()}
+		return Reply{Status: sample.FailedToStart, Err: err.Error()}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -61,13 +61,13 @@ func (e *Exec) Call(ctx context.Context) Result {
 	defer timer.Stop()
 	select {
 	case err := <-done:
-		return exitResult(err, stderr.String())
+		return exitReply(err, stderr.String())
 	case <-timer.C:
 		killGroup(cmd, done)
-		return Result{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
+		return Reply{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
 	case <-ctx.Done():
 		killGroup(cmd, done)
-		return Result{Status: sample.Cancelled, Err: "tester stopped"}
+		return Reply{Status: sample.Cancelled, Err: "tester stopped"}
 	}
 }
 
@@ -76,16 +76,16 @@ func killGroup(cmd *exec.Cmd, done <-chan error) {
 	<-done
 }
 
-func exitResult(err error, stderr string) Result {
+func exitReply(err error, stderr string) Reply {
 	if err == nil {
-		return Result{Status: sample.OK}
+		return Reply{Status: sample.OK}
 	}
 	msg := err.Error()
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && stderr != "" {
 		msg += ": " + stderr
 	}
-	return Result{Status: sample.Failed, Err: msg}
+	return Reply{Status: sample.Failed, Err: msg}
 }
 
 // tailBuffer keeps the last stderrKeep bytes written to it.

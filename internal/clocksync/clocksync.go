@@ -42,7 +42,13 @@ type Syncer struct {
 
 // New dials the time server (network "udp" or "tcp").
 func New(network, addr string, clk clock.Reader, probes int) (*Syncer, error) {
-	ts, err := timeserver.Dial(network, addr)
+	return NewVia(network, addr, nil, clk, probes)
+}
+
+// NewVia is New whose TCP connections to the time server are opened by
+// via (nil: plain TCP), e.g. the tester's transport.
+func NewVia(network, addr string, via timeserver.DialFunc, clk clock.Reader, probes int) (*Syncer, error) {
+	ts, err := timeserver.DialVia(network, addr, via)
 	if err != nil {
 		return nil, fmt.Errorf("time server %s %s: %w", network, addr, err)
 	}

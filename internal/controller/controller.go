@@ -14,9 +14,11 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
@@ -27,19 +29,23 @@ import (
 const (
 	DefaultJoinTimeout = 30 * time.Second       // a tester must join this soon after launch
 	DefaultBatch       = 500 * time.Millisecond // testers ship samples at least this often
-	DefaultSyncProbes  = 8                      // probes per clock sync burst
 	stopGrace          = 5 * time.Second        // after Stop, wait this long before killing
+	cleanupGrace       = 5 * time.Second        // after hanging up, testers have this long to exit
 )
 
 // Options configure one run.
 type Options struct {
-	Experiment  *experiment.Experiment
-	Dir         string              // run directory (created)
-	Testbed     testbed.Testbed     // nil: the experiment's provider
-	Transport   transport.Transport // nil: TCP
-	Listen      string              // controller address ("" = 127.0.0.1:0)
-	Progress    io.Writer           // live progress (nil = none)
-	JoinTimeout time.Duration       // 0 = DefaultJoinTimeout
+	Experiment *experiment.Experiment
+	Dir        string              // run directory (created)
+	Testbed    testbed.Testbed     // nil: the experiment's provider (testbed.New)
+	Transport  transport.Transport // nil: TCP
+	Listen     string              // controller address ("" = 127.0.0.1:0)
+	// Advertise is what testers are told to dial, HOST or HOST:PORT ("" =
+	// the listen address; see advertise): the host also names the
+	// controller's own time server, whose port is its own.
+	Advertise   string
+	Progress    io.Writer     // live progress (nil = none)
+	JoinTimeout time.Duration // 0 = DefaultJoinTimeout
 }
 
 // Outcome is how a run went.
@@ -51,22 +57,45 @@ type Outcome struct {
 }
 
 // Run runs the experiment to its end, or until ctx is cancelled (then it
-// stops every tester and still writes what it collected).
+// stops every tester and still writes what it collected). The testbed is
+// prepared before the first tester and cleaned up after the last one,
+// whatever happened in between.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
 	c, err := newController(o)
 	if err != nil {
 		return nil, err
 	}
+	if err := c.prepare(ctx); err != nil {
+		return nil, err
+	}
 	defer c.closeFiles()
+	err = c.openFiles()
+	if err == nil {
+		c.events.Add("testbed-ready", -1, "", strings.Join(c.ready.Hosts, " "))
+		err = c.conduct(ctx)
+	}
+	c.cleanup()
+	if err != nil {
+		return nil, err
+	}
+	return c.finish()
+}
+
+// conduct listens for testers, starts the time service, runs the schedule
+// until every tester has finished, and hangs up on them.
+func (c *controller) conduct(ctx context.Context) error {
 	ln, err := c.o.Transport.Listen(c.o.Listen)
 	if err != nil {
-		return nil, fmt.Errorf("controller: listen on %s: %w", c.o.Listen, err)
+		return fmt.Errorf("controller: listen on %s: %w", c.o.Listen, err)
 	}
-	c.addr = ln.Addr().String()
-	c.events.Add("listening", -1, "", c.addr)
-	if c.times, err = startTimeService(c.exp, c.addr); err != nil {
+	c.events.Add("listening", -1, "", ln.Addr().String())
+	if err := c.advertise(ln.Addr()); err != nil {
 		ln.Close()
-		return nil, err
+		return err
+	}
+	if c.times, err = c.startTimeService(ln.Addr()); err != nil {
+		ln.Close()
+		return err
 	}
 	defer c.times.stop()
 	c.events.Add("time-server", -1, "", c.times.addr)
@@ -79,14 +108,16 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	ln.Close()
 	c.closeSessions()
 	sessions.Wait()
-	return c.finish()
+	return nil
 }
 
 type controller struct {
 	o       Options
 	exp     *experiment.Experiment
 	secret  []byte
-	addr    string
+	adv     advertised    // what testers are told to dial (Options.Advertise, parsed)
+	addr    string        // the controller address testers are told
+	ready   testbed.Ready // where the testbed starts testers
 	spool   *rundir.SpoolWriter
 	events  *rundir.EventLog
 	stats   *liveStats
@@ -95,11 +126,19 @@ type controller struct {
 	started time.Time
 	t0      time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
 	times   *timeService
+	madeDir bool // newController created the run directory
 }
 
+// newController checks the options and creates the run directory; a bad
+// testbed section or advertise address is a usage error and creates
+// nothing.
 func newController(o Options) (*controller, error) {
 	if o.Testbed == nil {
-		o.Testbed = testbed.Local{}
+		tb, err := testbed.New(o.Experiment.Testbed)
+		if err != nil {
+			return nil, err
+		}
+		o.Testbed = tb
 	}
 	if o.Transport == nil {
 		o.Transport = transport.TCP{}
@@ -110,14 +149,17 @@ func newController(o Options) (*controller, error) {
 	if o.JoinTimeout == 0 {
 		o.JoinTimeout = DefaultJoinTimeout
 	}
+	adv, err := parseAdvertise(o.Advertise)
+	if err != nil {
+		return nil, errs.Usage(err, "give --advertise HOST or HOST:PORT, an address of this machine the testers can reach")
+	}
+	_, statErr := os.Stat(o.Dir)
 	if err := rundir.Create(o.Dir); err != nil {
 		return nil, err
 	}
-	c := &controller{o: o, exp: o.Experiment, secret: make([]byte, 32), stats: newLiveStats()}
+	c := &controller{o: o, exp: o.Experiment, adv: adv, secret: make([]byte, 32), stats: newLiveStats(),
+		madeDir: errors.Is(statErr, os.ErrNotExist)}
 	if _, err := rand.Read(c.secret); err != nil {
-		return nil, err
-	}
-	if err := c.openFiles(); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -128,7 +170,7 @@ func (c *controller) openFiles() error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(c.o.Dir, rundir.Experiment), y, 0o644); err != nil {
+	if err := rundir.WriteBytes(c.o.Dir, rundir.Experiment, y); err != nil {
 		return err
 	}
 	if c.spool, err = rundir.CreateSpool(filepath.Join(c.o.Dir, rundir.Spool)); err != nil {

@@ -2,62 +2,26 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
-	"github.com/diperf/diperf/internal/tester"
+	"github.com/diperf/diperf/internal/transport"
 )
-
-// inproc is a testbed whose testers are goroutines of this process, so that
-// the race detector sees controller and tester together.
-type inproc struct{}
-
-type inprocHandle struct {
-	cancel context.CancelFunc
-	done   chan error
-}
-
-func (inproc) Start(_ context.Context, s testbed.Spec) (testbed.Handle, error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &inprocHandle{cancel: cancel, done: make(chan error, 1)}
-	go func() {
-		h.done <- tester.Run(ctx, tester.Options{Controller: s.Controller, Slot: s.Slot, Secret: s.Secret})
-	}()
-	return h, nil
-}
-
-func (h *inprocHandle) Host() string { return "inproc" }
-func (h *inprocHandle) PID() int     { return os.Getpid() }
-func (h *inprocHandle) Wait() error  { return <-h.done }
-func (h *inprocHandle) Kill() error  { h.cancel(); return nil }
-
-func testExperiment(t *testing.T, testers int, duration time.Duration) *experiment.Experiment {
-	t.Helper()
-	e := experiment.Default()
-	e.Name = "inproc"
-	e.Client.Exec = []string{"sleep", "0.02"}
-	e.Client.Timeout = experiment.Duration(5 * time.Second)
-	e.Schedule.Testers = testers
-	e.Schedule.TesterStartInterval = experiment.Duration(100 * time.Millisecond)
-	e.Schedule.TesterDuration = experiment.Duration(duration)
-	e.Schedule.ClientInterval = 0
-	e.Sync.Interval = experiment.Duration(300 * time.Millisecond)
-	if p := e.Validate(); len(p) > 0 {
-		t.Fatal(p)
-	}
-	return &e
-}
 
 func TestRunInProcess(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	out, err := Run(context.Background(), Options{Experiment: testExperiment(t, 3, time.Second), Dir: dir, Testbed: inproc{}})
+	tb := newInproc(transport.NewMemory())
+	tb.ready = testbed.Ready{Hosts: []string{"h1", "h2"}, PerHost: 1}
+	out, err := Run(context.Background(), inprocOptions(testExperiment(t, 3, time.Second), dir, tb))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +46,16 @@ func TestRunInProcess(t *testing.T) {
 	if s.Samples.Total != int(out.Samples) || s.Samples.OK != s.Samples.Total {
 		t.Errorf("summary %+v, want %d ok samples", s.Samples, out.Samples)
 	}
+	// The testbed was prepared once, asked for the hosts it offered in
+	// turn, and cleaned up once.
+	if tb.prepared != 1 || tb.cleaned != 1 {
+		t.Errorf("testbed prepared %d and cleaned up %d times, want 1 and 1", tb.prepared, tb.cleaned)
+	}
+	for i, want := range []string{"h1", "h2", "h1"} {
+		if got := tb.specs[i].Host; got != want {
+			t.Errorf("tester %d started on %q, want %q", i, got, want)
+		}
+	}
 }
 
 func TestRunInterruptedStillWritesResults(t *testing.T) {
@@ -90,7 +64,7 @@ func TestRunInterruptedStillWritesResults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	out, err := Run(ctx, Options{Experiment: testExperiment(t, 2, time.Minute), Dir: dir, Testbed: inproc{}})
+	out, err := Run(ctx, inprocOptions(testExperiment(t, 2, time.Minute), dir, newInproc(transport.NewMemory())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,8 +85,61 @@ func TestExistingRunDirIsRefused(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), Options{Experiment: testExperiment(t, 1, time.Second), Dir: dir, Testbed: inproc{}})
+	_, err := Run(context.Background(), inprocOptions(testExperiment(t, 1, time.Second), dir, newInproc(transport.NewMemory())))
 	if err == nil {
 		t.Fatal("a run directory holding a run was reused")
+	}
+}
+
+// TestTestbedFromTheExperiment checks that with no testbed given, the
+// experiment's provider is used: a provider this build does not run is a
+// usage error that creates no run directory.
+func TestTestbedFromTheExperiment(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ provider, hosts, want string }{
+		{"ssh", "", `"ssh" is not supported yet`},
+		{"local", "far.example.org", `"far.example.org" is not this machine`},
+	} {
+		exp := testExperiment(t, 1, time.Second)
+		exp.Testbed.Provider = tt.provider
+		if tt.hosts != "" {
+			exp.Testbed.Hosts = []string{tt.hosts}
+		}
+		dir := filepath.Join(t.TempDir(), "run")
+		_, err := Run(context.Background(), Options{Experiment: exp, Dir: dir})
+		if err == nil || !strings.Contains(err.Error(), tt.want) || errs.Code(err) != errs.CodeUsage {
+			t.Errorf("%s: err = %v (exit code %d), want a usage error holding %q", tt.provider, err, errs.Code(err), tt.want)
+		}
+		if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the run directory was created: %v", tt.provider, err)
+		}
+	}
+}
+
+// failingPrepare is a testbed that cannot be prepared.
+type failingPrepare struct{ *inproc }
+
+func (failingPrepare) Prepare(context.Context, testbed.Plan) (testbed.Ready, error) {
+	return testbed.Ready{}, errors.New("deploy file client.py: no such file")
+}
+
+// TestPrepareFailureLeavesNoRun checks that a testbed that cannot be
+// prepared is cleaned up and leaves no run behind (the same --out works
+// again once fixed).
+func TestPrepareFailureLeavesNoRun(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "run")
+	tb := failingPrepare{newInproc(transport.NewMemory())}
+	o := inprocOptions(testExperiment(t, 1, time.Second), dir, tb.inproc)
+	o.Testbed = tb
+	_, err := Run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "client.py") {
+		t.Fatalf("err = %v, want the testbed's", err)
+	}
+	if tb.cleaned != 1 || len(tb.specs) != 0 {
+		t.Errorf("after a failed prepare: %d cleanups and %d testers started, want 1 and 0", tb.cleaned, len(tb.specs))
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a run directory was left behind: %v", err)
 	}
 }

@@ -77,38 +77,49 @@ func (l *liveStats) recent(now time.Time) (ok, failed uint64, tput, rt float64) 
 // startProgress prints the progress of the run until the returned func is
 // called: one updating line on a terminal, a line every few seconds else.
 func (c *controller) startProgress() (stop func()) {
-	w := c.o.Progress
-	if w == nil {
+	if c.o.Progress == nil {
 		return func() {}
 	}
-	tty := isTerminal(w)
-	period := 5 * time.Second
+	return printProgress(c.o.Progress, isTerminal(c.o.Progress), c.progressLine)
+}
+
+// Progress periods: a terminal's line is redrawn every second; elsewhere
+// (a log file, CI) a line is added every 5 s.
+const (
+	progressTTY  = time.Second
+	progressLog  = 5 * time.Second
+	eraseToRight = "\x1b[K"
+)
+
+// printProgress writes line() to w until stop is called: on a terminal
+// (tty) it redraws one line every progressTTY and ends it at stop; else it
+// adds a line every progressLog.
+func printProgress(w io.Writer, tty bool, line func() string) (stop func()) {
+	period := progressLog
 	if tty {
-		period = time.Second
+		period = progressTTY
 	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	wg.Go(func() {
 		tk := time.NewTicker(period)
 		defer tk.Stop()
 		for {
 			select {
 			case <-quit:
 				if tty {
-					fmt.Fprintf(w, "\r%s\n", c.progressLine())
+					fmt.Fprintf(w, "\r%s\n", line())
 				}
 				return
 			case <-tk.C:
 				if tty {
-					fmt.Fprintf(w, "\r%s\x1b[K", c.progressLine())
+					fmt.Fprintf(w, "\r%s%s", line(), eraseToRight)
 				} else {
-					fmt.Fprintln(w, c.progressLine())
+					fmt.Fprintln(w, line())
 				}
 			}
 		}
-	}()
+	})
 	return func() { close(quit); wg.Wait() }
 }
 

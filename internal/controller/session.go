@@ -95,7 +95,7 @@ func (c *controller) testerBudget() time.Duration {
 func (c *controller) testDesc() protocol.TestDesc {
 	e := c.exp
 	return protocol.TestDesc{
-		Target: e.Target, Argv: e.Client.Exec,
+		Target: e.Target, Client: protocol.ClientDesc{Kind: protocol.ClientExec, Argv: e.Client.Exec},
 		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
 		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),

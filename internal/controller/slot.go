@@ -59,7 +59,7 @@ func (c *controller) launch(i int) {
 	c.mu.Lock()
 	c.slots = append(c.slots, s)
 	c.mu.Unlock()
-	spec := testbed.Spec{Slot: i, Controller: c.addr, Secret: c.secret,
+	spec := testbed.Spec{Slot: i, Host: c.ready.HostFor(i), Controller: c.addr, Secret: c.secret,
 		LogPath: c.testerLog(i)}
 	spec.ExtraArgs = c.injectClock(rec)
 	h, err := c.o.Testbed.Start(c.ctx(), spec)
@@ -78,7 +78,7 @@ func (c *controller) launch(i int) {
 }
 
 func (c *controller) testerLog(i int) string {
-	return fmt.Sprintf("%s/%s/tester-%03d.log", c.o.Dir, rundir.LogDir, i)
+	return rundir.LogPath(c.o.Dir, i)
 }
 
 // watchExit waits for the tester process to end. A tester that exits

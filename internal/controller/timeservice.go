@@ -1,57 +1,55 @@
 package controller
 
 import (
-	"context"
 	"fmt"
 	"net"
-	"sync"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
-// timeService is the time server testers sync with: the controller's own
-// (UDP and TCP on the controller's host), or an external one
+// timeService is the time server testers sync with: the controller's own,
+// on the controller's listen host over the experiment's sync transport
+// alone (its TCP listener opened through the controller's Transport, so
+// testers reach it the way they reach the controller), or an external one
 // (sync.server), which the controller then only names.
 type timeService struct {
-	addr   string // what testers are told, for the experiment's transport
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	addr string              // what testers are told
+	svc  *timeserver.Service // nil: external
 }
 
-func startTimeService(e *experiment.Experiment, controllerAddr string) (*timeService, error) {
+// startTimeService starts the controller's own time server on ln's host,
+// told to testers with the advertised host and its own port.
+func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
+	e := c.exp
 	if e.Sync.Server != "" {
-		return &timeService{addr: e.Sync.Server, cancel: func() {}}, nil
+		return &timeService{addr: e.Sync.Server}, nil
 	}
-	host, _, err := net.SplitHostPort(controllerAddr)
+	host, _, err := net.SplitHostPort(ln.String())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("time server: the controller listens at %s, not host:port: give sync.server", ln)
 	}
-	udp, err := timeserver.ListenUDP(net.JoinHostPort(host, "0"))
-	if err != nil {
-		return nil, fmt.Errorf("time server: %w", err)
-	}
-	tcp, err := net.Listen("tcp", udp.LocalAddr().String())
-	if err != nil { // the same port number is taken for TCP: any port will do
-		tcp, err = net.Listen("tcp", net.JoinHostPort(host, "0"))
-	}
-	if err != nil {
-		udp.Close()
-		return nil, fmt.Errorf("time server: %w", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ts := &timeService{addr: udp.LocalAddr().String(), cancel: cancel}
+	o := timeserver.Options{ListenTCP: c.o.Transport.Listen}
+	at := net.JoinHostPort(host, "0")
 	if e.Sync.Transport == experiment.SyncTCP {
-		ts.addr = tcp.Addr().String()
+		o.TCP = at
+	} else {
+		o.UDP = at
 	}
-	srv := timeserver.New(timeserver.Config{})
-	ts.wg.Add(2)
-	go func() { defer ts.wg.Done(); _ = srv.ServeUDP(ctx, udp); udp.Close() }()
-	go func() { defer ts.wg.Done(); _ = srv.ServeTCP(ctx, tcp); tcp.Close() }()
-	return ts, nil
+	svc, err := timeserver.Start(o)
+	if err != nil {
+		return nil, fmt.Errorf("time server: %w", err)
+	}
+	_, port, err := net.SplitHostPort(svc.UDPAddr() + svc.TCPAddr()) // the one it serves
+	if err != nil {
+		svc.Stop()
+		return nil, fmt.Errorf("time server: %w", err)
+	}
+	return &timeService{addr: net.JoinHostPort(c.adv.host, port), svc: svc}, nil
 }
 
 func (t *timeService) stop() {
-	t.cancel()
-	t.wg.Wait()
+	if t.svc != nil {
+		_ = t.svc.Stop()
+	}
 }

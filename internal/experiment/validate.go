@@ -89,14 +89,23 @@ func nameChars(s string) bool {
 
 // provider checks testbed.provider against the known providers.
 func (v *validator) provider() {
-	switch p := v.e.Testbed.Provider; p {
-	case ProviderLocal:
-	case ProviderSSH, ProviderSlurm, ProviderJoin:
-		v.add("testbed.provider", fmt.Sprintf("%q is not supported yet; use %q", p, ProviderLocal))
-	default:
-		v.add("testbed.provider", fmt.Sprintf("must be one of %s, %s, %s or %s, got %q",
-			ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin, p))
+	if err := CheckProvider(v.e.Testbed.Provider); err != nil {
+		v.add("testbed.provider", err.Error())
 	}
+}
+
+// CheckProvider returns nil for a testbed provider this build runs, and
+// for any other the one message both Validate and the testbed factory
+// show.
+func CheckProvider(p string) error {
+	switch p {
+	case ProviderLocal:
+		return nil
+	case ProviderSSH, ProviderSlurm, ProviderJoin:
+		return fmt.Errorf("%q is not supported yet; use %q", p, ProviderLocal)
+	}
+	return fmt.Errorf("must be one of %s, %s, %s or %s, got %q",
+		ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin, p)
 }
 
 // syncAndClock checks the time-server settings and the test-only clock

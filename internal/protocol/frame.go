@@ -1,6 +1,6 @@
 // Package protocol is the controller-tester wire protocol: length-prefixed
 // frames, each with a one-byte message type, over any stream (TCP today).
-// Control messages are JSON; sample batches and clock exchanges are binary.
+// Control messages are JSON; sample batches are binary.
 // The protocol is versioned in the Hello message; message types are only
 // ever appended. Every length read from the wire is checked against a named
 // limit before anything is allocated, and any malformed frame is an error
@@ -18,8 +18,11 @@ import (
 	"time"
 )
 
-// Version is the protocol version this build speaks.
-const Version = 1
+// Version is the protocol version this build speaks; the controller
+// refuses a tester's Hello with another one. Version 2: the test
+// description names its client's kind (TestDesc.Client), and sample
+// batches start with their own version byte (BatchVersion).
+const Version = 2
 
 // Limits on what a peer may send.
 const (

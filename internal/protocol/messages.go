@@ -29,25 +29,56 @@ type Auth struct {
 
 // TestDesc is the test description of DiPerF §3.4.
 type TestDesc struct {
-	Target         string   `json:"target"`           // handed to the client as DIPERF_TARGET
-	Argv           []string `json:"argv"`             // the client command
-	Env            []string `json:"env"`              // extra KEY=VALUE for the client
-	DurationNs     int64    `json:"duration_ns"`      // how long to run the client loop
-	IntervalNs     int64    `json:"interval_ns"`      // time between two call starts
-	TimeoutNs      int64    `json:"timeout_ns"`       // a call past this is killed
-	SyncIntervalNs int64    `json:"sync_interval_ns"` // re-sync this often
-	SyncProbes     int      `json:"sync_probes"`      // probes per sync burst
-	BatchNs        int64    `json:"batch_ns"`         // flush samples at least this often
-	TimeServer     string   `json:"time_server"`      // time server host:port
-	TimeTransport  string   `json:"time_transport"`   // "udp" or "tcp"
-	StartAtNs      int64    `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
+	Target         string     `json:"target"`           // handed to the client as DIPERF_TARGET
+	Client         ClientDesc `json:"client"`           // the client to run
+	DurationNs     int64      `json:"duration_ns"`      // how long to run the client loop
+	IntervalNs     int64      `json:"interval_ns"`      // time between two call starts
+	TimeoutNs      int64      `json:"timeout_ns"`       // a call past this is killed
+	SyncIntervalNs int64      `json:"sync_interval_ns"` // re-sync this often
+	SyncProbes     int        `json:"sync_probes"`      // probes per sync burst
+	BatchNs        int64      `json:"batch_ns"`         // flush samples at least this often
+	TimeServer     string     `json:"time_server"`      // time server host:port
+	TimeTransport  string     `json:"time_transport"`   // "udp" or "tcp"
+	StartAtNs      int64      `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
+}
+
+// Client kinds a ClientDesc may name. Append only.
+const (
+	ClientExec = "exec" // an executable run once per call: exit status 0 is success
+)
+
+// ClientDesc says which client a tester runs: its kind, and the settings
+// of that kind (the other kinds' fields stay empty).
+type ClientDesc struct {
+	Kind string   `json:"kind"`           // one of the Client constants
+	Argv []string `json:"argv,omitempty"` // exec: the command, $VAR expanded by the tester
+	Env  []string `json:"env,omitempty"`  // exec: extra KEY=VALUE for the client
+}
+
+// Validate checks a ClientDesc received from the wire.
+func (c *ClientDesc) Validate() error {
+	switch c.Kind {
+	case ClientExec:
+		if len(c.Argv) == 0 || len(c.Argv) > MaxArgv {
+			return fmt.Errorf("testdesc: exec client argv must have 1..%d elements, got %d", MaxArgv, len(c.Argv))
+		}
+		if c.Argv[0] == "" {
+			return fmt.Errorf("testdesc: exec client has an empty program name")
+		}
+		return nil
+	case "":
+		return fmt.Errorf("testdesc: the client has no kind (this tester runs %q clients)", ClientExec)
+	}
+	return fmt.Errorf("testdesc: unknown client kind %q (this tester runs %q clients; is it an older diperf than its controller?)",
+		c.Kind, ClientExec)
 }
 
 // Validate checks a TestDesc received from the wire.
 func (d *TestDesc) Validate() error {
+	if err := d.Client.Validate(); err != nil {
+		return err
+	}
 	switch {
-	case len(d.Argv) == 0 || len(d.Argv) > MaxArgv:
-		return fmt.Errorf("testdesc: argv must have 1..%d elements, got %d", MaxArgv, len(d.Argv))
 	case d.DurationNs <= 0, d.TimeoutNs <= 0, d.SyncIntervalNs <= 0, d.BatchNs <= 0:
 		return fmt.Errorf("testdesc: durations must be positive")
 	case d.IntervalNs < 0:

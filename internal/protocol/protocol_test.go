@@ -3,6 +3,7 @@ package protocol
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"net"
 	"reflect"
@@ -39,7 +40,7 @@ func TestDecodeBatchRejects(t *testing.T) {
 		{"empty payload", nil},
 		{"truncated", good[:len(good)-2]},
 		{"trailing bytes", append(append([]byte{}, good...), 0)},
-		{"too many samples", binary.AppendUvarint(binary.AppendUvarint(nil, 1), MaxBatch+1)},
+		{"too many samples", binary.AppendUvarint(binary.AppendUvarint([]byte{BatchVersion}, 1), MaxBatch+1)},
 		{"unknown status", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Status: 200}}})},
 		{"ends before start", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Start: 10, End: 5}}})},
 	}
@@ -47,6 +48,68 @@ func TestDecodeBatchRejects(t *testing.T) {
 		if _, err := DecodeBatch(tt.p); err == nil {
 			t.Errorf("%s: decoded without error", tt.name)
 		}
+	}
+}
+
+// TestDecodeBatchChecksVersion feeds batches in encodings this build does
+// not read: each is refused with ErrBatchVersion and a message naming the
+// version, never decoded as something else.
+func TestDecodeBatchChecksVersion(t *testing.T) {
+	t.Parallel()
+	good := AppendBatch(nil, &Batch{Produced: 7, Samples: []sample.Sample{{Seq: 7, Start: 10, End: 20}}})
+	tests := []struct {
+		name string
+		p    []byte
+		want string
+	}{
+		// protocol version 1 had no version byte: uvarint(produced) came first
+		{"unversioned, as protocol 1 sent it", good[1:], "version 7"},
+		{"a future version", append([]byte{BatchVersion + 1}, good[1:]...), "version 3"},
+		{"version zero", append([]byte{0}, good[1:]...), "version 0"},
+	}
+	for _, tt := range tests {
+		_, err := DecodeBatch(tt.p)
+		if !errors.Is(err, ErrBatchVersion) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want ErrBatchVersion naming %q", tt.name, err, tt.want)
+		}
+	}
+	if good[0] != BatchVersion {
+		t.Errorf("batch starts with %d, want the version byte %d", good[0], BatchVersion)
+	}
+}
+
+// TestTestDescClient checks the client part of a test description as a
+// tester receives it: the kind is named on the wire and checked.
+func TestTestDescClient(t *testing.T) {
+	t.Parallel()
+	valid := func() TestDesc {
+		return TestDesc{Client: ClientDesc{Kind: ClientExec, Argv: []string{"true"}}, DurationNs: 1, TimeoutNs: 1,
+			SyncIntervalNs: 1, BatchNs: 1, SyncProbes: 1, TimeServer: "ts:1", TimeTransport: "udp"}
+	}
+	tests := []struct {
+		name   string
+		mutate func(*TestDesc)
+		errHas string // "" = valid
+	}{
+		{"exec", func(*TestDesc) {}, ""},
+		{"unknown kind", func(d *TestDesc) { d.Client.Kind = "grpc" }, `unknown client kind "grpc"`},
+		{"no kind", func(d *TestDesc) { d.Client.Kind = "" }, "no kind"},
+		{"exec without argv", func(d *TestDesc) { d.Client.Argv = nil }, "argv must have 1.."},
+		{"exec with too long argv", func(d *TestDesc) { d.Client.Argv = make([]string, MaxArgv+1) }, "argv must have 1.."},
+		{"exec with an empty program", func(d *TestDesc) { d.Client.Argv = []string{""} }, "empty program"},
+		{"bad durations still caught", func(d *TestDesc) { d.DurationNs = 0 }, "durations"},
+	}
+	for _, tt := range tests {
+		d := valid()
+		tt.mutate(&d)
+		err := d.Validate()
+		if (tt.errHas == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.errHas)) {
+			t.Errorf("%s: err = %v, want %q", tt.name, err, tt.errHas)
+		}
+	}
+	b, err := json.Marshal(valid())
+	if err != nil || !strings.Contains(string(b), `"client":{"kind":"exec","argv":["true"]}`) {
+		t.Errorf("wire form %s, %v", b, err)
 	}
 }
 
@@ -67,7 +130,7 @@ func TestFrameLimits(t *testing.T) {
 	}
 }
 
-func TestConnJSONAndSync(t *testing.T) {
+func TestConnJSONAndBinary(t *testing.T) {
 	t.Parallel()
 	a, b := net.Pipe()
 	ca, cb := NewConn(a), NewConn(b)
@@ -75,7 +138,7 @@ func TestConnJSONAndSync(t *testing.T) {
 	defer cb.Close()
 	go func() {
 		_ = ca.WriteJSON(TypeHello, Hello{Proto: Version, Slot: 3, ID: "h:1"})
-		_ = ca.Write(TypeSyncResp, AppendSyncResp(nil, SyncResp{1, 2, 3}))
+		_ = ca.Write(TypeSamples, AppendBatch(nil, &Batch{Produced: 1, Samples: []sample.Sample{{Seq: 1, Start: 1, End: 2}}}))
 		_ = ca.WriteJSON(TypeError, ErrorMsg{Msg: "go away"})
 	}()
 	var h Hello
@@ -83,11 +146,11 @@ func TestConnJSONAndSync(t *testing.T) {
 		t.Fatalf("hello: %+v %v", h, err)
 	}
 	typ, p, err := cb.Read()
-	if err != nil || typ != TypeSyncResp {
-		t.Fatalf("sync: %v %v", typ, err)
+	if err != nil || typ != TypeSamples {
+		t.Fatalf("samples: %v %v", typ, err)
 	}
-	if r, err := DecodeSyncResp(p); err != nil || r != (SyncResp{1, 2, 3}) {
-		t.Fatalf("sync resp %+v %v", r, err)
+	if b, err := DecodeBatch(p); err != nil || b.Produced != 1 || len(b.Samples) != 1 || b.Samples[0].End != 2 {
+		t.Fatalf("batch %+v %v", b, err)
 	}
 	if err := cb.Expect(TypeDone, &Done{}); err == nil || !strings.Contains(err.Error(), "go away") {
 		t.Fatalf("error frame: %v", err)
@@ -110,10 +173,16 @@ func TestProof(t *testing.T) {
 }
 
 func FuzzDecodeBatch(f *testing.F) {
-	f.Add(AppendBatch(nil, &Batch{Produced: 2, Samples: []sample.Sample{{Seq: 1, Start: 5, End: 9, Err: "e"}}}))
+	good := AppendBatch(nil, &Batch{Produced: 2, Samples: []sample.Sample{{Seq: 1, Start: 5, End: 9, Err: "e"}}})
+	f.Add(good)
+	f.Add(good[1:])                                      // the unversioned encoding of protocol 1
+	f.Add(append([]byte{BatchVersion + 1}, good[1:]...)) // a version from the future
 	f.Fuzz(func(t *testing.T, p []byte) {
 		b, err := DecodeBatch(p)
 		if err != nil {
+			if len(p) > 0 && p[0] != BatchVersion && !errors.Is(err, ErrBatchVersion) {
+				t.Fatalf("batch of version %d refused without ErrBatchVersion: %v", p[0], err)
+			}
 			return
 		}
 		if _, err := DecodeBatch(AppendBatch(nil, b)); err != nil {
@@ -126,5 +195,22 @@ func FuzzReadFrame(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 9, 0})
 	f.Fuzz(func(t *testing.T, p []byte) {
 		_, _, _ = ReadFrame(bytes.NewReader(p))
+	})
+}
+
+// FuzzTestDesc decodes test descriptions as a tester receives them: a
+// description that passes Validate names a known client kind with the
+// fields that kind needs.
+func FuzzTestDesc(f *testing.F) {
+	f.Add([]byte(`{"client":{"kind":"exec","argv":["true"]},"duration_ns":1,"timeout_ns":1,"sync_interval_ns":1,"batch_ns":1,"sync_probes":1,"time_server":"t:1","time_transport":"udp"}`))
+	f.Add([]byte(`{"client":{"kind":"grpc"},"argv":["true"]}`))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var d TestDesc
+		if DecodeJSON(TypeTestDesc, p, &d) != nil || d.Validate() != nil {
+			return
+		}
+		if d.Client.Kind != ClientExec || len(d.Client.Argv) == 0 || d.Client.Argv[0] == "" {
+			t.Fatalf("valid description with client %+v", d.Client)
+		}
 	})
 }

@@ -15,10 +15,22 @@ type Batch struct {
 	Samples  []sample.Sample
 }
 
+// BatchVersion is the version of the sample batch encoding, carried in
+// its first byte so that the encoding can change on its own (a batch also
+// lives on in the run directory's spool). Version 1 was the encoding of
+// protocol version 1, which had no version byte.
+const BatchVersion = 2
+
+// ErrBatchVersion is returned for a batch in an encoding this build does
+// not read.
+var ErrBatchVersion = errors.New("protocol: unknown sample batch encoding")
+
 var errShort = errors.New("protocol: truncated sample batch")
 
-// AppendBatch encodes b onto dst. Error texts are cut to MaxErrText bytes.
+// AppendBatch encodes b onto dst: the BatchVersion byte, then the counts
+// and the samples. Error texts are cut to MaxErrText bytes.
 func AppendBatch(dst []byte, b *Batch) []byte {
+	dst = append(dst, BatchVersion)
 	dst = binary.AppendUvarint(dst, b.Produced)
 	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
 	var prev int64
@@ -39,9 +51,16 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 	return dst
 }
 
-// DecodeBatch decodes a batch, checking every field.
+// DecodeBatch decodes a batch, checking its version and every field.
 func DecodeBatch(p []byte) (*Batch, error) {
-	d := decoder{p: p}
+	if len(p) == 0 {
+		return nil, errShort
+	}
+	if p[0] != BatchVersion {
+		return nil, fmt.Errorf("%w: version %d, this build reads %d (are tester and controller the same diperf version?)",
+			ErrBatchVersion, p[0], BatchVersion)
+	}
+	d := decoder{p: p[1:]}
 	b := &Batch{Produced: d.uvarint()}
 	n := d.uvarint()
 	if d.err == nil && n > MaxBatch {

@@ -2,24 +2,68 @@ package testbed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
+	"sync"
 	"syscall"
+
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
 )
 
-// Local starts testers as processes on this machine.
+// Local starts testers as processes on this machine, in the working
+// directory of the controller, which is also their clients'. Deploy files
+// are therefore not copied: Prepare checks that each one exists, relative
+// to that directory. Use it by pointer: it keeps the testers it started,
+// for Cleanup.
 type Local struct {
-	Binary string // the diperf binary ("" = this executable)
+	Binary  string   // the diperf binary ("" = this executable)
+	Deploy  []string // files and folders the clients need (testbed.deploy)
+	PerHost int      // testbed.testers_per_host; this machine takes every tester whatever it is
+
+	mu      sync.Mutex
+	started []*localHandle
 }
 
-var _ Testbed = Local{}
+var _ Testbed = (*Local)(nil)
+
+// NewLocal returns the local testbed for an experiment's testbed section.
+// testbed.hosts may only name this machine (IsLocalHost).
+func NewLocal(tb experiment.Testbed) (*Local, error) {
+	for _, h := range tb.Hosts {
+		if !IsLocalHost(h) {
+			return nil, errs.Usage(fmt.Errorf("testbed.hosts: %q is not this machine, and the %q provider runs every tester on this machine",
+				h, experiment.ProviderLocal), "leave testbed.hosts empty (or list only localhost) for a local run")
+		}
+	}
+	return &Local{Deploy: tb.Deploy, PerHost: tb.TestersPerHost}, nil
+}
+
+// Prepare checks that every deploy file exists and offers this machine.
+func (l *Local) Prepare(_ context.Context, _ Plan) (Ready, error) {
+	var missing []error
+	for _, f := range l.Deploy {
+		if _, err := os.Stat(f); err != nil {
+			missing = append(missing, fmt.Errorf("testbed.deploy: %w", err))
+		}
+	}
+	if len(missing) > 0 {
+		return Ready{}, errs.Usage(errors.Join(missing...),
+			"a deploy path is relative to the directory diperf runs in, which is the clients' working directory on the local testbed")
+	}
+	return Ready{Hosts: []string{LocalHost}, PerHost: l.PerHost}, nil
+}
 
 // Start starts one tester process. It runs in its own process group so that
 // a Ctrl-C at the terminal reaches the controller alone, which then stops
 // the testers in order.
-func (l Local) Start(_ context.Context, s Spec) (Handle, error) {
+func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
+	if s.Host != "" && !IsLocalHost(s.Host) {
+		return nil, fmt.Errorf("local testbed: cannot start a tester on %q, another host", s.Host)
+	}
 	bin := l.Binary
 	if bin == "" {
 		exe, err := os.Executable()
@@ -44,19 +88,76 @@ func (l Local) Start(_ context.Context, s Spec) (Handle, error) {
 		return nil, fmt.Errorf("local testbed: starting tester %d: %w", s.Slot, err)
 	}
 	host, _ := os.Hostname()
-	return &localHandle{cmd: cmd, host: host}, nil
+	h := &localHandle{cmd: cmd, host: host, done: make(chan struct{})}
+	go h.wait()
+	l.mu.Lock()
+	l.started = append(l.started, h)
+	l.mu.Unlock()
+	return h, nil
 }
 
+// Cleanup waits for the testers it started to exit until ctx is done, then
+// kills the ones still running; it says how many it had to kill.
+func (l *Local) Cleanup(ctx context.Context) error {
+	l.mu.Lock()
+	hs := l.started
+	l.started = nil
+	l.mu.Unlock()
+	killed := 0
+	for _, h := range hs {
+		select {
+		case <-h.done:
+			continue
+		case <-ctx.Done():
+		}
+		if !h.exited() && h.Kill() == nil {
+			killed++
+		}
+	}
+	if killed > 0 {
+		return fmt.Errorf("local testbed: killed %d tester(s) still running at cleanup", killed)
+	}
+	return nil
+}
+
+// localHandle is a started tester process, reaped by its own goroutine.
 type localHandle struct {
 	cmd  *exec.Cmd
 	host string
+	done chan struct{} // closed once the process has been reaped
+	err  error         // its exit, valid after done
+}
+
+func (h *localHandle) wait() {
+	h.err = h.cmd.Wait()
+	close(h.done)
+}
+
+// exited reports whether the tester has been reaped.
+func (h *localHandle) exited() bool {
+	select {
+	case <-h.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (h *localHandle) Host() string { return h.host }
 func (h *localHandle) PID() int     { return h.cmd.Process.Pid }
-func (h *localHandle) Wait() error  { return h.cmd.Wait() }
 
-// Kill kills the tester's whole process group, clients included.
+// Wait waits for the tester to exit.
+func (h *localHandle) Wait() error {
+	<-h.done
+	return h.err
+}
+
+// Kill kills the tester's whole process group. It does nothing once the
+// tester has been reaped: its process group id may belong to another
+// process by then.
 func (h *localHandle) Kill() error {
+	if h.exited() {
+		return nil
+	}
 	return syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
 }

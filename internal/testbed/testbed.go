@@ -1,6 +1,7 @@
 // Package testbed finds hosts and starts testers on them. A local run is a
 // distributed run whose testbed is this machine: every provider starts the
 // same tester, which then dials the controller and joins like any other.
+// New picks the provider an experiment names.
 package testbed
 
 import (
@@ -8,9 +9,58 @@ import (
 	"encoding/hex"
 )
 
+// Testbed is one provider of testers for one run. The controller calls
+// Prepare once before the first tester, Start once per tester, and Cleanup
+// once at the end (also after a failed Prepare).
+type Testbed interface {
+	// Prepare readies the testbed for the run: it checks the hosts and
+	// what the clients need (deploy files), puts them in place where they
+	// must be copied, and says where testers go.
+	Prepare(ctx context.Context, p Plan) (Ready, error)
+	// Start starts one tester on s.Host.
+	Start(ctx context.Context, s Spec) (Handle, error)
+	// Cleanup ends the run on the testbed: testers still running when ctx
+	// is done are killed, and what Prepare put in place is removed (a
+	// provider may be told to keep files).
+	Cleanup(ctx context.Context) error
+}
+
+// Plan is what the run asks of its testbed.
+type Plan struct {
+	Testers int    // testers the run will start
+	Dir     string // the run directory (exists); a provider may keep its own logs in it
+}
+
+// Ready is where a prepared testbed starts testers.
+type Ready struct {
+	Hosts   []string // hosts ready for testers, in order of use
+	PerHost int      // testers put on one host before the next is used (< 1: 1)
+}
+
+// HostFor returns the host of tester slot i: hosts take PerHost testers
+// each in turn, and the turn comes round again when the run has more
+// testers than that; "" when there is no host.
+func (r Ready) HostFor(slot int) string {
+	if len(r.Hosts) == 0 || slot < 0 {
+		return ""
+	}
+	return r.Hosts[(slot/max(r.PerHost, 1))%len(r.Hosts)]
+}
+
+// Local reports whether every host is this machine.
+func (r Ready) Local() bool {
+	for _, h := range r.Hosts {
+		if !IsLocalHost(h) {
+			return false
+		}
+	}
+	return len(r.Hosts) > 0
+}
+
 // Spec says how to start one tester.
 type Spec struct {
 	Slot       int      // index by start order
+	Host       string   // the host to start it on (Ready.HostFor)
 	Controller string   // address the tester dials
 	Secret     []byte   // shared secret the tester proves it holds
 	LogPath    string   // where the tester's own output goes ("" = discard)
@@ -23,11 +73,6 @@ type Handle interface {
 	PID() int     // its process id on that host
 	Wait() error  // blocks until it exits; nil for exit status 0
 	Kill() error  // kills it at once
-}
-
-// Testbed starts testers.
-type Testbed interface {
-	Start(ctx context.Context, s Spec) (Handle, error)
 }
 
 // SecretEnv is the environment variable through which a tester receives its

@@ -19,13 +19,21 @@ func (t *Tester) sync() error {
 	return t.conn.WriteJSON(protocol.TypeSyncRecord, msg)
 }
 
-// resyncLoop re-syncs while the test runs (clocksync.NextInterval).
+// resyncLoop re-syncs while the test runs.
 func (t *Tester) resyncLoop(ctx context.Context) {
-	interval := time.Duration(t.desc.SyncIntervalNs)
+	resync(ctx, time.Duration(t.desc.SyncIntervalNs), t.sync, func(err error) {
+		fmt.Fprintf(t.o.Log, "tester %s: re-sync failed: %v\n", t.id, err)
+	})
+}
+
+// resync calls sync on the re-sync schedule (clocksync.NextInterval: 2 s
+// after the first sync, then 4 s, 8 s, ... apart, up to interval) until
+// ctx is done; a failed sync goes to failed, and the schedule goes on.
+func resync(ctx context.Context, interval time.Duration, sync func() error, failed func(error)) {
 	next := clocksync.NextInterval(0, interval)
 	for sleepCtx(ctx, next) {
-		if err := t.sync(); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(t.o.Log, "tester %s: re-sync failed: %v\n", t.id, err)
+		if err := sync(); err != nil && ctx.Err() == nil {
+			failed(err)
 		}
 		next = clocksync.NextInterval(next, interval)
 	}

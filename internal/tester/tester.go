@@ -43,6 +43,7 @@ type Tester struct {
 	conn   *protocol.Conn
 	clk    *clock.Local
 	desc   protocol.TestDesc
+	client client.Client // built from desc.Client
 	id     string
 	sy     *clocksync.Syncer
 	cancel context.CancelCauseFunc
@@ -96,7 +97,15 @@ func (t *Tester) handshake() error {
 		return fmt.Errorf("tester: waiting for the test description: %w", err)
 	}
 	_ = t.conn.SetReadDeadline(time.Time{})
-	return t.desc.Validate()
+	if err := t.desc.Validate(); err != nil {
+		return fmt.Errorf("tester: %w", err)
+	}
+	c, err := client.New(client.Spec{Desc: t.desc.Client, Env: t.clientEnv(), Timeout: time.Duration(t.desc.TimeoutNs)})
+	if err != nil {
+		return fmt.Errorf("tester: %w", err)
+	}
+	t.client = c
+	return nil
 }
 
 func (t *Tester) run(parent context.Context) error {
@@ -106,7 +115,7 @@ func (t *Tester) run(parent context.Context) error {
 	t.out = newOutbox(t.conn, cancel)
 	t.readCh = make(chan struct{})
 	go t.readLoop()
-	sy, err := clocksync.New(t.desc.TimeTransport, t.desc.TimeServer, t.clk, t.desc.SyncProbes)
+	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
@@ -120,10 +129,9 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	reason := "stopped"
-	c := client.NewExec(t.desc.Argv, t.clientEnv(), time.Duration(t.desc.TimeoutNs))
 	rtt := probeTarget(t.desc.Target)
 	if woke, ok := t.waitForStart(ctx); ok {
-		reason = t.loop(ctx, c, woke, rtt)
+		reason = t.loop(ctx, t.client, woke, rtt)
 	}
 	cancelLoops(cancel, &wg)
 	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
@@ -167,9 +175,18 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
+	call := func(ctx context.Context) sample.Status { return t.out.call(ctx, c, t.clk) }
+	return pace(ctx, time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
+}
+
+// pace makes calls for duration from now, one every interval: a call
+// slower than the interval is followed by the next at once (back-to-back,
+// never a burst to catch up), and a client that cannot be started is
+// backed off (startBackoff). It returns "completed" once the duration is
+// over, or "stopped" when ctx is done first.
+func pace(ctx context.Context, duration, interval time.Duration, call func(context.Context) sample.Status) string {
 	start := time.Now()
-	end := start.Add(time.Duration(t.desc.DurationNs))
-	interval := time.Duration(t.desc.IntervalNs)
+	end := start.Add(duration)
 	next := start
 	var backoff startBackoff
 	for {
@@ -182,7 +199,7 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		if !time.Now().Before(end) {
 			return "completed"
 		}
-		st := t.out.call(ctx, c, t.clk)
+		st := call(ctx)
 		next = next.Add(interval)
 		if now := time.Now(); next.Before(now) {
 			next = now // back-to-back, never a burst to catch up
@@ -217,12 +234,14 @@ func (b *startBackoff) after(st sample.Status) time.Duration {
 	return b.wait
 }
 
+// clientEnv is the environment every client gets: the tester's own and
+// the DIPERF_ variables (an exec client adds the description's Env).
 func (t *Tester) clientEnv() []string {
 	env := append(os.Environ(),
 		"DIPERF_TARGET="+t.desc.Target,
 		"DIPERF_TESTER_ID="+t.id,
 		"DIPERF_TESTER_INDEX="+strconv.Itoa(t.o.Slot))
-	return append(env, t.desc.Env...)
+	return env
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) bool {

@@ -1,6 +1,7 @@
 package timeserver
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ const dialTimeout = 5 * time.Second
 // Client probes one time server. It is not safe for concurrent use.
 type Client struct {
 	network, laddr, raddr string
+	via                   DialFunc     // opens TCP connections (nil: plain TCP)
 	udp                   *net.UDPConn // the socket, for "udp"
 	tcp                   net.Conn     // the connection, for "tcp"; nil until (re)dialled
 	lastT1                int64
@@ -29,9 +31,21 @@ type Client struct {
 // or "tcp". A UDP socket asks the kernel for receive timestamps.
 func Dial(network, addr string) (*Client, error) { return dial(network, "", addr) }
 
+// DialFunc opens a stream connection to addr, e.g. a transport's Dial.
+type DialFunc func(ctx context.Context, addr string) (net.Conn, error)
+
+// DialVia is Dial whose TCP connections are opened by via (nil: plain
+// TCP), so that a tester reaches a TCP time server the way it reaches its
+// controller. UDP is always a UDP socket.
+func DialVia(network, addr string, via DialFunc) (*Client, error) {
+	return dialVia(network, "", addr, via)
+}
+
 // dial is Dial from the local address laddr ("" for any).
-func dial(network, laddr, raddr string) (*Client, error) {
-	c := &Client{network: network, laddr: laddr, raddr: raddr}
+func dial(network, laddr, raddr string) (*Client, error) { return dialVia(network, laddr, raddr, nil) }
+
+func dialVia(network, laddr, raddr string, via DialFunc) (*Client, error) {
+	c := &Client{network: network, laddr: laddr, raddr: raddr, via: via}
 	AppendRequest(c.req[:0], 0)
 	var err error
 	switch network {
@@ -71,6 +85,16 @@ func (c *Client) dialUDP() error {
 }
 
 func (c *Client) dialTCP() error {
+	if c.via != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+		defer cancel()
+		conn, err := c.via(ctx, c.raddr)
+		if err != nil {
+			return err
+		}
+		c.tcp = conn
+		return nil
+	}
 	d := net.Dialer{Timeout: dialTimeout}
 	if c.laddr != "" {
 		la, err := net.ResolveTCPAddr("tcp", c.laddr)

@@ -1,6 +1,7 @@
-// Package transport abstracts how controller and testers reach each other,
-// so that TCP, TLS or an in-memory network for tests slot in behind one
-// interface.
+// Package transport abstracts how controller and testers reach each other:
+// TCP for real runs (TCP) and an in-memory network for tests (Memory), behind
+// one interface, so that another way (e.g. SSH sessions) slots in beside
+// them.
 package transport
 
 import (
