@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"net"
 	"slices"
 	"sync"
 	"time"
@@ -101,25 +100,22 @@ func Clock(ctx context.Context, o ClockOptions, log io.Writer) (*ClockResult, er
 	return summarizeClock(o, obs, rtts, failures), nil
 }
 
+// startTimeServer serves time on loopback over transport ("udp" or "tcp")
+// and returns its address and how to stop it.
 func startTimeServer(transport string) (string, func(), error) {
-	srv := timeserver.New(timeserver.Config{})
-	ctx, cancel := context.WithCancel(context.Background())
+	o := timeserver.Options{UDP: "127.0.0.1:0"}
 	if transport == "tcp" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			cancel()
-			return "", nil, err
-		}
-		go func() { _ = srv.ServeTCP(ctx, ln) }()
-		return ln.Addr().String(), func() { cancel(); ln.Close() }, nil
+		o = timeserver.Options{TCP: "127.0.0.1:0"}
 	}
-	c, err := timeserver.ListenUDP("127.0.0.1:0")
+	svc, err := timeserver.Start(o)
 	if err != nil {
-		cancel()
 		return "", nil, err
 	}
-	go func() { _ = srv.ServeUDP(ctx, c) }()
-	return c.LocalAddr().String(), func() { cancel(); c.Close() }, nil
+	stop := func() { _ = svc.Stop() }
+	if transport == "tcp" {
+		return svc.TCPAddr(), stop, nil
+	}
+	return svc.UDPAddr(), stop, nil
 }
 
 // simTester is one tester's clock, path and syncer.

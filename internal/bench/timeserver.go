@@ -54,29 +54,23 @@ func Timeserver(ctx context.Context, o TimeserverOptions, progress io.Writer) (*
 	if o.Rate <= 0 || o.Duration <= 0 || o.Sources < 1 || o.Sources > MaxSources {
 		return nil, fmt.Errorf("bench timeserver: want a rate > 0, a duration > 0 and 1 to %d sources", MaxSources)
 	}
-	uc, err := timeserver.ListenUDP("127.0.0.1:0")
+	svc, err := timeserver.Start(timeserver.Options{UDP: "127.0.0.1:0"})
 	if err != nil {
 		return nil, err
 	}
-	defer uc.Close()
-	srv := timeserver.New(timeserver.Config{})
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.ServeUDP(sctx, uc) }()
 	fmt.Fprintf(progress, "timeserver on udp://%s; sending %.0f requests/s for %v from %d sources\n",
-		uc.LocalAddr(), o.Rate, o.Duration, o.Sources)
+		svc.UDPAddr(), o.Rate, o.Duration, o.Sources)
 	res, err := timeserver.Load(ctx, timeserver.LoadConfig{
-		Target: uc.LocalAddr().String(), Rate: o.Rate, Duration: o.Duration,
+		Target: svc.UDPAddr(), Rate: o.Rate, Duration: o.Duration,
 		Sources: sources(o.Sources), Grace: grace,
 	})
-	stop()
-	if serr := <-served; err == nil {
+	if serr := svc.Stop(); err == nil {
 		err = serr
 	}
 	if err != nil {
 		return nil, err
 	}
-	return timeserverResult(o.Rate, res, srv.Stats()), nil
+	return timeserverResult(o.Rate, res, svc.Stats()), nil
 }
 
 // sources returns n loopback addresses from 127.0.0.10 on.
