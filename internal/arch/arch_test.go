@@ -17,10 +17,10 @@ const module = "github.com/diperf/diperf/"
 // where it is).
 var layers = [][]string{
 	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment"}, // leaves
-	{"internal/protocol", "internal/transport", "internal/client", "internal/timeserver",
+	{"internal/protocol", "internal/transport", "internal/timeserver",
 		"internal/netsim", "internal/target"}, // formats, wires and standalone services
-	{"internal/clocksync", "internal/rundir", "internal/testbed"}, // storage, clock sync, testbeds
-	{"internal/analyze", "internal/verify", "internal/tester"},    // analysis of calls, checks, the agent
+	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client"}, // storage, clock sync, testbeds, clients
+	{"internal/analyze", "internal/verify", "internal/tester"},                       // analysis of calls, checks, the agent
 	{"internal/model"},    // models of performance against load
 	{"internal/report"},   // the report
 	{"internal/pipeline"}, // load → analyze → write → draw
