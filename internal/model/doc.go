@@ -97,8 +97,9 @@
 // seeded, so the same data give the same intervals.
 //
 // Predict reports, for throughput and response time, the chosen model's
-// fitted value and the 2.5% and 97.5% percentiles of the bootstrap
-// predictions: a 95% confidence interval of the mean at that load, given
+// fitted value and the 2.5% and 97.5% percentiles (nearest rank, as
+// package stats defines them) of the bootstrap predictions, widened to
+// hold the value: a 95% confidence interval of the mean at that load, given
 // the model. It does not add the per-quantum scatter of a single new
 // observation, which depends on the quantum length rather than on the
 // service, nor the error of the model's shape (near a soft knee the bounds

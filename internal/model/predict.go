@@ -1,22 +1,12 @@
 package model
 
-import (
-	"math"
-	"slices"
-)
+import "github.com/diperf/diperf/internal/stats"
 
-// Percentiles of the bootstrap predictions that bound an Interval.
-const (
-	lowPercentile  = 2.5
-	highPercentile = 97.5
-)
-
-// Interval is a predicted value and its 95% bootstrap confidence interval.
-type Interval struct {
-	Value float64 `json:"value"` // from the fitted parameters
-	Low   float64 `json:"low"`   // 2.5% percentile of the bootstrap predictions (at most Value)
-	High  float64 `json:"high"`  // 97.5% percentile of the bootstrap predictions (at least Value)
-}
+// Interval is a predicted value and its 95% bootstrap confidence interval:
+// Value from the fitted parameters, Low and High the 2.5th and 97.5th
+// percentiles (nearest rank) of the bootstrap predictions, widened to hold
+// Value (Low ≤ Value ≤ High).
+type Interval = stats.Interval
 
 // Prediction is what the model expects at one load.
 type Prediction struct {
@@ -90,27 +80,8 @@ func (m *Model) curves() (curve, []curve) {
 	return m.fitted(), refits
 }
 
-// interval puts value between the low and high percentiles of samples,
-// which it sorts; with no samples the interval is the value alone.
+// interval puts value between the 2.5th and 97.5th percentiles of
+// samples, which it sorts; with no samples the interval is the value alone.
 func interval(value float64, samples []float64) Interval {
-	iv := Interval{Value: value, Low: value, High: value}
-	if len(samples) == 0 {
-		return iv
-	}
-	slices.Sort(samples)
-	iv.Low = math.Min(value, percentile(samples, lowPercentile))
-	iv.High = math.Max(value, percentile(samples, highPercentile))
-	return iv
-}
-
-// percentile returns the pc-th percentile of sorted, interpolating linearly
-// between order statistics.
-func percentile(sorted []float64, pc float64) float64 {
-	pos := pc / 100 * float64(len(sorted)-1)
-	i := int(pos)
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	f := pos - float64(i)
-	return sorted[i] + f*(sorted[i+1]-sorted[i])
+	return stats.BootstrapInterval(value, samples).Cover(value)
 }
