@@ -18,8 +18,9 @@ type Prediction struct {
 
 // Predict returns the throughput and mean response time the chosen model
 // expects at load n (calls in flight), with 95% confidence intervals of the
-// mean from the bootstrap refits: they do not include the scatter of a
-// single quantum. Both intervals are zero when n is not positive.
+// mean from the bootstrap refits, widened to reach what the models of
+// Selection.Covered predict: they do not include the scatter of a single
+// quantum. Both intervals are zero when n is not positive.
 func (m *Model) Predict(n float64) Prediction {
 	pr := Prediction{Load: n, Model: m.Predictor()}
 	if !(n > 0) {
@@ -33,6 +34,12 @@ func (m *Model) Predict(n float64) Prediction {
 	}
 	pr.Throughput = interval(fit.Throughput(n), xs)
 	pr.ResponseTimeMs = interval(fit.ResponseTimeMs(n), rs)
+	for _, name := range m.Selection.Covered {
+		if c := m.fit(name); c != nil && name != pr.Model {
+			pr.Throughput = pr.Throughput.Cover(c.Throughput(n))
+			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(c.ResponseTimeMs(n))
+		}
+	}
 	return pr
 }
 
@@ -59,13 +66,24 @@ func (m *Model) Predictor() string {
 
 // fitted returns the chosen model's fitted curve.
 func (m *Model) fitted() curve {
-	if m.Predictor() == ModelBounds {
-		return m.Bounds.BoundsParams
-	}
-	return m.USL.Params()
+	return m.fit(m.Predictor())
 }
 
-// curves returns the chosen model's fitted curve and its bootstrap refits.
+// fit returns the fitted curve of the model named name, nil when there is
+// none.
+func (m *Model) fit(name string) curve {
+	switch {
+	case name == ModelUSL:
+		return m.USL.curve()
+	case name == ModelBounds && m.Bounds != nil:
+		return m.Bounds.BoundsParams
+	default:
+		return nil
+	}
+}
+
+// curves returns the chosen model's fitted curve and its bootstrap refits,
+// each held flat beyond its own peak when the fitted USL is.
 func (m *Model) curves() (curve, []curve) {
 	var refits []curve
 	if m.Predictor() == ModelBounds {
@@ -73,8 +91,9 @@ func (m *Model) curves() (curve, []curve) {
 			refits = append(refits, b)
 		}
 	} else {
+		flat := m.USL.FlatBeyondPeak()
 		for _, q := range m.Bootstrap.Params {
-			refits = append(refits, q)
+			refits = append(refits, uslCurve{q: q, flat: flat})
 		}
 	}
 	return m.fitted(), refits
