@@ -17,9 +17,9 @@ import (
 // each serve a call in Service, first come first served. Each call also
 // spends client time outside the service (starting the client process
 // before, exiting after): a log-normal time of median ClientMs and
-// log-sd ClientSpread, plus, with probability StallP, a stall of the busy
-// the client process, exponential with mean StallMs. The machine running
-// the clients is also busy: it freezes StallsPerS times a second on
+// log-sd ClientSpread, plus, with probability StallP, a stall of the
+// client process, exponential with mean StallMs. The machine running
+// the clients is also busy: it freezes FreezesPerS times a second on
 // average, for an exponential time of mean FreezeMs, and a client that
 // would start or finish a call meanwhile does so when the freeze ends
 // (the service, elsewhere, goes on serving the calls it holds).
