@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // Saturation detection.
@@ -136,7 +138,7 @@ func typicalX(pts []loadPoint) float64 {
 	for i, p := range pts {
 		ns[i] = float64(p.n)
 	}
-	if median(ns) < sparseCalls {
+	if stats.Median(ns) < sparseCalls {
 		return meanX(pts)
 	}
 	return medianX(pts)
@@ -171,7 +173,7 @@ func medianX(pts []loadPoint) float64 {
 	for i, p := range pts {
 		xs[i] = p.x
 	}
-	return median(xs)
+	return stats.Median(xs)
 }
 
 // littleKnee returns N* = X* · R0 (see above), or k when R0 is unknown or

@@ -3,24 +3,12 @@ package analyze
 import (
 	"math"
 	"slices"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // nsPerMs converts nanoseconds to milliseconds.
 const nsPerMs = 1e6
-
-// nearestRank returns the pct-th percentile of an ascending slice by the
-// nearest-rank method: the value of rank ⌈pct·n/100⌉ (1-based, at least 1).
-// The median is thus the lower middle value for an even n, and the
-// percentiles of 1..100 are 50, 90 and 99. It returns zero for no values.
-func nearestRank[T int64 | float64](sorted []T, pct int) T {
-	n := len(sorted)
-	if n == 0 {
-		var zero T
-		return zero
-	}
-	rank := (pct*n + 99) / 100
-	return sorted[min(max(rank, 1), n)-1]
-}
 
 // meanStdDev returns the mean and the population standard deviation (divided
 // by n, not n-1) of values, computed in two passes for accuracy.
@@ -60,14 +48,7 @@ func floatStats(values []float64, unit string) Stats {
 	slices.Sort(sorted)
 	st.Min = sorted[0]
 	st.Max = sorted[len(sorted)-1]
-	st.Median = nearestRank(sorted, 50)
+	st.Median = stats.Percentile(sorted, 50)
 	st.Mean, st.StdDev = meanStdDev(sorted)
 	return st
-}
-
-// median returns the nearest-rank median of values; values is not modified.
-func median(values []float64) float64 {
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return nearestRank(sorted, 50)
 }

@@ -5,22 +5,16 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // minSamples is the fewest values (quanta, calls) each run needs for a
 // bootstrap interval: with fewer, the percentile bootstrap is too narrow
 // to be trusted and no interval is given.
 const minSamples = 10
-
-// The 95% interval's bounds, as per-mille percentiles of the resampled
-// differences (nearest rank).
-const (
-	loPerMille = 25
-	hiPerMille = 975
-)
 
 // Random streams, one per use, so that each is independent of the others.
 const (
@@ -31,17 +25,14 @@ const (
 	streamSubsampleB
 )
 
-// interval is a confidence interval of a difference B − A.
-type interval struct{ lo, hi float64 }
-
-// medianDiffCI returns the percentile-bootstrap 95% interval of
-// median(b) − median(a), resampling each with replacement; false when
+// medianDiffCI returns median(b) − median(a) and its percentile-bootstrap
+// 95% interval, resampling each with replacement; false when
 // either has fewer than minSamples values. Resample i draws from its own
 // random stream, so the result depends on the seed only, not on the
 // scheduling of the workers.
-func medianDiffCI(a, b []float64, o Options, stream uint64) (interval, bool) {
+func medianDiffCI(a, b []float64, o Options, stream uint64) (stats.Interval, bool) {
 	if len(a) < minSamples || len(b) < minSamples {
-		return interval{}, false
+		return stats.Interval{}, false
 	}
 	sa, sb := sortedCopy(a), sortedCopy(b)
 	diffs := make([]float64, o.Resamples)
@@ -55,7 +46,8 @@ func medianDiffCI(a, b []float64, o Options, stream uint64) (interval, bool) {
 			diffs[i] = mb - ma
 		}
 	})
-	return percentileInterval(diffs), true
+	mid := stats.MedianIndex
+	return stats.BootstrapInterval(sb[mid(len(sb))]-sa[mid(len(sa))], diffs), true
 }
 
 // resampleMedian returns the median of len(sorted) values drawn from
@@ -69,7 +61,7 @@ func medianDiffCI(a, b []float64, o Options, stream uint64) (interval, bool) {
 // the same draws are made again and all kept.
 func resampleMedian(r *rand.PCG, sorted []float64, buf []int32) (float64, []int32) {
 	n := len(sorted)
-	k := medianIndex(n)
+	k := stats.MedianIndex(n)
 	half := 4*int(math.Sqrt(float64(n))) + 8 // 8 standard deviations
 	saved := *r
 	j, buf, ok := medianIndexOfDraws(r, n, k, max(k-half, 0), min(k+half, n-1), buf)
@@ -106,17 +98,17 @@ func medianIndexOfDraws(r *rand.PCG, n, k, lo, hi int, buf []int32) (j int, _ []
 	if k < below || k >= below+len(kept) {
 		return 0, kept, false
 	}
-	return int(selectK(kept, k-below)), kept, true
+	return int(stats.SelectK(kept, k-below)), kept, true
 }
 
-// rateDiffCI returns the percentile-bootstrap 95% interval of the
-// difference in percent of the failure rates fb/nb − fa/na; false when a
+// rateDiffCI returns the difference in percent of the failure rates
+// fb/nb − fa/na and its percentile-bootstrap 95% interval; false when a
 // run has fewer than minSamples calls. Resampling n calls, each failed or
 // not, with replacement gives a binomial count of failures, which is drawn
 // directly.
-func rateDiffCI(fa, na, fb, nb int, o Options) (interval, bool) {
+func rateDiffCI(fa, na, fb, nb int, o Options) (stats.Interval, bool) {
 	if na < minSamples || nb < minSamples {
-		return interval{}, false
+		return stats.Interval{}, false
 	}
 	pa, pb := float64(fa)/float64(na), float64(fb)/float64(nb)
 	diffs := make([]float64, o.Resamples)
@@ -124,19 +116,7 @@ func rateDiffCI(fa, na, fb, nb int, o Options) (interval, bool) {
 		r := rand.New(newPCG(o.Seed, streamErrors, i))
 		diffs[i] = percent(binomial(r, nb, pb), nb) - percent(binomial(r, na, pa), na)
 	}
-	return percentileInterval(diffs), true
-}
-
-// percentileInterval returns the 2.5th and 97.5th percentiles of diffs,
-// which it sorts.
-func percentileInterval(diffs []float64) interval {
-	slices.Sort(diffs)
-	n := len(diffs)
-	at := func(perMille int) float64 {
-		rank := (perMille*n + 999) / 1000
-		return diffs[min(max(rank, 1), n)-1]
-	}
-	return interval{lo: at(loPerMille), hi: at(hiPerMille)}
+	return stats.BootstrapInterval(percent(fb, nb)-percent(fa, na), diffs), true
 }
 
 // parallel calls work(i) for every i in [0, n) on GOMAXPROCS goroutines.

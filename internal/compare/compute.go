@@ -1,6 +1,9 @@
 package compare
 
-import "github.com/diperf/diperf/internal/analyze"
+import (
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/stats"
+)
 
 // Units of the metrics.
 const (
@@ -44,8 +47,8 @@ func newMetric(name, unit string, a, b float64) Metric {
 
 // setCI records the 95% interval of the difference and whether it
 // excludes zero.
-func (m *Metric) setCI(ci interval) {
-	lo, hi := ci.lo, ci.hi
+func (m *Metric) setCI(ci stats.Interval) {
+	lo, hi := ci.Low, ci.High
 	sig := lo > 0 || hi < 0
 	m.CILow, m.CIHigh, m.Significant = &lo, &hi, &sig
 }
@@ -53,7 +56,7 @@ func (m *Metric) setCI(ci interval) {
 // throughputMetrics compares the per-quantum throughputs: median, with an
 // interval from resampling quanta, and mean.
 func throughputMetrics(a, b *Data, o Options) []Metric {
-	med := newMetric(ThroughputMedian, unitCallsS, median(a.Throughput), median(b.Throughput))
+	med := newMetric(ThroughputMedian, unitCallsS, stats.Median(a.Throughput), stats.Median(b.Throughput))
 	if ci, ok := medianDiffCI(a.Throughput, b.Throughput, o, streamThroughput); ok {
 		med.setCI(ci)
 	}
@@ -65,7 +68,7 @@ func throughputMetrics(a, b *Data, o Options) []Metric {
 // with an interval from resampling (a subsample of) calls, mean, p90, p99.
 func rtMetrics(a, b *Data, o Options) []Metric {
 	sa, sb := sortedCopy(a.RTms), sortedCopy(b.RTms)
-	med := newMetric(RTMedian, unitMs, nearestRank(sa, 50), nearestRank(sb, 50))
+	med := newMetric(RTMedian, unitMs, stats.Percentile(sa, 50), stats.Percentile(sb, 50))
 	xa := subsample(a.RTms, o.MaxSamples, newPCG(o.Seed, streamSubsampleA, 0))
 	xb := subsample(b.RTms, o.MaxSamples, newPCG(o.Seed, streamSubsampleB, 0))
 	if ci, ok := medianDiffCI(xa, xb, o, streamRT); ok {
@@ -74,8 +77,8 @@ func rtMetrics(a, b *Data, o Options) []Metric {
 	return []Metric{
 		med,
 		newMetric(RTMean, unitMs, mean(sa), mean(sb)),
-		newMetric(RTP90, unitMs, nearestRank(sa, 90), nearestRank(sb, 90)),
-		newMetric(RTP99, unitMs, nearestRank(sa, 99), nearestRank(sb, 99)),
+		newMetric(RTP90, unitMs, stats.Percentile(sa, 90), stats.Percentile(sb, 90)),
+		newMetric(RTP99, unitMs, stats.Percentile(sa, 99), stats.Percentile(sb, 99)),
 	}
 }
 

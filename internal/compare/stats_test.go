@@ -5,71 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/diperf/diperf/internal/stats"
 )
-
-func TestSelectK(t *testing.T) {
-	t.Parallel()
-	r := rand.New(rand.NewPCG(1, 2))
-	random := make([]float64, 1001)
-	for i := range random {
-		random[i] = r.NormFloat64()
-	}
-	counts := make([]float64, 500)
-	for i := range counts {
-		counts[i] = float64(r.IntN(5))
-	}
-	tests := []struct {
-		name string
-		x    []float64
-	}{
-		{"one value", []float64{3}},                          // nothing to partition
-		{"two values", []float64{2, 1}},                      // the lower middle is the median
-		{"all equal", []float64{7, 7, 7, 7, 7, 7}},           // a single three-way pass
-		{"sorted", []float64{1, 2, 3, 4, 5, 6, 7, 8}},        // median-of-three keeps it linear
-		{"reversed", []float64{9, 8, 7, 6, 5, 4, 3, 2, 1}},   // likewise
-		{"random", random},                                   // continuous values
-		{"many duplicates", counts},                          // throughputs are counts
-		{"negative and zero", []float64{0, -1, -0.5, 2, -3}}, // any sign
-	}
-	for _, tt := range tests {
-		sorted := sortedCopy(tt.x)
-		for _, k := range []int{0, len(tt.x) / 3, medianIndex(len(tt.x)), len(tt.x) - 1} {
-			if got := selectK(slices.Clone(tt.x), k); got != sorted[k] {
-				t.Errorf("%s: selectK(%d) = %g, want %g", tt.name, k, got, sorted[k])
-			}
-		}
-	}
-}
-
-func TestPercentileIndex(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		n, pct, want int
-	}{
-		{1, 50, 0},    // a single value is every percentile
-		{2, 50, 0},    // the lower middle
-		{3, 50, 1},    // the middle
-		{100, 90, 89}, // rank 90
-		{100, 99, 98}, // rank 99
-		{10, 99, 9},   // rounded up to the last
-	}
-	for _, tt := range tests {
-		if got := percentileIndex(tt.n, tt.pct); got != tt.want {
-			t.Errorf("percentileIndex(%d, %d) = %d, want %d", tt.n, tt.pct, got, tt.want)
-		}
-	}
-}
-
-func TestPercentileInterval(t *testing.T) {
-	t.Parallel()
-	diffs := make([]float64, 1000)
-	for i := range diffs {
-		diffs[i] = float64(999 - i)
-	}
-	if got := percentileInterval(diffs); got != (interval{24, 974}) {
-		t.Errorf("interval of 0..999 = %+v, want {24 974}", got)
-	}
-}
 
 func TestBinomial(t *testing.T) {
 	t.Parallel()
@@ -147,7 +85,7 @@ func TestResampleMedian(t *testing.T) {
 		for i := range sorted {
 			sorted[i] = float64(i / 3) // with ties
 		}
-		k := medianIndex(tt.n)
+		k := stats.MedianIndex(tt.n)
 		for seed := range uint64(20) {
 			// The draws, made by hand.
 			r := newPCG(seed, 9, 0)

@@ -3,6 +3,7 @@ package model
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
 )
@@ -20,6 +21,20 @@ func benchRun() *analyze.Result {
 
 func BenchmarkFit(b *testing.B) {
 	r := benchRun()
+	for b.Loop() {
+		if _, err := Fit(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFitDemoLike fits the run (16 testers, 7 workers × 70 ms
+// on a busy machine) analyzed at 250 ms: a hard knee, the bounds predict.
+func BenchmarkFitDemoLike(b *testing.B) {
+	r, err := demoLike(16, time.Second, 20*time.Second, 7, 70*time.Millisecond).simulate(1, 250*time.Millisecond)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		if _, err := Fit(r); err != nil {
 			b.Fatal(err)

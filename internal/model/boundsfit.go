@@ -22,8 +22,8 @@ type boundsFit struct {
 	order   []int // every quantum, by load
 }
 
-// fitBounds fits the bounds model to p: R0 is the call-weighted median of
-// the mean response times of the quanta at less than half the knee, X* the
+// fitBounds fits the bounds model to p: R0 is the mean response time of
+// the calls of the quanta at less than half the knee (lightRT), X* the
 // least-squares plateau for that R0. ok is false when no quantum has a
 // response time or too few lie above the knee to show a plateau.
 func (p points) fitBounds() (f boundsFit, ok bool) {
@@ -33,12 +33,12 @@ func (p points) fitBounds() (f boundsFit, ok bool) {
 		return boundsFit{}, false
 	}
 	f.light = timed[:int(math.Ceil(lightShare*float64(len(timed))))]
-	r0 := p.medianRT(f.light)
+	r0 := p.lightRT(f.light)
 	x, _ := p.plateauGiven(f.order, r0)
 	if light := p.upTo(timed, BoundsParams{r0, x}.Knee()/2); len(light) > 0 {
 		f.light = light
 	}
-	f.params.R0Ms = p.medianRT(f.light)
+	f.params.R0Ms = p.lightRT(f.light)
 	f.params.Plateau, f.plateau = p.plateauGiven(f.order, f.params.R0Ms)
 	need := max(plateauMin, int(math.Ceil(plateauShare*float64(len(p.n)))))
 	ok = f.plateau >= need && f.params.R0Ms > 0 && f.params.Plateau > 0

@@ -67,11 +67,10 @@ func Fit(r *analyze.Result) (*Model, error) {
 		m.Bounds = newBounds(pts, bf)
 	}
 	m.Chosen, m.Selection = choose(&m.USL, m.Bounds)
+	m.ResponseTime = responseTimeCheck(r, m.fitted())
 	if m.Chosen == ModelBounds {
-		m.ResponseTime = responseTimeCheck(r, bf.params)
 		m.Bootstrap = pts.bootstrapBounds(bf, DefaultResamples, DefaultSeed)
 	} else {
-		m.ResponseTime = responseTimeCheck(r, q)
 		m.Bootstrap = pts.bootstrapUSL(q, held, DefaultResamples, DefaultSeed)
 	}
 	return m, nil

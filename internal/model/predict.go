@@ -1,22 +1,12 @@
 package model
 
-import (
-	"math"
-	"slices"
-)
+import "github.com/diperf/diperf/internal/stats"
 
-// Percentiles of the bootstrap predictions that bound an Interval.
-const (
-	lowPercentile  = 2.5
-	highPercentile = 97.5
-)
-
-// Interval is a predicted value and its 95% bootstrap confidence interval.
-type Interval struct {
-	Value float64 `json:"value"` // from the fitted parameters
-	Low   float64 `json:"low"`   // 2.5% percentile of the bootstrap predictions (at most Value)
-	High  float64 `json:"high"`  // 97.5% percentile of the bootstrap predictions (at least Value)
-}
+// Interval is a predicted value and its 95% bootstrap confidence interval:
+// Value from the fitted parameters, Low and High the 2.5th and 97.5th
+// percentiles (nearest rank) of the bootstrap predictions, widened to hold
+// Value (Low ≤ Value ≤ High).
+type Interval = stats.Interval
 
 // Prediction is what the model expects at one load.
 type Prediction struct {
@@ -28,8 +18,9 @@ type Prediction struct {
 
 // Predict returns the throughput and mean response time the chosen model
 // expects at load n (calls in flight), with 95% confidence intervals of the
-// mean from the bootstrap refits: they do not include the scatter of a
-// single quantum. Both intervals are zero when n is not positive.
+// mean from the bootstrap refits, widened to reach what the models of
+// Selection.Covered predict: they do not include the scatter of a single
+// quantum. Both intervals are zero when n is not positive.
 func (m *Model) Predict(n float64) Prediction {
 	pr := Prediction{Load: n, Model: m.Predictor()}
 	if !(n > 0) {
@@ -43,6 +34,12 @@ func (m *Model) Predict(n float64) Prediction {
 	}
 	pr.Throughput = interval(fit.Throughput(n), xs)
 	pr.ResponseTimeMs = interval(fit.ResponseTimeMs(n), rs)
+	for _, name := range m.Selection.Covered {
+		if c := m.fit(name); c != nil && name != pr.Model {
+			pr.Throughput = pr.Throughput.Cover(c.Throughput(n))
+			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(c.ResponseTimeMs(n))
+		}
+	}
 	return pr
 }
 
@@ -69,13 +66,24 @@ func (m *Model) Predictor() string {
 
 // fitted returns the chosen model's fitted curve.
 func (m *Model) fitted() curve {
-	if m.Predictor() == ModelBounds {
-		return m.Bounds.BoundsParams
-	}
-	return m.USL.Params()
+	return m.fit(m.Predictor())
 }
 
-// curves returns the chosen model's fitted curve and its bootstrap refits.
+// fit returns the fitted curve of the model named name, nil when there is
+// none.
+func (m *Model) fit(name string) curve {
+	switch {
+	case name == ModelUSL:
+		return m.USL.curve()
+	case name == ModelBounds && m.Bounds != nil:
+		return m.Bounds.BoundsParams
+	default:
+		return nil
+	}
+}
+
+// curves returns the chosen model's fitted curve and its bootstrap refits,
+// each held flat beyond its own peak when the fitted USL is.
 func (m *Model) curves() (curve, []curve) {
 	var refits []curve
 	if m.Predictor() == ModelBounds {
@@ -83,34 +91,16 @@ func (m *Model) curves() (curve, []curve) {
 			refits = append(refits, b)
 		}
 	} else {
+		flat := m.USL.FlatBeyondPeak()
 		for _, q := range m.Bootstrap.Params {
-			refits = append(refits, q)
+			refits = append(refits, uslCurve{q: q, flat: flat})
 		}
 	}
 	return m.fitted(), refits
 }
 
-// interval puts value between the low and high percentiles of samples,
-// which it sorts; with no samples the interval is the value alone.
+// interval puts value between the 2.5th and 97.5th percentiles of
+// samples, which it sorts; with no samples the interval is the value alone.
 func interval(value float64, samples []float64) Interval {
-	iv := Interval{Value: value, Low: value, High: value}
-	if len(samples) == 0 {
-		return iv
-	}
-	slices.Sort(samples)
-	iv.Low = math.Min(value, percentile(samples, lowPercentile))
-	iv.High = math.Max(value, percentile(samples, highPercentile))
-	return iv
-}
-
-// percentile returns the pc-th percentile of sorted, interpolating linearly
-// between order statistics.
-func percentile(sorted []float64, pc float64) float64 {
-	pos := pc / 100 * float64(len(sorted)-1)
-	i := int(pos)
-	if i >= len(sorted)-1 {
-		return sorted[len(sorted)-1]
-	}
-	f := pos - float64(i)
-	return sorted[i] + f*(sorted[i+1]-sorted[i])
+	return stats.BootstrapInterval(value, samples).Cover(value)
 }

@@ -65,7 +65,7 @@ func TestPredictEdgeCases(t *testing.T) {
 		{"negative", -3, Prediction{Load: -3, Model: ModelUSL}},
 		// no bootstrap refits, no model named (an older model.json): the USL
 		// predicts, the interval is the value alone
-		{"no refits", 1, Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{10, 10, 10}, ResponseTimeMs: Interval{100, 100, 100}}},
+		{"no refits", 1, Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{Value: 10, Low: 10, High: 10}, ResponseTimeMs: Interval{Value: 100, Low: 100, High: 100}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,10 +159,11 @@ func TestReadsOlderModelFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// two refits, λ 9 and 11: the percentiles interpolate between them
+	// two refits, λ 9 and 11: the 2.5th and 97.5th percentiles by nearest
+	// rank (internal/stats) are the lower and the upper refit
 	rLo, rHi := 1000/11.0, 1000/9.0
-	want := Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{10, 9.05, 10.95},
-		ResponseTimeMs: Interval{100, rLo + 0.025*(rHi-rLo), rHi - 0.025*(rHi-rLo)}}
+	want := Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{Value: 10, Low: 9, High: 11},
+		ResponseTimeMs: Interval{Value: 100, Low: rLo, High: rHi}}
 	got := m.Predict(1)
 	if got.Model != want.Model || got.Throughput != want.Throughput || relErr(got.ResponseTimeMs.Low, want.ResponseTimeMs.Low) > 1e-12 ||
 		relErr(got.ResponseTimeMs.High, want.ResponseTimeMs.High) > 1e-12 {

@@ -55,3 +55,42 @@ func (p Params) gradient(n float64) Params {
 	g := -p[pLambda] * n * (n - 1) / (d * d)
 	return Params{n / d, g, g * n}
 }
+
+// uslCurve is the USL with parameters q as it predicts: when flat, held at
+// its peak throughput beyond its peak load, where the data show no
+// decline, and with Little's law giving the response time there.
+type uslCurve struct {
+	q    Params
+	flat bool
+}
+
+// load is where on the USL curve c reads a load of n: n itself, or the
+// peak load when c is flat and n lies beyond it.
+func (c uslCurve) load(n float64) float64 {
+	if !c.flat {
+		return n
+	}
+	if peak, _, ok := c.q.Peak(); ok && n > peak {
+		return peak
+	}
+	return n
+}
+
+// Throughput is the USL throughput at load n, held at the peak's beyond
+// it when c is flat, calls/s.
+func (c uslCurve) Throughput(n float64) float64 {
+	return c.q.Throughput(c.load(n))
+}
+
+// ResponseTimeMs is the mean response time at load n by Little's law,
+// R = N/X(N), in milliseconds.
+func (c uslCurve) ResponseTimeMs(n float64) float64 {
+	at := c.load(n)
+	if at == n {
+		return c.q.ResponseTimeMs(n)
+	}
+	if x := c.q.Throughput(at); x > 0 {
+		return 1000 * n / x
+	}
+	return math.Inf(1)
+}

@@ -62,7 +62,7 @@ func (c *chart) addModel(m *model.Model, hi float64) {
 	fitted := m.USL.MaxLoad
 	top := extrapolate * max(hi, fitted)
 	chosen := m.Predictor()
-	c.addFit(uslLabel(&m.USL), m.USL.Params(), colThr, fitted, top, chosen == model.ModelUSL)
+	c.addFit(uslLabel(&m.USL), &m.USL, colThr, fitted, top, chosen == model.ModelUSL)
 	if b := m.Bounds; b != nil {
 		c.addFit("bounds fit min(N/R0, X*): R0 "+num(b.R0Ms)+" ms, X* "+num(b.Plateau)+" calls/s, knee at "+
 			num(b.KneeLoad)+" calls in flight (R² "+num(b.R2)+")", b.BoundsParams, colBoundsFit, fitted, top,
