@@ -15,6 +15,7 @@ import (
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/clocksync"
 	"github.com/diperf/diperf/internal/netsim"
+	"github.com/diperf/diperf/internal/stats"
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
@@ -255,14 +256,8 @@ func summarizeClock(o ClockOptions, obs []observation, rtts []float64, failures 
 }
 
 // pct is the nearest-rank percentile p of xs (p = 100: the maximum).
-func pct(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	i := int(math.Ceil(p/100*float64(len(s)))) - 1
-	return s[max(0, min(i, len(s)-1))]
+func pct(xs []float64, p int) float64 {
+	return stats.Percentile(slices.Sorted(slices.Values(xs)), p)
 }
 
 func ratio(a, b int) float64 {

@@ -101,7 +101,7 @@ func (c closedRun) input(seed uint64, q time.Duration) *analyze.Input {
 		heap.Fix(&free, 0)
 		end := fr.thaw(done + call.after)
 		t := &in.Testers[call.tester]
-		in.Calls = append(in.Calls, analyze.Call{Tester: call.tester, Start: call.start, End: end, Status: dsample.OK})
+		in.Calls = append(in.Calls, dsample.Call{Tester: call.tester, Start: call.start, End: end, Status: dsample.OK})
 		if next := end + int64(200*time.Microsecond); next < t.End {
 			heap.Push(arrivals, c.newCall(call.tester, next, rng))
 		} else {
