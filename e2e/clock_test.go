@@ -1,14 +1,11 @@
 package e2e
 
 import (
-	"encoding/csv"
 	"math"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,24 +15,16 @@ import (
 // run's origin, throughput) or server.csv (unix_s, served).
 func perSecond(t *testing.T, path string, originS int64) map[int64]float64 {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
+	tab := readCSV(t, path)
+	second, value := "unix_s", "served" // server.csv
+	if tab.has("t_s") {
+		second, value = "t_s", "throughput" // quanta.csv
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := 1 // server.csv: served
-	if rows[0][0] == "t_s" {
-		col = 4 // quanta.csv: throughput
-	}
+	tab.need(t, second)
+	tab.need(t, value)
 	out := map[int64]float64{}
-	for _, r := range rows[1:] {
-		sec, _ := strconv.ParseFloat(r[0], 64)
-		v, _ := strconv.ParseFloat(r[col], 64)
-		out[originS+int64(math.Round(sec))] += v
+	for _, r := range tab.rows {
+		out[originS+int64(math.Round(r.float(t, second)))] += r.float(t, value)
 	}
 	return out
 }
@@ -172,8 +161,7 @@ schedule:
 			s := readSummary(t, out)
 			var skews []float64
 			for _, row := range readTesters(t, out) {
-				v, _ := strconv.ParseFloat(row[17], 64)
-				skews = append(skews, math.Abs(v))
+				skews = append(skews, math.Abs(row.float(t, "start_skew_ms")))
 			}
 			slices.Sort(skews)
 			median, p96 := skews[len(skews)/2], skews[len(skews)-3]
@@ -201,8 +189,8 @@ func TestTimeServerOverTCP(t *testing.T) {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	for _, row := range readTesters(t, out) {
-		if n, _ := strconv.Atoi(row[12]); n < 2 { // the first sync, then 2 s later
-			t.Errorf("tester %s synced %d times over TCP", row[0], n)
+		if n := row.int(t, "syncs"); n < 2 { // the first sync, then 2 s later
+			t.Errorf("tester %s synced %d times over TCP", row.str(t, "index"), n)
 		}
 	}
 }

@@ -1,12 +1,8 @@
 package e2e
 
 import (
-	"encoding/csv"
-	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -67,55 +63,40 @@ func TestDemoFindsTheKnownCapacity(t *testing.T) {
 // reports it as the tester's network latency.
 func checkTargetRTT(t *testing.T, dir string) {
 	t.Helper()
-	rows := readTesters(t, dir)
-	clients := readCSVFile(t, filepath.Join(dir, "clients.csv"))
-	if len(clients) != len(rows)+1 {
-		t.Fatalf("%d testers, %d clients", len(rows), len(clients)-1)
+	testers := readTesters(t, dir)
+	clients := readCSV(t, filepath.Join(dir, "clients.csv"), "index", "latency_ms").rows
+	if len(clients) != len(testers) {
+		t.Fatalf("%d testers, %d clients", len(testers), len(clients))
 	}
-	for i, row := range rows {
-		rtt, err := strconv.ParseFloat(row[20], 64)
-		if err != nil || rtt <= 0 || rtt > 50 {
-			t.Errorf("tester %s: target_rtt_ms %q, want (0, 50] ms", row[0], row[20])
+	latency := map[string]float64{}
+	for _, c := range clients {
+		latency[c.str(t, "index")] = c.float(t, "latency_ms")
+	}
+	for _, row := range testers {
+		index, rtt := row.str(t, "index"), row.float(t, "target_rtt_ms")
+		if rtt <= 0 || rtt > 50 {
+			t.Errorf("tester %s: target_rtt_ms %v, want (0, 50] ms", index, rtt)
 			continue
 		}
-		lat, _ := strconv.ParseFloat(clients[i+1][6], 64)
-		if math.Abs(lat-rtt) > 1e-3 {
-			t.Errorf("tester %s: clients.csv latency_ms %v, want the target round trip %v", row[0], lat, rtt)
+		lat, ok := latency[index]
+		if !ok {
+			t.Errorf("tester %s has no row in clients.csv", index)
+		} else if math.Abs(lat-rtt) > 1e-3 {
+			t.Errorf("tester %s: clients.csv latency_ms %v, want the target round trip %v", index, lat, rtt)
 		}
 	}
-}
-
-// readCSVFile reads a whole CSV file, header included.
-func readCSVFile(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return rows
 }
 
 // serverServed sums the target's own served-per-second counts.
 func serverServed(t *testing.T, dir string) int {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "server.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) < 2 || fmt.Sprint(rows[0]) != "[unix_s served]" {
-		t.Fatalf("server.csv: %v %v", rows, err)
+	tab := readCSV(t, filepath.Join(dir, "server.csv"), "unix_s", "served")
+	if len(tab.rows) == 0 {
+		t.Fatal("server.csv has no rows")
 	}
 	n := 0
-	for _, r := range rows[1:] {
-		v, _ := strconv.Atoi(r[1])
-		n += v
+	for _, r := range tab.rows {
+		n += r.int(t, "served")
 	}
 	return n
 }

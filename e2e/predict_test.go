@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -93,14 +92,14 @@ func checkAgainstQuanta(t *testing.T, dir string, m *model.Model, c float64) {
 	for _, q := range readQuanta(t, dir) {
 		part := -1
 		switch {
-		case q[0] >= c/2 && q[0] <= c:
+		case q.load >= c/2 && q.load <= c:
 			part = 0
-		case q[0] >= 1.5*c:
+		case q.load >= 1.5*c:
 			part = 1
 		}
 		if part >= 0 {
-			measured[part] += q[1]
-			predicted[part] += m.Throughput(q[0])
+			measured[part] += q.throughput
+			predicted[part] += m.Throughput(q.load)
 		}
 	}
 	for i, name := range []string{"rising", "plateau"} {
@@ -111,34 +110,21 @@ func checkAgainstQuanta(t *testing.T, dir string, m *model.Model, c float64) {
 	}
 }
 
-// readQuanta returns the load and throughput of every quantum of
-// quanta.csv in which a tester was active.
-func readQuanta(t *testing.T, dir string) [][2]float64 {
+// quantum is the load and throughput of one quantum of quanta.csv.
+type quantum struct{ load, throughput float64 }
+
+// readQuanta returns the quanta of quanta.csv in which a tester was
+// active.
+func readQuanta(t *testing.T, dir string) []quantum {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "quanta.csv"))
-	if err != nil {
-		t.Fatal(err)
+	tab := readCSV(t, filepath.Join(dir, "quanta.csv"), "load", "throughput", "active")
+	if len(tab.rows) == 0 {
+		t.Fatal("quanta.csv has no rows")
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("quanta.csv: %d rows, %v", len(rows), err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	for _, k := range []string{"load", "throughput", "active"} {
-		if _, ok := col[k]; !ok {
-			t.Fatalf("quanta.csv has no column %q: %v", k, rows[0])
-		}
-	}
-	var out [][2]float64
-	for _, row := range rows[1:] {
-		load, _ := strconv.ParseFloat(row[col["load"]], 64)
-		x, _ := strconv.ParseFloat(row[col["throughput"]], 64)
-		if active, _ := strconv.Atoi(row[col["active"]]); active > 0 {
-			out = append(out, [2]float64{load, x})
+	var out []quantum
+	for _, r := range tab.rows {
+		if r.int(t, "active") > 0 {
+			out = append(out, quantum{load: r.float(t, "load"), throughput: r.float(t, "throughput")})
 		}
 	}
 	return out
