@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/binary"
 	"math"
 	"net"
 	"os/exec"
@@ -207,7 +208,10 @@ func TestTimeServerOverTCP(t *testing.T) {
 
 // TestTimeServerNeverAmplifies sends the real `diperf timeserver` short,
 // malformed and valid requests: only valid ones are answered, never with
-// more bytes than they carried.
+// more bytes than they carried. After each request it sends a valid one
+// as a marker and reads what comes back until the marker's answer: an
+// answer that should not exist comes before it, with no quiet period to
+// wait out that a busy machine could outlast.
 func TestTimeServerNeverAmplifies(t *testing.T) {
 	t.Parallel()
 	addr := freeUDPAddr(t)
@@ -221,7 +225,12 @@ func TestTimeServerNeverAmplifies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	valid := append([]byte("DPTS\x01\x01\x00\x00"), make([]byte, 40)...)
+	// request is a valid request carrying t1, which the answer echoes.
+	request := func(t1 uint64) []byte {
+		return append(binary.BigEndian.AppendUint64([]byte("DPTS\x01\x01\x00\x00"), t1), make([]byte, 32)...)
+	}
+	const probeT1, caseT1, markerT1 = 1, 100, 1000
+	valid := request(caseT1)
 	tests := []struct {
 		name   string
 		req    []byte
@@ -235,30 +244,51 @@ func TestTimeServerNeverAmplifies(t *testing.T) {
 		{"valid, padded", append(append([]byte{}, valid...), make([]byte, 100)...), true}, // longer is fine
 	}
 	buf := make([]byte, 2048)
-	exchange := func(req []byte) (int, error) {
+	write := func(req []byte) {
 		if _, err := c.Write(req); err != nil {
 			t.Fatal(err)
 		}
-		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
-		return c.Read(buf)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; { // wait until the server answers
-		if _, err := exchange(valid); err == nil {
+		write(request(probeT1))
+		_ = c.SetReadDeadline(time.Now().Add(300 * time.Millisecond))
+		if _, err := c.Read(buf); err == nil {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("diperf timeserver never answered a valid request")
 		}
 	}
-	for _, tt := range tests {
-		n, err := exchange(tt.req)
+	for i, tt := range tests {
+		write(tt.req)
+		marker := uint64(markerT1 + i)
+		write(request(marker))
+		var answers []int // sizes of what came back other than the marker's answer
+		for seen := false; !seen || tt.answer && len(answers) == 0; {
+			_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+			n, err := c.Read(buf)
+			if err != nil {
+				t.Fatalf("%s: no answer to the marker or the request: %v", tt.name, err)
+			}
+			var t1 uint64
+			if n >= 16 {
+				t1 = binary.BigEndian.Uint64(buf[8:16])
+			}
+			switch {
+			case n == 32 && t1 == marker:
+				seen = true
+			case n == 32 && t1 == probeT1: // a late answer to a probe of the start
+			default:
+				answers = append(answers, n)
+			}
+		}
 		switch {
-		case tt.answer && err != nil:
-			t.Errorf("%s: no answer: %v", tt.name, err)
-		case !tt.answer && err == nil:
-			t.Errorf("%s: answered with %d bytes", tt.name, n)
-		case err == nil && n > len(tt.req):
-			t.Errorf("%s: answer of %d bytes to a request of %d", tt.name, n, len(tt.req))
+		case !tt.answer && len(answers) > 0:
+			t.Errorf("%s: answered with %v bytes", tt.name, answers)
+		case tt.answer && len(answers) != 1:
+			t.Errorf("%s: %d answers, of %v bytes; want one", tt.name, len(answers), answers)
+		case len(answers) > 0 && answers[0] > len(tt.req):
+			t.Errorf("%s: answer of %d bytes to a request of %d", tt.name, answers[0], len(tt.req))
 		}
 	}
 }
