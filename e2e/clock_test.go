@@ -82,9 +82,9 @@ func cumulativeGaps(a, b map[int64]float64) (ahead, behind float64) {
 // server served it (the response, the client process's exit: milliseconds,
 // more on a busy machine), so at a second boundary the clients may not yet
 // have seen the calls served just before it: their cumulative count falls
-// behind the server's. The clock estimate's error (the sync error bound,
-// about a millisecond) may also put a call served just after a boundary
-// before it: ahead. Each of the C workers holds every call for S = 200 ms,
+// behind the server's. The clock estimate's error (within the sync error
+// bound: microseconds here, under a millisecond) may also put a call
+// served just after a boundary before it: ahead. Each of the C workers holds every call for S = 200 ms,
 // so it serves at most one call in any window shorter than S: while the
 // client lag and the clock error stay under S, the clients' cumulative
 // count is never more than C calls ahead of or behind the server's, on
