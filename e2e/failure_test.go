@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/csv"
 	"net"
 	"os"
 	"os/exec"
@@ -72,18 +71,22 @@ func pidOf(t *testing.T, e map[string]any) int {
 	return pid
 }
 
-func readTesters(t *testing.T, dir string) [][]string {
+// readTesters returns the rows of testers.csv.
+func readTesters(t *testing.T, dir string) []row {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "testers.csv"))
-	if err != nil {
-		t.Fatal(err)
+	return readCSV(t, filepath.Join(dir, "testers.csv"), "index").rows
+}
+
+// testerRow returns the row of testers.csv of the tester with index i.
+func testerRow(t *testing.T, dir string, i int) row {
+	t.Helper()
+	for _, r := range readTesters(t, dir) {
+		if r.int(t, "index") == i {
+			return r
+		}
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows[1:]
+	t.Fatalf("testers.csv has no tester %d", i)
+	return row{}
 }
 
 const sleepyExperiment = `name: sleepy
@@ -101,10 +104,12 @@ func TestTesterKilledMidRunIsMarkedFailedAndKeepsSamples(t *testing.T) {
 	exp := writeExperiment(t, strings.Replace(sleepyExperiment, "%s", "4s", 1))
 	out := filepath.Join(t.TempDir(), "run")
 	run := startRun(t, "run", exp, "--out", out)
-	started := waitEvent(t, out, "started", 1)
+	// The started event comes with the tester's first batch of samples;
+	// it ships one every 500 ms. Two seconds later, at least three more
+	// have shipped its calls of the first 1.5 s.
+	waitEvent(t, out, "started", 1)
 	pid := pidOf(t, waitEvent(t, out, "admitted", 1))
-	_ = started
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -114,16 +119,18 @@ func TestTesterKilledMidRunIsMarkedFailedAndKeepsSamples(t *testing.T) {
 	if !strings.Contains(run.stderr.String(), "1 of 3 testers failed") {
 		t.Errorf("the run does not say a tester failed:\n%s", run.stderr.String())
 	}
-	row := readTesters(t, out)[1]
-	if row[7] != "true" || row[6] == "0" || !strings.Contains(row[8], "signal: killed") && !strings.Contains(row[8], "lost connection") {
-		t.Errorf("tester 1 not marked failed with a time and reason: %v", row)
+	row := testerRow(t, out, 1)
+	failed, stop, reason := row.str(t, "failed"), row.int(t, "stop_ns"), row.str(t, "failure_reason")
+	if failed != "true" || stop == 0 || !strings.Contains(reason, "signal: killed") && !strings.Contains(reason, "lost connection") {
+		t.Errorf("tester 1 not marked failed with a time and reason: failed %s, stop_ns %d, failure_reason %q", failed, stop, reason)
 	}
 	s := readSummary(t, out)
 	if s.Testers.Failed != 1 || s.Testers.Started != 3 {
 		t.Errorf("summary testers %+v", s.Testers)
 	}
-	// Its samples from before the kill are kept: about 1 s of 50 ms calls.
-	if n, _ := strconv.Atoi(row[10]); n < 8 {
+	// Its samples from before the kill are kept: at least 1.5 s of 50 ms
+	// calls, some 25 (8 if each took 190 ms on a busy machine).
+	if n := row.int(t, "samples_received"); n < 8 {
 		t.Errorf("tester 1 kept %d samples, want its calls from before the kill", n)
 	}
 	checkRunDir(t, out)

@@ -46,9 +46,16 @@ type result struct {
 // diperf runs the binary to completion (bounded by timeout).
 func diperf(t *testing.T, timeout time.Duration, args ...string) result {
 	t.Helper()
+	return diperfEnv(t, timeout, nil, args...)
+}
+
+// diperfEnv is diperf with env added to the environment.
+func diperfEnv(t *testing.T, timeout time.Duration, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

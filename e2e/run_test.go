@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,7 +155,8 @@ schedule:
   client_interval: 0s
 `)
 	out := filepath.Join(t.TempDir(), "run")
-	r := diperf(t, time.Minute, "run", exp, "--out", out)
+	mark := newMark(t) // the processes of this run, and only they, carry it
+	r := diperfEnv(t, time.Minute, []string{markEnv + "=" + mark}, "run", exp, "--out", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -164,7 +168,45 @@ schedule:
 	if s.Samples.OK == 0 || s.Testers.Failed != 0 {
 		t.Errorf("summary %+v %+v", s.Samples, s.Testers)
 	}
-	if out, _ := exec.Command("pgrep", "-f", "sleep 600").Output(); len(out) > 0 {
-		t.Errorf("timed-out clients left running: pids %s", out)
+	if pids := markedProcesses(t, mark); len(pids) > 0 {
+		t.Errorf("processes of this run left running (timed-out clients?): %s", describePIDs(pids))
+	}
+}
+
+// describePIDs lists processes with their command lines.
+func describePIDs(pids []int) string {
+	var b strings.Builder
+	for _, pid := range pids {
+		cmd, _ := os.ReadFile("/proc/" + itoa(pid) + "/cmdline")
+		fmt.Fprintf(&b, "\n  %d: %s", pid, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}))
+	}
+	return b.String()
+}
+
+// TestMarkedProcessesAreThisRunsOnly checks the leftover check itself: it
+// finds a process of the marked run, here a `sleep 600` left running, and
+// not one of another run or from elsewhere doing the same.
+func TestMarkedProcessesAreThisRunsOnly(t *testing.T) {
+	t.Parallel()
+	mark, other := newMark(t), newMark(t)
+	start := func(env ...string) *exec.Cmd {
+		cmd := exec.Command("sleep", "600")
+		cmd.Env = append(os.Environ(), env...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		return cmd
+	}
+	ours := start(markEnv + "=" + mark)
+	start(markEnv + "=" + other)
+	start()
+	if pids := markedProcesses(t, mark); !slices.Equal(pids, []int{ours.Process.Pid}) {
+		t.Fatalf("marked processes %v, want only %d", pids, ours.Process.Pid)
+	}
+	_ = ours.Process.Kill()
+	_ = ours.Wait()
+	if pids := markedProcesses(t, mark); len(pids) != 0 {
+		t.Errorf("marked processes %v after the only one ended", pids)
 	}
 }

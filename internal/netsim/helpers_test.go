@@ -55,6 +55,11 @@ func startUDPProxy(t *testing.T, upstream string, p Path, cfg udpConfig) *UDPPro
 // defaultCfg is the production configuration.
 var defaultCfg = udpConfig{maxHeld: MaxHeld, idle: IdleTimeout}
 
+// manualCfg is the production configuration on the clock clk.
+func manualCfg(clk *manualClock) udpConfig {
+	return udpConfig{maxHeld: MaxHeld, idle: IdleTimeout, clock: clk}
+}
+
 // dialUDP returns a client socket connected to addr, closed at cleanup.
 func dialUDP(t *testing.T, addr string) *net.UDPConn {
 	t.Helper()
@@ -150,10 +155,11 @@ func startTCPEcho(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// startTCPProxy starts a TCP proxy in front of upstream, closed at cleanup.
-func startTCPProxy(t *testing.T, upstream string, p Path) *TCPProxy {
+// startTCPProxy starts a TCP proxy in front of upstream, with delays on
+// clk, closed at cleanup.
+func startTCPProxy(t *testing.T, upstream string, p Path, clk clock) *TCPProxy {
 	t.Helper()
-	x, err := NewTCPProxy("127.0.0.1:0", upstream, p)
+	x, err := newTCPProxy("127.0.0.1:0", upstream, p, clk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,14 +167,14 @@ func startTCPProxy(t *testing.T, upstream string, p Path) *TCPProxy {
 	return x
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+// waitFor polls cond until it holds, failing the test after patience.
+func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	end := time.Now().Add(d)
+	end := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(end) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -33,6 +33,7 @@ type scheduler struct {
 	delay   Delay
 	deliver func(packet)
 	budget  *budget
+	clk     clock
 	wake    chan struct{} // signalled when a new earliest packet arrives
 	done    <-chan struct{}
 
@@ -42,9 +43,10 @@ type scheduler struct {
 	seq  uint64
 }
 
-// newScheduler returns a scheduler; start it with go s.run().
-func newScheduler(d Delay, rng *rand.Rand, b *budget, done <-chan struct{}, deliver func(packet)) *scheduler {
-	return &scheduler{delay: d, deliver: deliver, budget: b, wake: make(chan struct{}, 1), done: done, rng: rng}
+// newScheduler returns a scheduler delivering at due times on clk; start
+// it with go s.run().
+func newScheduler(d Delay, rng *rand.Rand, b *budget, clk clock, done <-chan struct{}, deliver func(packet)) *scheduler {
+	return &scheduler{delay: d, deliver: deliver, budget: b, clk: clk, wake: make(chan struct{}, 1), done: done, rng: rng}
 }
 
 // schedule queues data, which arrived at the given time, for delivery after
@@ -68,69 +70,34 @@ func (s *scheduler) schedule(arrived time.Time, sess *udpSession, data []byte) b
 	return true
 }
 
-// next pops the earliest packet if it is due. Otherwise it returns how long
-// until the earliest is due, or a negative wait if nothing is held.
-func (s *scheduler) next() (p packet, wait time.Duration, ok bool) {
+// next pops the earliest packet if it is due. Otherwise it returns when
+// the earliest is due, or a zero time if nothing is held.
+func (s *scheduler) next() (p packet, due time.Time, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.heap) == 0 {
-		return packet{}, -1, false
+		return packet{}, time.Time{}, false
 	}
-	if wait = time.Until(s.heap[0].due); wait > 0 {
-		return packet{}, wait, false
+	if due = s.heap[0].due; due.After(s.clk.now()) {
+		return packet{}, due, false
 	}
 	s.budget.release() // once popped, the packet no longer counts as held
-	return heap.Pop(&s.heap).(packet), 0, true
+	return heap.Pop(&s.heap).(packet), due, true
 }
 
 // run delivers packets at their due times until done is closed. Packets
 // still held at that point are discarded.
 func (s *scheduler) run() {
-	timer := newStoppedTimer()
+	w := s.clk.newWaiter(true)
 	for {
-		p, wait, ok := s.next()
-		switch {
-		case ok:
+		p, due, ok := s.next()
+		if ok {
 			s.deliver(p)
 			continue
-		case wait < 0:
-			wait = time.Hour
-		case wait <= spinWindow:
-			if isClosed(s.done) {
-				return
-			}
-			nap(wait)
-			continue
-		default:
-			wait -= spinWindow
 		}
-		if !s.sleep(timer, wait) {
+		// Woken by an earlier packet, or due: look again.
+		if !w.until(due, s.wake, s.done) && ready(s.done) {
 			return
 		}
-	}
-}
-
-// sleep waits for d, a wake-up or done; it reports false on done.
-func (s *scheduler) sleep(timer *time.Timer, d time.Duration) bool {
-	timer.Reset(d)
-	select {
-	case <-timer.C:
-		return true
-	case <-s.wake:
-		timer.Stop()
-		return true
-	case <-s.done:
-		timer.Stop()
-		return false
-	}
-}
-
-// isClosed reports whether ch is closed, without blocking.
-func isClosed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
 	}
 }

@@ -25,6 +25,7 @@ type TCPProxy struct {
 	ln       net.Listener
 	upstream string
 	path     Path
+	clk      clock
 	done     chan struct{}
 	wg       sync.WaitGroup
 	once     sync.Once
@@ -48,11 +49,16 @@ type TCPStats struct {
 // example "127.0.0.1:0"); each accepted connection is paired with a new
 // connection to upstream and its traffic delayed per p.
 func NewTCPProxy(listen, upstream string, p Path) (*TCPProxy, error) {
+	return newTCPProxy(listen, upstream, p, realClock{})
+}
+
+// newTCPProxy is NewTCPProxy with delays on clk.
+func newTCPProxy(listen, upstream string, p Path, clk clock) (*TCPProxy, error) {
 	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return nil, err
 	}
-	x := &TCPProxy{ln: ln, upstream: upstream, path: p, done: make(chan struct{}),
+	x := &TCPProxy{ln: ln, upstream: upstream, path: p, clk: clk, done: make(chan struct{}),
 		conns: make(map[*tcpPair]struct{})}
 	x.wg.Add(1)
 	go x.acceptLoop()
@@ -95,7 +101,7 @@ func (x *TCPProxy) acceptLoop() {
 	for {
 		c, err := x.ln.Accept()
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) || isClosed(x.done) {
+			if errors.Is(err, net.ErrClosed) || ready(x.done) {
 				return
 			}
 			time.Sleep(5 * time.Millisecond) // e.g. out of file descriptors
@@ -121,8 +127,8 @@ func (x *TCPProxy) serve(client net.Conn, id uint64) {
 		return
 	}
 	defer x.untrack(pair)
-	up := newPipe(client, server, x.path.Up, newRand(x.path.Seed, id, streamUp), &x.bytesUp)
-	down := newPipe(server, client, x.path.Down, newRand(x.path.Seed, id, streamDown), &x.bytesDown)
+	up := newPipe(client, server, x.path.Up, newRand(x.path.Seed, id, streamUp), x.clk, &x.bytesUp)
+	down := newPipe(server, client, x.path.Down, newRand(x.path.Seed, id, streamDown), x.clk, &x.bytesDown)
 	pair.run(up, down)
 }
 

@@ -29,13 +29,14 @@ type pipe struct {
 	src, dst net.Conn
 	delay    Delay
 	rng      *rand.Rand
+	clk      clock
 	q        chan chunk
 	count    *atomic.Uint64
 }
 
-// newPipe returns a pipe copying src to dst.
-func newPipe(src, dst net.Conn, d Delay, rng *rand.Rand, count *atomic.Uint64) *pipe {
-	return &pipe{src: src, dst: dst, delay: d, rng: rng, q: make(chan chunk, queueChunks), count: count}
+// newPipe returns a pipe copying src to dst, with due times on clk.
+func newPipe(src, dst net.Conn, d Delay, rng *rand.Rand, clk clock, count *atomic.Uint64) *pipe {
+	return &pipe{src: src, dst: dst, delay: d, rng: rng, clk: clk, q: make(chan chunk, queueChunks), count: count}
 }
 
 // read reads chunks from src and queues each with its due time, never
@@ -46,7 +47,7 @@ func (p *pipe) read(stop <-chan struct{}) {
 	var last time.Time
 	for {
 		n, err := p.src.Read(buf)
-		now := time.Now()
+		now := p.clk.now()
 		c := chunk{due: now.Add(p.delay.Draw(p.rng))}
 		if c.due.Before(last) {
 			c.due = last
@@ -80,9 +81,9 @@ func (p *pipe) enqueue(c chunk, stop <-chan struct{}) bool {
 // write writes queued chunks to dst at their due times. At a clean end it
 // closes dst's sending half. It reports false if the pair must be torn down.
 func (p *pipe) write(stop <-chan struct{}) bool {
-	timer := newStoppedTimer()
+	w := p.clk.newWaiter(true)
 	for c := range p.q {
-		if !waitUntil(c.due, timer, stop) {
+		if !w.until(c.due, nil, stop) {
 			return false
 		}
 		if c.end {

@@ -25,6 +25,7 @@ const maxDatagram = 65535
 type udpConfig struct {
 	maxHeld int
 	idle    time.Duration
+	clock   clock // nil: realClock
 }
 
 // UDPProxy forwards datagrams between clients and one upstream address,
@@ -84,8 +85,12 @@ func newUDPProxy(listen, upstream string, p Path, cfg udpConfig) (*UDPProxy, err
 	x := &UDPProxy{conn: conn, upstream: up, cfg: cfg, done: make(chan struct{}),
 		sessions: make(map[netip.AddrPort]*udpSession)}
 	x.budget.max = int64(cfg.maxHeld)
-	x.up = newScheduler(p.Up, newRand(p.Seed, 0, streamUp), &x.budget, x.done, x.deliverUp)
-	x.down = newScheduler(p.Down, newRand(p.Seed, 0, streamDown), &x.budget, x.done, x.deliverDown)
+	if x.cfg.clock == nil {
+		x.cfg.clock = realClock{}
+	}
+	clk := x.cfg.clock
+	x.up = newScheduler(p.Up, newRand(p.Seed, 0, streamUp), &x.budget, clk, x.done, x.deliverUp)
+	x.down = newScheduler(p.Down, newRand(p.Seed, 0, streamDown), &x.budget, clk, x.done, x.deliverDown)
 	x.goRun(x.up.run, x.down.run, x.readLoop, x.janitor)
 	return x, nil
 }
@@ -142,9 +147,9 @@ func (x *UDPProxy) readLoop() {
 	buf := make([]byte, maxDatagram)
 	for {
 		n, from, err := x.conn.ReadFromUDPAddrPort(buf)
-		now := time.Now()
+		now := x.cfg.clock.now()
 		if err != nil {
-			if errors.Is(err, net.ErrClosed) || isClosed(x.done) {
+			if errors.Is(err, net.ErrClosed) || ready(x.done) {
 				return
 			}
 			continue

@@ -48,7 +48,7 @@ func (x *UDPProxy) readReplies(s *udpSession) {
 	buf := make([]byte, maxDatagram)
 	for {
 		n, err := s.conn.Read(buf)
-		now := time.Now()
+		now := x.cfg.clock.now()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
@@ -62,17 +62,15 @@ func (x *UDPProxy) readReplies(s *udpSession) {
 	}
 }
 
-// janitor closes sessions idle for longer than the configured timeout.
+// janitor closes sessions idle for longer than the configured timeout,
+// looking every quarter of it.
 func (x *UDPProxy) janitor() {
-	tick := time.NewTicker(max(x.cfg.idle/4, 10*time.Millisecond))
-	defer tick.Stop()
-	for {
-		select {
-		case <-x.done:
-			return
-		case now := <-tick.C:
-			x.closeIdle(now)
-		}
+	every := max(x.cfg.idle/4, 10*time.Millisecond)
+	w := x.cfg.clock.newWaiter(false)
+	for next := x.cfg.clock.now().Add(every); w.until(next, nil, x.done); {
+		now := x.cfg.clock.now()
+		x.closeIdle(now)
+		next = now.Add(every)
 	}
 }
 

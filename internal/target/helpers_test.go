@@ -6,28 +6,88 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
-// testServer is a Server running on a loopback socket.
+// bubble runs f in parallel with the other tests, in a synctest bubble:
+// on fake time, which moves only when every goroutine of the test waits,
+// so that a service time of 50 ms takes exactly 50 ms however busy the
+// machine is.
+func bubble(t *testing.T, f func(t *testing.T)) {
+	t.Parallel()
+	synctest.Test(t, f)
+}
+
+// memListener is an in-memory net.Listener: dial hands one end of a
+// net.Pipe to Accept. A goroutine blocked on it is durably blocked (a
+// loopback socket is not), so servers on it run in a synctest bubble.
+type memListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func newMemListener() *memListener {
+	return &memListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// Accept implements net.Listener.
+func (l *memListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close implements net.Listener.
+func (l *memListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+// Addr implements net.Listener.
+func (l *memListener) Addr() net.Addr { return memAddr{} }
+
+// dial connects to the listener; it is an http.Transport's DialContext.
+func (l *memListener) dial(ctx context.Context, _, _ string) (net.Conn, error) {
+	srv, cli := net.Pipe()
+	select {
+	case l.conns <- srv:
+		return cli, nil
+	case <-l.done:
+		err := net.ErrClosed
+		return nil, errors.Join(err, srv.Close(), cli.Close())
+	case <-ctx.Done():
+		return nil, errors.Join(ctx.Err(), srv.Close(), cli.Close())
+	}
+}
+
+// memAddr is the address of a memListener.
+type memAddr struct{}
+
+func (memAddr) Network() string { return "mem" }
+func (memAddr) String() string  { return "target.test:80" }
+
+// testServer is a Server running on an in-memory listener.
 type testServer struct {
 	*Server
 	base   string
 	client *http.Client
 }
 
-// start serves s on 127.0.0.1 until the test ends.
+// start serves s on a memListener until the test ends. It must run in a
+// synctest bubble.
 func start(t *testing.T, s *Server) *testServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	ln := newMemListener()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, s) }()
-	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	tr := &http.Transport{MaxIdleConnsPerHost: 64, DialContext: ln.dial}
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
@@ -75,18 +135,6 @@ func (ts *testServer) mustGet(t *testing.T, path string) (int, string) {
 		t.Fatalf("GET %s: %v", path, err)
 	}
 	return code, body
-}
-
-// waitFor polls cond until it holds, failing the test after 5 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }
 
 // asyncGet fetches path in the background; the result arrives on the

@@ -58,7 +58,11 @@ func metricValues(t *testing.T, ts *testServer) map[string]float64 {
 }
 
 func TestMetrics(t *testing.T) {
-	t.Parallel()
+	bubble(t, func(t *testing.T) { checkMetrics(t) })
+}
+
+// checkMetrics makes two calls and checks every metric's value.
+func checkMetrics(t *testing.T) {
 	ts := newStarted(t, Config{Workers: 3, ServiceTime: 5 * time.Millisecond, Dist: DistFixed, Queue: 8}, nil)
 	for range 2 {
 		ts.mustGet(t, "/")

@@ -7,13 +7,20 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // TestSlotsStress races acquisitions, cancellations and releases and checks
-// that the bound holds and no slot is leaked or duplicated.
+// that the bound holds and no slot is leaked or duplicated. On fake time,
+// the timeouts and releases of many goroutines fall due at the same
+// instants, and those goroutines then run at once.
 func TestSlotsStress(t *testing.T) {
-	t.Parallel()
+	bubble(t, func(t *testing.T) { stressSlots(t) })
+}
+
+// stressSlots is TestSlotsStress in its bubble.
+func stressSlots(t *testing.T) {
 	const n, goroutines = 3, 200
 	s := newSlots(n, goroutines)
 	var busy, peak atomic.Int64
@@ -64,7 +71,11 @@ func TestSlotsZeroQueue(t *testing.T) {
 // TestSlotsCancelDuringHandoff cancels a waiter while the slot is being
 // handed to it; whichever wins, the slot must end up free exactly once.
 func TestSlotsCancelDuringHandoff(t *testing.T) {
-	t.Parallel()
+	bubble(t, func(t *testing.T) { cancelDuringHandoff(t) })
+}
+
+// cancelDuringHandoff is TestSlotsCancelDuringHandoff in its bubble.
+func cancelDuringHandoff(t *testing.T) {
 	for range 200 {
 		s := newSlots(1, 1)
 		if err := s.acquire(context.Background()); err != nil {
@@ -73,8 +84,9 @@ func TestSlotsCancelDuringHandoff(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		got := make(chan error, 1)
 		go func() { got <- s.acquire(ctx) }()
-		for _, q := s.counts(); q != 1; _, q = s.counts() {
-			time.Sleep(10 * time.Microsecond)
+		synctest.Wait() // the waiter is queued
+		if _, q := s.counts(); q != 1 {
+			t.Fatalf("%d waiters queued, want 1", q)
 		}
 		go cancel()
 		s.release()

@@ -103,13 +103,13 @@ func requests(n int, first int64) []byte {
 	return b
 }
 
-// readDatagrams reads datagrams until it has n, waiting up to 2 s for
-// those, then until quiet passes without another, and returns them.
+// readDatagrams reads datagrams until it has n, waiting up to patience
+// for those, then until quiet passes without another, and returns them.
 func readDatagrams(t *testing.T, c *net.UDPConn, n int, quiet time.Duration) [][]byte {
 	t.Helper()
 	var ds [][]byte
 	buf := make([]byte, 2048)
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		if len(ds) >= n {
 			deadline = time.Now().Add(quiet)
@@ -149,7 +149,7 @@ func TestListenUDPCoalescesSegmentedSends(t *testing.T) {
 	if _, err := s.Write(requests(10, 1)); err != nil {
 		t.Fatal(err)
 	}
-	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	c.SetReadDeadline(time.Now().Add(patience))
 	buf, oob := make([]byte, recvBufSize), make([]byte, oobSize)
 	n, oobn, _, _, err := c.ReadMsgUDP(buf, oob)
 	if err != nil {
@@ -194,7 +194,7 @@ func TestServeUDPRepliesSegmented(t *testing.T) {
 	if _, err := c.Write(requests(10, 1)); err != nil {
 		t.Fatal(err)
 	}
-	c.SetReadDeadline(time.Now().Add(2 * time.Second))
+	c.SetReadDeadline(time.Now().Add(patience))
 	buf, oob := make([]byte, recvBufSize), make([]byte, oobSize)
 	n, oobn, _, _, err := c.ReadMsgUDP(buf, oob)
 	if err != nil {
@@ -233,15 +233,16 @@ func TestServeUDPSegmentedMixed(t *testing.T) {
 
 func TestServeUDPSegmentedRateLimit(t *testing.T) {
 	t.Parallel()
-	s, addr := startUDP(t, Config{RatePerSource: 100, BurstPerSource: 10})
+	s, addr, _ := startUDPClocked(t, Config{RatePerSource: 100, BurstPerSource: 10})
 	c := segmentedUDP(t, addr, RequestSize)
 	if _, err := c.Write(requests(50, 0)); err != nil {
 		t.Fatal(err)
 	}
+	// The limiter's clock stands still: exactly the burst is answered.
 	st := waitStats(t, s, 50)
 	answered := len(readDatagrams(t, c, int(st.Answered), 50*time.Millisecond))
-	if answered < 10 || answered > 20 || st.Answered != uint64(answered) || st.RateLimited != uint64(50-answered) {
-		t.Fatalf("%d answers, stats %+v; want 10-20 answers and the rest RateLimited", answered, st)
+	if answered != 10 || st != (Stats{Answered: 10, RateLimited: 40}) {
+		t.Fatalf("%d answers, stats %+v; want the burst of 10 answered and the rest RateLimited", answered, st)
 	}
 }
 

@@ -45,6 +45,9 @@ type limiter struct {
 	overflow    bucket
 	lastPrune   int64
 	epoch       time.Time
+	// clock, when set (by tests), is read instead of the time passed to
+	// now, so that the buckets refill on a clock the test moves.
+	clock func() time.Time
 }
 
 func newLimiter(rate, burst float64, maxSources int) *limiter {
@@ -56,8 +59,14 @@ func newLimiter(rate, burst float64, maxSources int) *limiter {
 	}
 }
 
-// now returns t on the limiter's monotonic timeline, in ns.
-func (l *limiter) now(t time.Time) int64 { return int64(t.Sub(l.epoch)) }
+// now returns t (or the clock's time, when one is set) on the limiter's
+// monotonic timeline, in ns.
+func (l *limiter) now(t time.Time) int64 {
+	if l.clock != nil {
+		t = l.clock()
+	}
+	return int64(t.Sub(l.epoch))
+}
 
 // allow reports whether a request from src may be answered at now. The
 // caller holds l.mu.

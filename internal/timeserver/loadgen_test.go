@@ -24,13 +24,17 @@ func TestLoad(t *testing.T) {
 	_, addr := startUDP(t, Config{})
 	r, err := Load(context.Background(), LoadConfig{
 		Target: addr, Rate: 5000, Duration: 200 * time.Millisecond,
-		Sources: loopbackSources(20, 3), Grace: 200 * time.Millisecond,
+		Sources: loopbackSources(20, 3), Grace: time.Second,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Sent < 900 || r.Answered != r.Sent || len(r.RTTs) != int(r.Answered) {
-		t.Errorf("sent %d, answered %d, %d RTTs; want about 1000, all answered", r.Sent, r.Answered, len(r.RTTs))
+	// Every request due in 200 ms at 5000/s is sent or, when a busy
+	// machine held the pacer back for longer than it catches up, skipped
+	// and counted.
+	if r.Sent+r.Skipped != 1000 || r.Failed != 0 || r.Sent < 64 || r.Answered != r.Sent || len(r.RTTs) != int(r.Answered) {
+		t.Errorf("sent %d, skipped %d, failed %d, answered %d, %d RTTs; want 1000 sent or skipped, all sent answered",
+			r.Sent, r.Skipped, r.Failed, r.Answered, len(r.RTTs))
 	}
 	if want := float64(ResponseSize) / RequestSize; r.MaxReplyRatio != want {
 		t.Errorf("max reply ratio %v, want %v", r.MaxReplyRatio, want)

@@ -36,16 +36,22 @@ func TestServeUDPAnswersOnlyValidRequests(t *testing.T) {
 			if _, err := c.Write(tt.req); err != nil {
 				t.Fatal(err)
 			}
-			sizes := readAll(c, 200*time.Millisecond)
 			st := waitStats(t, s, 1)
+			want := 0
 			if tt.answer {
-				if len(sizes) != 1 || sizes[0] != ResponseSize || st != (Stats{Answered: 1}) {
-					t.Errorf("replies %v, stats %+v; want one of %d bytes, Answered 1", sizes, st, ResponseSize)
+				want = 1
+			}
+			replies := collect(t, c, want)
+			if tt.answer {
+				t1, ok := echoedT1(replies[0])
+				if len(replies) != 1 || len(replies[0]) != ResponseSize || !ok || t1 != 42 || st != (Stats{Answered: 1}) {
+					t.Errorf("%d replies, the first of %d bytes echoing %d; stats %+v; want one of %d bytes echoing 42, Answered 1",
+						len(replies), len(replies[0]), t1, st, ResponseSize)
 				}
 				return
 			}
-			if len(sizes) != 0 || st != (Stats{Malformed: 1}) {
-				t.Errorf("replies %v, stats %+v; want none, Malformed 1", sizes, st)
+			if len(replies) != 0 || st != (Stats{Malformed: 1}) {
+				t.Errorf("%d replies, stats %+v; want none, Malformed 1", len(replies), st)
 			}
 		})
 	}
@@ -53,10 +59,11 @@ func TestServeUDPAnswersOnlyValidRequests(t *testing.T) {
 
 func TestServeUDPReplyNeverLargerThanRequest(t *testing.T) {
 	t.Parallel()
-	_, addr := startUDP(t, Config{})
+	s, addr := startUDP(t, Config{})
 	c := rawUDP(t, "", addr)
-	for size := 0; size <= 2*RequestSize; size++ {
-		req := AppendRequest(nil, int64(size))
+	const sizes = 2*RequestSize + 1 // 0 to 2*RequestSize bytes
+	for size := range sizes {
+		req := AppendRequest(nil, int64(size)) // the reply echoes the size
 		if size < len(req) {
 			req = req[:size]
 		} else {
@@ -65,27 +72,40 @@ func TestServeUDPReplyNeverLargerThanRequest(t *testing.T) {
 		if _, err := c.Write(req); err != nil {
 			t.Fatal(err)
 		}
-		for _, n := range readAll(c, 20*time.Millisecond) {
-			if n > size {
-				t.Fatalf("a %d-byte request got a %d-byte reply", size, n)
-			}
+	}
+	st := waitStats(t, s, sizes)
+	for _, r := range collect(t, c, int(st.Answered)) {
+		size, ok := echoedT1(r)
+		if !ok {
+			t.Fatalf("a reply of %d bytes is no response: %x", len(r), r)
+		}
+		if len(r) > int(size) {
+			t.Fatalf("a %d-byte request got a %d-byte reply", size, len(r))
 		}
 	}
 }
 
+// TestServeUDPRateLimit sends 200 requests at once from one source: the
+// limiter's clock stands still, so exactly the burst of 10 is answered;
+// 10 ms later at 100/s, exactly one more.
 func TestServeUDPRateLimit(t *testing.T) {
 	t.Parallel()
-	s, addr := startUDP(t, Config{RatePerSource: 100, BurstPerSource: 10})
+	s, addr, clk := startUDPClocked(t, Config{RatePerSource: 100, BurstPerSource: 10})
 	c := rawUDP(t, "", addr)
 	for i := range 200 {
 		if _, err := c.Write(AppendRequest(nil, int64(i))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	answered := len(readAll(c, 300*time.Millisecond))
-	st := waitStats(t, s, 200)
-	if answered < 10 || answered > 20 || st.Answered != uint64(answered) || st.RateLimited != uint64(200-answered) {
-		t.Fatalf("%d answers, stats %+v; want 10-20 answers and the rest RateLimited", answered, st)
+	if st := waitStats(t, s, 200); st != (Stats{Answered: 10, RateLimited: 190}) {
+		t.Fatalf("stats %+v; want the burst of 10 answered and the rest RateLimited", st)
+	}
+	clk.advance(10 * time.Millisecond) // one token: for the marker
+	if n := len(collect(t, c, 10)); n != 10 {
+		t.Errorf("%d answers, want 10", n)
+	}
+	if st := s.Stats(); st != (Stats{Answered: 11, RateLimited: 190}) {
+		t.Errorf("stats %+v after a 10 ms refill at 100/s; want one more answered", st)
 	}
 	// Another source IP has its own bucket.
 	other, err := dial("udp", "127.0.0.2:0", addr)
@@ -93,7 +113,7 @@ func TestServeUDPRateLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	ps, err := other.Burst(newTestClock(0), 5, time.Second)
+	ps, err := other.Burst(newTestClock(0), 5, patience)
 	if err != nil || len(ps) != 5 {
 		t.Fatalf("second source: %d of 5 probes answered (%v)", len(ps), err)
 	}
@@ -109,22 +129,25 @@ func TestServeUDPStopsWithoutClosing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- New(Config{}).ServeUDP(ctx, c) }()
-	time.Sleep(20 * time.Millisecond)
+	// Once a request is answered, the reader loops are running.
+	if n := len(collect(t, rawUDP(t, "", c.LocalAddr().String()), 0)); n != 0 {
+		t.Fatalf("%d unexpected replies", n)
+	}
 	cancel()
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatalf("ServeUDP = %v after cancel, want nil", err)
 		}
-	case <-time.After(2 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("ServeUDP did not return after cancel")
 	}
 	// The socket is still open, with no deadline left behind.
-	c.SetWriteDeadline(time.Now().Add(time.Second))
+	c.SetWriteDeadline(time.Now().Add(patience))
 	if _, err := c.WriteToUDP([]byte("x"), c.LocalAddr().(*net.UDPAddr)); err != nil {
 		t.Fatalf("socket unusable after ServeUDP: %v", err)
 	}
-	c.SetReadDeadline(time.Now().Add(time.Second))
+	c.SetReadDeadline(time.Now().Add(patience))
 	if _, _, err := c.ReadFromUDP(make([]byte, 8)); err != nil {
 		t.Fatalf("read after ServeUDP: %v", err)
 	}
