@@ -2,8 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
@@ -36,11 +34,11 @@ func (c *controller) finish() (*Outcome, error) {
 	if _, err := rundir.WriteSamples(c.o.Dir, recs); err != nil {
 		return out, fmt.Errorf("writing samples.parquet: %w", err)
 	}
-	_ = os.Remove(filepath.Join(c.o.Dir, rundir.Spool))
+	_ = rundir.Remove(c.o.Dir, rundir.Spool)
 	c.events.Add("run-end", -1, "", fmt.Sprintf("%d samples, %d/%d testers failed", out.Samples, out.Failed, len(recs)))
 	if out.Samples == 0 {
 		return out, fmt.Errorf("no samples were collected (%d of %d testers failed); see %s",
-			out.Failed, len(recs), filepath.Join(c.o.Dir, rundir.LogDir))
+			out.Failed, len(recs), rundir.Path(c.o.Dir, rundir.LogDir))
 	}
 	_, err := pipeline.Derive(c.o.Dir, pipeline.Options{})
 	return out, err
