@@ -112,11 +112,7 @@ func startTimeServer(transport string) (string, func(), error) {
 	if err != nil {
 		return "", nil, err
 	}
-	stop := func() { _ = svc.Stop() }
-	if transport == "tcp" {
-		return svc.TCPAddr(), stop, nil
-	}
-	return svc.UDPAddr(), stop, nil
+	return svc.Addr(), func() { _ = svc.Stop() }, nil
 }
 
 // simTester is one tester's clock, path and syncer.

@@ -40,7 +40,7 @@ func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
 	if err != nil {
 		return nil, fmt.Errorf("time server: %w", err)
 	}
-	_, port, err := net.SplitHostPort(svc.UDPAddr() + svc.TCPAddr()) // the one it serves
+	_, port, err := net.SplitHostPort(svc.Addr())
 	if err != nil {
 		svc.Stop()
 		return nil, fmt.Errorf("time server: %w", err)

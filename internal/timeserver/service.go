@@ -106,6 +106,15 @@ func (s *Service) TCPAddr() string {
 	return s.tcp.Addr().String()
 }
 
+// Addr returns the address served: the UDP one, or the TCP one for a
+// service on TCP alone.
+func (s *Service) Addr() string {
+	if s.udp != nil {
+		return s.UDPAddr()
+	}
+	return s.TCPAddr()
+}
+
 // Stats returns the counts of every socket served so far.
 func (s *Service) Stats() Stats { return s.srv.Stats() }
 

@@ -62,6 +62,9 @@ func TestServiceOneSocket(t *testing.T) {
 	if svc.UDPAddr() != "" || svc.TCPAddr() == "" {
 		t.Errorf("udp %q tcp %q, want TCP only", svc.UDPAddr(), svc.TCPAddr())
 	}
+	if svc.Addr() != svc.TCPAddr() {
+		t.Errorf("Addr %q, want the TCP address %q", svc.Addr(), svc.TCPAddr())
+	}
 }
 
 // TestServiceStartFails checks that a failed start says why and leaves no
