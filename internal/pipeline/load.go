@@ -42,10 +42,6 @@ type Dataset struct {
 
 // Load reads a run directory's experiment and tester records.
 func Load(dir string, o Options) (*Dataset, error) {
-	mapping, err := clockMapping(o.Clock)
-	if err != nil {
-		return nil, err
-	}
 	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable run directory: %w", err)
@@ -54,7 +50,11 @@ func Load(dir string, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Dataset{Dir: dir, Experiment: exp, Testers: testers, progress: o.Progress, mapping: mapping(testers)}
+	mapping, err := clockMapping(o.Clock, testers)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dataset{Dir: dir, Experiment: exp, Testers: testers, progress: o.Progress, mapping: mapping}
 	quantum := o.Quantum
 	if quantum == 0 {
 		quantum = exp.Analysis.Quantum.D()
@@ -76,30 +76,21 @@ func Load(dir string, o Options) (*Dataset, error) {
 	return d, nil
 }
 
-// clockMapping returns, for a clock mode, how to build each tester's
-// mapping onto the global timeline (a nil mapper: no correction).
-func clockMapping(mode string) (func([]*rundir.TesterRecord) func(int32) *clock.Mapper, error) {
+// clockMapping returns how the clock mode places each tester's calls on
+// the global timeline: through its sync records, or not at all (a nil
+// mapper: no correction).
+func clockMapping(mode string, testers []*rundir.TesterRecord) (func(int32) *clock.Mapper, error) {
 	switch mode {
 	case ClockSync, "":
-		return func(testers []*rundir.TesterRecord) func(int32) *clock.Mapper {
-			mappers := map[int32]*clock.Mapper{}
-			for _, t := range testers {
-				mappers[int32(t.Slot)] = clock.NewMapper(t.Syncs)
-			}
-			return func(t int32) *clock.Mapper { return mappers[t] }
-		}, nil
+		mappers := map[int32]*clock.Mapper{}
+		for _, t := range testers {
+			mappers[int32(t.Slot)] = clock.NewMapper(t.Syncs)
+		}
+		return func(t int32) *clock.Mapper { return mappers[t] }, nil
 	case ClockRaw:
-		return func([]*rundir.TesterRecord) func(int32) *clock.Mapper {
-			return func(int32) *clock.Mapper { return nil }
-		}, nil
+		return func(int32) *clock.Mapper { return nil }, nil
 	}
 	return nil, fmt.Errorf("unknown clock mode %q (want %s or %s)", mode, ClockSync, ClockRaw)
-}
-
-// Calls reads every call of the run into memory, placed on the global
-// timeline like the analysis places them.
-func (d *Dataset) Calls() ([]sample.Call, error) {
-	return rundir.ReadCalls(d.Dir, d.mapping)
 }
 
 // Stream hands every call of the run to fn in batches, placed on the
