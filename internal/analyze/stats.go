@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"math"
 	"slices"
 
 	"github.com/diperf/diperf/internal/stats"
@@ -9,25 +8,6 @@ import (
 
 // nsPerMs converts nanoseconds to milliseconds.
 const nsPerMs = 1e6
-
-// meanStdDev returns the mean and the population standard deviation (divided
-// by n, not n-1) of values, computed in two passes for accuracy.
-func meanStdDev[T int64 | float64](values []T) (mean, stddev float64) {
-	if len(values) == 0 {
-		return 0, 0
-	}
-	var sum float64
-	for _, v := range values {
-		sum += float64(v)
-	}
-	mean = sum / float64(len(values))
-	var ss float64
-	for _, v := range values {
-		d := float64(v) - mean
-		ss += d * d
-	}
-	return mean, math.Sqrt(ss / float64(len(values)))
-}
 
 // summaryRT converts response-time statistics to the summary's row.
 func summaryRT(s RTStats) RTSummary {
@@ -49,6 +29,6 @@ func floatStats(values []float64, unit string) Stats {
 	st.Min = sorted[0]
 	st.Max = sorted[len(sorted)-1]
 	st.Median = stats.Percentile(sorted, 50)
-	st.Mean, st.StdDev = meanStdDev(sorted)
+	st.Mean, st.StdDev = stats.MeanStdDev(sorted)
 	return st
 }

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -34,7 +35,7 @@ func medianDiffCI(a, b []float64, o Options, stream uint64) (stats.Interval, boo
 	if len(a) < minSamples || len(b) < minSamples {
 		return stats.Interval{}, false
 	}
-	sa, sb := sortedCopy(a), sortedCopy(b)
+	sa, sb := slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b))
 	diffs := make([]float64, o.Resamples)
 	parallel(o.Resamples, func() func(int) {
 		var buf []int32

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"slices"
+
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/stats"
 )
@@ -60,14 +62,14 @@ func throughputMetrics(a, b *Data, o Options) []Metric {
 	if ci, ok := medianDiffCI(a.Throughput, b.Throughput, o, streamThroughput); ok {
 		med.setCI(ci)
 	}
-	mn := newMetric(ThroughputMean, unitCallsS, mean(a.Throughput), mean(b.Throughput))
+	mn := newMetric(ThroughputMean, unitCallsS, stats.Mean(a.Throughput), stats.Mean(b.Throughput))
 	return []Metric{med, mn}
 }
 
 // rtMetrics compares the response times of the successful calls: median,
 // with an interval from resampling (a subsample of) calls, mean, p90, p99.
 func rtMetrics(a, b *Data, o Options) []Metric {
-	sa, sb := sortedCopy(a.RTms), sortedCopy(b.RTms)
+	sa, sb := slices.Sorted(slices.Values(a.RTms)), slices.Sorted(slices.Values(b.RTms))
 	med := newMetric(RTMedian, unitMs, stats.Percentile(sa, 50), stats.Percentile(sb, 50))
 	xa := subsample(a.RTms, o.MaxSamples, newPCG(o.Seed, streamSubsampleA, 0))
 	xb := subsample(b.RTms, o.MaxSamples, newPCG(o.Seed, streamSubsampleB, 0))
@@ -76,7 +78,7 @@ func rtMetrics(a, b *Data, o Options) []Metric {
 	}
 	return []Metric{
 		med,
-		newMetric(RTMean, unitMs, mean(sa), mean(sb)),
+		newMetric(RTMean, unitMs, stats.Mean(sa), stats.Mean(sb)),
 		newMetric(RTP90, unitMs, stats.Percentile(sa, 90), stats.Percentile(sb, 90)),
 		newMetric(RTP99, unitMs, stats.Percentile(sa, 99), stats.Percentile(sb, 99)),
 	}

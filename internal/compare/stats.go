@@ -7,25 +7,6 @@ import (
 	"slices"
 )
 
-// mean returns the arithmetic mean of values, 0 for none.
-func mean(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	var sum float64
-	for _, v := range values {
-		sum += v
-	}
-	return sum / float64(len(values))
-}
-
-// sortedCopy returns values sorted ascending, leaving values as they are.
-func sortedCopy(values []float64) []float64 {
-	s := slices.Clone(values)
-	slices.Sort(s)
-	return s
-}
-
 // subsample returns at most n of values, drawn uniformly without
 // replacement with r; values itself when it is short enough (it is not
 // modified either way).

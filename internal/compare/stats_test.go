@@ -57,7 +57,7 @@ func TestSubsample(t *testing.T) {
 	if len(s1) != 100 || !slices.Equal(s1, s2) {
 		t.Fatalf("subsample of 100: %d values, reproducible %v", len(s1), slices.Equal(s1, s2))
 	}
-	if len(slices.Compact(sortedCopy(s1))) != 100 {
+	if len(slices.Compact(slices.Sorted(slices.Values(s1)))) != 100 {
 		t.Error("subsample drew a value twice")
 	}
 	for i, v := range values {

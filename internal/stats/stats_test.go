@@ -160,3 +160,25 @@ func TestCover(t *testing.T) {
 		}
 	}
 }
+
+// TestMeanStdDev checks the mean and the population standard deviation.
+func TestMeanStdDev(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		values     []float64
+		mean, sdev float64
+	}{
+		{nil, 0, 0},          // none
+		{[]float64{3}, 3, 0}, // one
+		{[]float64{2, 4, 4, 4, 5, 5, 7, 9}, 5, 2}, // divided by n: 2, not 2.14
+	}
+	for _, tt := range tests {
+		m, s := MeanStdDev(tt.values)
+		if m != tt.mean || s != tt.sdev || Mean(tt.values) != tt.mean {
+			t.Errorf("MeanStdDev(%v) = %g, %g; want %g, %g", tt.values, m, s, tt.mean, tt.sdev)
+		}
+	}
+	if m := Mean([]int64{1, 2}); m != 1.5 {
+		t.Errorf("Mean of int64s = %g, want 1.5", m)
+	}
+}
