@@ -4,11 +4,7 @@ import "strings"
 
 // axes writes the axis lines, tick labels and axis titles of every panel.
 func (f *frame) axes(b *strings.Builder, c *chart) {
-	d := "M" + px(f.left) + " " + px(f.top) + "V" + px(f.bottom) + "H" + px(f.right)
-	if f.hasY2 {
-		d += "V" + px(f.top)
-	}
-	b.WriteString(`<path fill="none" stroke="` + colAxis + `" d="` + d + `"/>`)
+	f.axisLines(b, f.top, f.bottom)
 	b.WriteString(`<g text-anchor="middle">`)
 	for i, t := range f.xt {
 		text(b, f.x.at(t), f.bottom+16, c.x.label(i, t, f.xt))
@@ -153,4 +149,14 @@ func swatch(b *strings.Builder, p placed) {
 		b.WriteString(`<path fill="none" stroke="` + p.color + `" stroke-width="` + px(max(1, p.width)) +
 			`"` + dash + ` d="M` + x + " " + y + `h18"/>`)
 	}
+}
+
+// axisLines writes the left and bottom axis lines of a panel spanning top
+// to bottom, and the right one when the chart has a second y axis.
+func (f *frame) axisLines(b *strings.Builder, top, bottom float64) {
+	d := "M" + px(f.left) + " " + px(top) + "V" + px(bottom) + "H" + px(f.right)
+	if f.hasY2 {
+		d += "V" + px(top)
+	}
+	b.WriteString(`<path fill="none" stroke="` + colAxis + `" d="` + d + `"/>`)
 }

@@ -15,11 +15,7 @@ func (f *frame) upperClip() string { return f.clip + "-upper" }
 // on the left and the axis title beside them. The panel has no x tick
 // labels of its own: it shares those under the main panel.
 func (f *frame) upperAxes(b *strings.Builder, a axis) {
-	d := "M" + px(f.left) + " " + px(f.uTop) + "V" + px(f.uBottom) + "H" + px(f.right)
-	if f.hasY2 {
-		d += "V" + px(f.uTop)
-	}
-	b.WriteString(`<path fill="none" stroke="` + colAxis + `" d="` + d + `"/>`)
+	f.axisLines(b, f.uTop, f.uBottom)
 	b.WriteString(`<g text-anchor="end">`)
 	for i, t := range f.ut {
 		text(b, f.left-6, f.u.at(t)+4, a.label(i, t, f.ut))
