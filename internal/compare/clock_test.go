@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -19,42 +17,20 @@ import (
 // running 10 s behind the global one (its sync records say so).
 func writeSkewedRun(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	exp := "name: skew\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 2\n"
-	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(exp), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	const t0, rt = int64(1_700_000_000_000_000_000), int64(10 * time.Millisecond)
 	end := t0 + int64(20*time.Second)
-	sp, err := rundir.CreateSpool(filepath.Join(dir, rundir.Spool))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var testers []*rundir.TesterRecord
+	var batches []*protocol.Batch
 	for slot, off := range []int64{0, int64(10 * time.Second)} {
 		b := &protocol.Batch{}
 		for at, seq := t0, uint64(1); at+rt <= end; at, seq = at+rt, seq+1 {
 			b.Samples = append(b.Samples, sample.Sample{Seq: seq, Start: at, End: at + rt, Status: sample.OK})
 		}
-		n := uint64(len(b.Samples))
-		b.Produced = n
-		if err := sp.Batch(slot, protocol.AppendBatch(nil, b)); err != nil {
-			t.Fatal(err)
-		}
-		testers = append(testers, &rundir.TesterRecord{Slot: slot, ID: "h:1", Host: "h",
-			StartNs: t0 + off, StopNs: end + off, Sent: n, Received: n,
+		batches = append(batches, b)
+		testers = append(testers, &rundir.TesterRecord{Slot: slot, ID: "h:1", Host: "h", StartNs: t0 + off, StopNs: end + off,
 			Syncs: []clock.Record{{LocalNs: t0, OffsetNs: off, RTTNs: 1000, BoundNs: 500}}})
 	}
-	if err := sp.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := rundir.WriteTesters(dir, testers); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rundir.WriteSamples(dir, testers); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return writeRunDir(t, "name: skew\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 2\n", testers, batches)
 }
 
 // TestLoadClock checks that compare places samples as the clock mode says:

@@ -16,11 +16,6 @@ import (
 // of rt each for 20 s from t0, every tenth one failing.
 func writeRun(t *testing.T, rt time.Duration) string {
 	t.Helper()
-	dir := t.TempDir()
-	exp := "name: cmp\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 1\n"
-	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(exp), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	const t0 = int64(1_700_000_000_000_000_000)
 	end := t0 + int64(20*time.Second)
 	b := &protocol.Batch{}
@@ -31,19 +26,33 @@ func writeRun(t *testing.T, rt time.Duration) string {
 		}
 		b.Samples = append(b.Samples, sample.Sample{Seq: seq, Start: at, End: at + int64(rt), Status: st})
 	}
-	b.Produced = uint64(len(b.Samples))
+	testers := []*rundir.TesterRecord{{Slot: 0, ID: "h:1", Host: "h", StartNs: t0, StopNs: end}}
+	return writeRunDir(t, "name: cmp\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 1\n", testers, []*protocol.Batch{b})
+}
+
+// writeRunDir writes a run directory as a run leaves it: the experiment,
+// then batches[i] of testers[i] through the spool into samples.parquet,
+// each tester having sent and delivered all its samples.
+func writeRunDir(t *testing.T, exp string, testers []*rundir.TesterRecord, batches []*protocol.Batch) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(exp), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sp, err := rundir.CreateSpool(filepath.Join(dir, rundir.Spool))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sp.Batch(0, protocol.AppendBatch(nil, b)); err != nil {
-		t.Fatal(err)
+	for i, b := range batches {
+		n := uint64(len(b.Samples))
+		b.Produced, testers[i].Sent, testers[i].Received = n, n, n
+		if err := sp.Batch(testers[i].Slot, protocol.AppendBatch(nil, b)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := sp.Close(); err != nil {
 		t.Fatal(err)
 	}
-	n := uint64(len(b.Samples))
-	testers := []*rundir.TesterRecord{{Slot: 0, ID: "h:1", Host: "h", StartNs: t0, StopNs: end, Sent: n, Received: n}}
 	if err := rundir.WriteTesters(dir, testers); err != nil {
 		t.Fatal(err)
 	}
