@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,22 +185,5 @@ func (c *controller) closeFiles() {
 	}
 	if c.events != nil {
 		c.events.Close()
-	}
-}
-
-func (c *controller) acceptLoop(ln net.Listener, wg *sync.WaitGroup) {
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
-				c.events.Add("accept-error", -1, "", err.Error())
-			}
-			return
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.serve(conn)
-		}()
 	}
 }

@@ -12,24 +12,43 @@ import (
 	"github.com/diperf/diperf/internal/protocol"
 )
 
-// handshakeTimeout bounds how long a connection may take to prove itself.
+// handshakeTimeout bounds how long a connection may take to prove itself,
+// and how long one may wait for its turn to (maxHandshakes).
 const handshakeTimeout = 10 * time.Second
+
+// maxHandshakes caps the connections in the handshake at once: past it,
+// a connection waits its turn, unanswered.
+const maxHandshakes = 64
 
 // serve handles one tester connection from handshake to hang-up. Anything
 // malformed drops this connection only.
-func (c *controller) serve(nc net.Conn) {
+func (c *controller) serve(nc net.Conn, g *guard) {
+	defer nc.Close()
+	if !g.handshakes.acquire(handshakeTimeout) {
+		g.rejects.reject(nc.RemoteAddr(), errors.New("too many handshakes in progress; closed unanswered"))
+		return
+	}
 	conn := protocol.NewConn(nc)
-	defer conn.Close()
 	s, err := c.admit(conn)
+	g.handshakes.release()
 	if err != nil {
 		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
-		c.events.Add("rejected", -1, "", fmt.Sprintf("%s: %v", nc.RemoteAddr(), err))
+		g.rejects.reject(nc.RemoteAddr(), err)
 		return
 	}
 	err = c.session(conn, s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s.state != done {
+	var reported *reportedError
+	switch {
+	case s.state == done:
+	case errors.As(err, &reported) && s.state == failed:
+		// the process exit was seen first: keep the tester's own reason too
+		s.rec.FailureReason = err.Error() + "; " + s.rec.FailureReason
+		c.events.Add("tester-error", s.rec.Slot, s.rec.ID, err.Error())
+	case errors.As(err, &reported):
+		c.markFailed(s, err.Error())
+	default:
 		reason := "lost connection"
 		if err != nil && !errors.Is(err, io.EOF) {
 			reason += ": " + err.Error()
@@ -38,8 +57,14 @@ func (c *controller) serve(nc net.Conn) {
 	}
 }
 
-// admit runs the mutual proof of the shared secret and binds the
-// connection to the slot the tester was launched for.
+// reportedError is a tester's own fatal error, sent before it exited.
+type reportedError struct{ msg string }
+
+func (e *reportedError) Error() string { return "tester reported: " + e.msg }
+
+// admit runs the mutual proof of the shared secret, bound to the slot,
+// the tester id and both nonces, secures the connection with the session
+// keys and binds it to the slot the tester was launched for.
 func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
 	_ = conn.SetReadDeadline(time.Now().Add(handshakeTimeout))
 	var h protocol.Hello
@@ -49,8 +74,8 @@ func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
 	if h.Proto != protocol.Version {
 		return nil, fmt.Errorf("protocol version %d not supported (this controller speaks %d)", h.Proto, protocol.Version)
 	}
-	nonce := protocol.NewNonce()
-	ch := protocol.Challenge{Proof: protocol.Proof(c.secret, protocol.RoleController, h.Nonce), Nonce: nonce}
+	b := protocol.BindingOf(h, protocol.NewNonce())
+	ch := protocol.Challenge{Proof: protocol.Proof(c.secret, protocol.RoleController, b), Nonce: b.ControllerNonce}
 	if err := conn.WriteJSON(protocol.TypeChallenge, ch); err != nil {
 		return nil, err
 	}
@@ -58,9 +83,10 @@ func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
 	if err := conn.Expect(protocol.TypeAuth, &a); err != nil {
 		return nil, err
 	}
-	if !protocol.CheckProof(c.secret, protocol.RoleTester, nonce, a.Proof) {
+	if !protocol.CheckProof(c.secret, protocol.RoleTester, b, a.Proof) {
 		return nil, errors.New("authentication failed")
 	}
+	conn.Secure(protocol.SessionKeys(c.secret, protocol.RoleController, b))
 	_ = conn.SetReadDeadline(time.Time{})
 	return c.bind(conn, h)
 }
@@ -145,7 +171,7 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 	case protocol.TypeError:
 		var m protocol.ErrorMsg
 		_ = protocol.DecodeJSON(t, p, &m)
-		return false, fmt.Errorf("tester reported: %s", m.Msg)
+		return false, &reportedError{m.Msg}
 	}
 	return false, fmt.Errorf("unexpected %s message from a tester", t)
 }
@@ -157,6 +183,12 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 	}
 	if err := c.spool.Batch(s.rec.Slot, p); err != nil {
 		return fmt.Errorf("spool: %w", err)
+	}
+	if n := len(b.Samples); n > 0 {
+		// only now is the batch safe: tell the tester so
+		if err := s.conn.WriteJSON(protocol.TypeAck, protocol.Ack{Seq: b.Samples[n-1].Seq}); err != nil {
+			return fmt.Errorf("acknowledging samples: %w", err)
+		}
 	}
 	c.mu.Lock()
 	s.rec.Received += uint64(len(b.Samples))

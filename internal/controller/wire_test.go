@@ -27,17 +27,19 @@ func rogueJoin(ctx context.Context, net *transport.Memory, s testbed.Spec, proto
 		return nil, err
 	}
 	conn := protocol.NewConn(nc)
-	nonce := protocol.NewNonce()
-	if err := conn.WriteJSON(protocol.TypeHello, protocol.Hello{Proto: proto, Slot: s.Slot, ID: "rogue:1", Nonce: nonce}); err != nil {
+	hello := protocol.Hello{Proto: proto, Slot: s.Slot, ID: "rogue:1", Nonce: protocol.NewNonce()}
+	if err := conn.WriteJSON(protocol.TypeHello, hello); err != nil {
 		return conn, err
 	}
 	var ch protocol.Challenge
 	if err := conn.Expect(protocol.TypeChallenge, &ch); err != nil {
 		return conn, err
 	}
-	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(s.Secret, protocol.RoleTester, ch.Nonce)}); err != nil {
+	b := protocol.BindingOf(hello, ch.Nonce)
+	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(s.Secret, protocol.RoleTester, b)}); err != nil {
 		return conn, err
 	}
+	conn.Secure(protocol.SessionKeys(s.Secret, protocol.RoleTester, b))
 	var d protocol.TestDesc
 	return conn, conn.Expect(protocol.TypeTestDesc, &d)
 }

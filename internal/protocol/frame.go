@@ -1,6 +1,16 @@
 // Package protocol is the controller-tester wire protocol: length-prefixed
 // frames, each with a one-byte message type, over any stream (TCP today).
 // Control messages are JSON; sample batches are binary.
+//
+// A connection starts with a handshake of plain frames of at most
+// MaxHandshakeFrame bytes (Hello, Challenge, Auth): both sides prove they
+// hold the run's secret with proofs bound to the slot, the tester id and
+// both nonces, and derive per-connection session keys (SessionKeys). From
+// then on (Conn.Secure) every frame carries its sequence number and a
+// truncated HMAC-SHA256: a frame that was forged, altered, replayed,
+// dropped or reordered is refused and ends the connection, never acted on.
+// See docs/design/007-authenticated-sessions.md.
+//
 // The protocol is versioned in the Hello message; message types are only
 // ever appended. Every length read from the wire is checked against a named
 // limit before anything is allocated, and any malformed frame is an error
@@ -21,12 +31,18 @@ import (
 // Version is the protocol version this build speaks; the controller
 // refuses a tester's Hello with another one. Version 2: the test
 // description names its client's kind (TestDesc.Client), and sample
-// batches start with their own version byte (BatchVersion).
-const Version = 2
+// batches start with their own version byte (BatchVersion). Version 3:
+// proofs bind the whole handshake, and every frame after it carries a
+// sequence number and a MAC under per-connection session keys
+// (docs/design/007-authenticated-sessions.md); the controller
+// acknowledges each batch once it is spooled (TypeAck).
+const Version = 3
 
 // Limits on what a peer may send.
 const (
-	MaxFrame      = 1 << 20 // largest frame payload, bytes
+	MaxFrame          = 1 << 20 // largest frame payload, bytes
+	MaxHandshakeFrame = 4 << 10 // largest frame before the session is secured
+	MaxBatchBytes     = 256 << 10 // largest encoded sample batch a tester sends
 	MaxBatch      = 8192    // most samples in one batch
 	MaxErrText    = 256     // longest per-sample error text, bytes
 	MaxArgv       = 256     // most client arguments
@@ -50,11 +66,12 @@ const (
 	TypeDone                       // tester → controller: finished, with counts
 	TypeStop                       // controller → tester: stop now
 	TypeError                      // either way: fatal error text, then close
+	TypeAck                        // controller → tester: samples up to this Seq are spooled
 	typeEnd
 )
 
 var typeNames = [...]string{"", "hello", "challenge", "auth", "testdesc", "syncreq",
-	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error"}
+	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack"}
 
 // String names the type.
 func (t Type) String() string {
@@ -68,17 +85,30 @@ func (t Type) String() string {
 var ErrFrameTooLarge = errors.New("protocol: frame too large")
 
 // Conn is one framed connection. Reads must come from one goroutine; writes
-// may come from many.
+// may come from many. Until Secure, frames are plain and at most
+// MaxHandshakeFrame bytes; after it, each carries a sequence number and a
+// MAC (see secure.go) and may be up to MaxFrame.
 type Conn struct {
-	c  net.Conn
-	r  *bufio.Reader
-	mu sync.Mutex
-	w  *bufio.Writer
+	c     net.Conn
+	r     *bufio.Reader
+	limit uint32 // largest frame body read now
+	rsec  *secureState
+	rerr  error // a read error ends the connection for good
+
+	mu   sync.Mutex
+	w    *bufio.Writer
+	wsec *secureState
+	wbuf []byte
 }
+
+// connBuffer is the size of each of a Conn's read and write buffers:
+// frames are read whole into their own buffer, so a large buffer would
+// only cost memory on every connection, admitted or not.
+const connBuffer = 16 << 10
 
 // NewConn frames c.
 func NewConn(c net.Conn) *Conn {
-	return &Conn{c: c, r: bufio.NewReaderSize(c, 64<<10), w: bufio.NewWriterSize(c, 64<<10)}
+	return &Conn{c: c, r: bufio.NewReaderSize(c, connBuffer), w: bufio.NewWriterSize(c, connBuffer), limit: MaxHandshakeFrame}
 }
 
 // Close closes the underlying connection.
@@ -90,31 +120,56 @@ func (c *Conn) RemoteAddr() net.Addr { return c.c.RemoteAddr() }
 // SetReadDeadline sets the deadline of the next reads.
 func (c *Conn) SetReadDeadline(t time.Time) error { return c.c.SetReadDeadline(t) }
 
-// Read reads one frame. The payload is valid until the next Read.
+// Read reads one frame. The payload is valid until the next Read. On a
+// secured connection a frame with a bad MAC or out of sequence is an error
+// and so is every later Read: nothing after it is ever returned.
 func (c *Conn) Read() (Type, []byte, error) {
-	return ReadFrame(c.r)
+	if c.rerr != nil {
+		return 0, nil, c.rerr
+	}
+	t, body, err := readFrame(c.r, c.limit)
+	if err == nil && c.rsec != nil {
+		body, err = c.rsec.open(t, body)
+	}
+	if err != nil {
+		c.rerr = err
+		return 0, nil, err
+	}
+	return t, body, nil
 }
 
 // Write writes one frame and flushes it.
 func (c *Conn) Write(t Type, payload []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := WriteFrame(c.w, t, payload); err != nil {
+	if len(payload) > MaxFrame {
+		return fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, len(payload), MaxFrame)
+	}
+	body := payload
+	if c.wsec != nil {
+		c.wbuf = c.wsec.seal(c.wbuf[:0], t, payload)
+		body = c.wbuf
+	}
+	if err := writeFrame(c.w, t, body); err != nil {
 		return err
 	}
 	return c.w.Flush()
 }
 
-// ReadFrame reads one frame from r.
+// ReadFrame reads one plain frame of at most MaxFrame bytes from r.
 func ReadFrame(r io.Reader) (Type, []byte, error) {
+	return readFrame(r, MaxFrame)
+}
+
+func readFrame(r io.Reader, limit uint32) (Type, []byte, error) {
 	var hdr [5]byte
 	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return 0, nil, err
 	}
 	n := binary.BigEndian.Uint32(hdr[:4])
 	t := Type(hdr[4])
-	if n > MaxFrame {
-		return 0, nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, n, MaxFrame)
+	if n > limit {
+		return 0, nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, n, limit)
 	}
 	if t == 0 || t >= typeEnd {
 		return 0, nil, fmt.Errorf("protocol: unknown message type %d", hdr[4])
@@ -126,17 +181,21 @@ func ReadFrame(r io.Reader) (Type, []byte, error) {
 	return t, buf, nil
 }
 
-// WriteFrame writes one frame to w without flushing.
+// WriteFrame writes one plain frame to w without flushing.
 func WriteFrame(w io.Writer, t Type, payload []byte) error {
 	if len(payload) > MaxFrame {
 		return fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, len(payload), MaxFrame)
 	}
+	return writeFrame(w, t, payload)
+}
+
+func writeFrame(w io.Writer, t Type, body []byte) error {
 	var hdr [5]byte
-	binary.BigEndian.PutUint32(hdr[:4], uint32(len(payload)))
+	binary.BigEndian.PutUint32(hdr[:4], uint32(len(body)))
 	hdr[4] = byte(t)
 	if _, err := w.Write(hdr[:]); err != nil {
 		return err
 	}
-	_, err := w.Write(payload)
+	_, err := w.Write(body)
 	return err
 }

@@ -115,6 +115,12 @@ type Done struct {
 	Reason   string `json:"reason"`   // "completed", "stopped", ...
 }
 
+// Ack tells the tester that every sample of its batches up to Seq is in
+// the controller's spool: what a crash of the controller can no longer lose.
+type Ack struct {
+	Seq uint64 `json:"seq"` // the highest sample Seq of the batch just spooled
+}
+
 // ErrorMsg carries a fatal error to the peer.
 type ErrorMsg struct {
 	Msg string `json:"msg"`

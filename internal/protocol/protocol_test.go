@@ -159,15 +159,16 @@ func TestConnJSONAndBinary(t *testing.T) {
 
 func TestProof(t *testing.T) {
 	t.Parallel()
-	secret, nonce := []byte("s3cret"), NewNonce()
-	p := Proof(secret, RoleTester, nonce)
-	if !CheckProof(secret, RoleTester, nonce, p) {
+	secret := []byte("s3cret")
+	b := Binding{Proto: Version, Slot: 3, ID: "h:1", TesterNonce: NewNonce(), ControllerNonce: NewNonce()}
+	p := Proof(secret, RoleTester, b)
+	if !CheckProof(secret, RoleTester, b, p) {
 		t.Error("valid proof refused")
 	}
-	if CheckProof(secret, RoleController, nonce, p) {
+	if CheckProof(secret, RoleController, b, p) {
 		t.Error("proof reflected to the other role accepted")
 	}
-	if CheckProof([]byte("other"), RoleTester, nonce, p) {
+	if CheckProof([]byte("other"), RoleTester, b, p) {
 		t.Error("proof with the wrong secret accepted")
 	}
 }

@@ -51,6 +51,31 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 	return dst
 }
 
+// Bounds of the encoding, for sizing batches before encoding them.
+const (
+	batchHeaderBound = 1 + 2*binary.MaxVarintLen64
+	sampleFixedBound = 4*binary.MaxVarintLen64 + 1 + 2 // seq, start, duration, bytes; status; error length
+)
+
+// SampleBound is the most bytes s can take in an encoded batch.
+func SampleBound(s *sample.Sample) int {
+	return sampleFixedBound + min(len(s.Err), MaxErrText)
+}
+
+// BatchFit returns how many of the first samples fit one batch: at most
+// MaxBatch samples, encoded in at most MaxBatchBytes (at least one sample
+// when there is any, since one sample is always far under the cap).
+func BatchFit(samples []sample.Sample) int {
+	size := batchHeaderBound
+	for i := range samples {
+		size += SampleBound(&samples[i])
+		if i == MaxBatch || (size > MaxBatchBytes && i > 0) {
+			return i
+		}
+	}
+	return len(samples)
+}
+
 // DecodeBatch decodes a batch, checking its version and every field.
 func DecodeBatch(p []byte) (*Batch, error) {
 	if len(p) == 0 {

@@ -7,11 +7,12 @@ import (
 )
 
 // readLoop handles what the controller sends during the test. Any read
-// error, a Stop or an Error ends the test at once.
+// error (a forged, replayed or reordered frame included), a Stop or an
+// Error ends the test at once; an Ack records what is safe.
 func (t *Tester) readLoop() {
 	defer close(t.readCh)
 	for {
-		typ, _, err := t.conn.Read()
+		typ, p, err := t.conn.Read()
 		if err != nil {
 			t.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
 			return
@@ -19,6 +20,18 @@ func (t *Tester) readLoop() {
 		switch typ {
 		case protocol.TypeStop:
 			t.cancel(errStopped)
+		case protocol.TypeAck:
+			var a protocol.Ack
+			if err := protocol.DecodeJSON(typ, p, &a); err != nil {
+				t.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
+				return
+			}
+			t.out.ack(a.Seq)
+		case protocol.TypeError:
+			var m protocol.ErrorMsg
+			_ = protocol.DecodeJSON(typ, p, &m)
+			t.cancel(fmt.Errorf("%w: it said: %s", ErrLostController, m.Msg))
+			return
 		default:
 			t.cancel(fmt.Errorf("%w: unexpected %s message", ErrLostController, typ))
 			return

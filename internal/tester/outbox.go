@@ -12,13 +12,17 @@ import (
 	"github.com/diperf/diperf/internal/sample"
 )
 
-// outbox buffers samples and ships them in batches.
+// outbox buffers samples and ships them in batches of at most
+// protocol.MaxBatch samples and protocol.MaxBatchBytes encoded bytes, and
+// keeps what the controller acknowledged.
 type outbox struct {
 	conn     *protocol.Conn
 	cancel   context.CancelCauseFunc
 	mu       sync.Mutex
 	pending  []sample.Sample
+	bound    int // protocol.SampleBound of pending, summed
 	produced uint64
+	acked    uint64 // highest sample Seq the controller has spooled
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
 	start    int64 // local time the client loop started, until sent (0: none pending)
@@ -47,12 +51,32 @@ func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) sa
 	o.produced++
 	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Start: start, End: end,
 		Status: r.Status, Bytes: r.Bytes, Err: r.Err})
-	full := len(o.pending) >= protocol.MaxBatch
+	o.bound += protocol.SampleBound(&o.pending[len(o.pending)-1])
+	full := o.fullLocked()
 	o.mu.Unlock()
 	if full {
 		_ = o.flush()
 	}
 	return r.Status
+}
+
+// fullLocked reports whether pending holds a batch's worth.
+func (o *outbox) fullLocked() bool {
+	return len(o.pending) >= protocol.MaxBatch || o.bound >= protocol.MaxBatchBytes
+}
+
+// ack records that the controller spooled every sample up to seq.
+func (o *outbox) ack(seq uint64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.acked = max(o.acked, seq)
+}
+
+// counts returns the samples produced and the highest acknowledged Seq.
+func (o *outbox) counts() (produced, acked uint64) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.produced, o.acked
 }
 
 func (o *outbox) producedCount() uint64 {
@@ -61,13 +85,13 @@ func (o *outbox) producedCount() uint64 {
 	return o.produced
 }
 
-// flush sends everything pending as one batch.
+// flush sends everything pending, in as many batches as the caps need.
 func (o *outbox) flush() error {
 	o.sendMu.Lock()
 	defer o.sendMu.Unlock()
 	o.mu.Lock()
-	b := protocol.Batch{Produced: o.produced, Samples: o.pending}
-	o.pending = nil
+	produced, samples := o.produced, o.pending
+	o.pending, o.bound = nil, 0
 	start, rtt := o.start, o.rtt
 	o.start = 0
 	o.mu.Unlock()
@@ -77,13 +101,14 @@ func (o *outbox) flush() error {
 			return err
 		}
 	}
-	if len(b.Samples) == 0 {
-		return nil
-	}
-	o.buf = protocol.AppendBatch(o.buf[:0], &b)
-	if err := o.conn.Write(protocol.TypeSamples, o.buf); err != nil {
-		o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
-		return err
+	for len(samples) > 0 {
+		n := protocol.BatchFit(samples)
+		o.buf = protocol.AppendBatch(o.buf[:0], &protocol.Batch{Produced: produced, Samples: samples[:n]})
+		samples = samples[n:]
+		if err := o.conn.Write(protocol.TypeSamples, o.buf); err != nil {
+			o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
+			return err
+		}
 	}
 	return nil
 }

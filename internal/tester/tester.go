@@ -66,11 +66,28 @@ func Run(ctx context.Context, o Options) error {
 	}
 	t.conn = protocol.NewConn(c)
 	defer t.conn.Close()
+	defer t.logCounts()
 	if err := t.handshake(); err != nil {
 		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 		return err
 	}
-	return t.run(ctx)
+	err = t.run(ctx)
+	if err != nil {
+		// Best effort: the controller records why (testers.csv failure_reason).
+		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
+	}
+	return err
+}
+
+// logCounts writes, on every way out, the samples produced and the highest
+// Seq the controller acknowledged as spooled: "acked_samples=N
+// produced_samples=M" (tools read these tokens).
+func (t *Tester) logCounts() {
+	var produced, acked uint64
+	if t.out != nil {
+		produced, acked = t.out.counts()
+	}
+	fmt.Fprintf(t.o.Log, "tester %s: acked_samples=%d produced_samples=%d\n", t.id, acked, produced)
 }
 
 func (t *Tester) handshake() error {
@@ -86,13 +103,15 @@ func (t *Tester) handshake() error {
 	if err := t.conn.Expect(protocol.TypeChallenge, &ch); err != nil {
 		return fmt.Errorf("tester: handshake: %w", err)
 	}
-	if !protocol.CheckProof(t.o.Secret, protocol.RoleController, nonce, ch.Proof) {
+	b := protocol.BindingOf(hello, ch.Nonce)
+	if !protocol.CheckProof(t.o.Secret, protocol.RoleController, b, ch.Proof) {
 		return errors.New("tester: the controller could not prove it holds the secret; refusing to run commands for it")
 	}
-	auth := protocol.Auth{Proof: protocol.Proof(t.o.Secret, protocol.RoleTester, ch.Nonce)}
+	auth := protocol.Auth{Proof: protocol.Proof(t.o.Secret, protocol.RoleTester, b)}
 	if err := t.conn.WriteJSON(protocol.TypeAuth, auth); err != nil {
 		return err
 	}
+	t.conn.Secure(protocol.SessionKeys(t.o.Secret, protocol.RoleTester, b))
 	if err := t.conn.Expect(protocol.TypeTestDesc, &t.desc); err != nil {
 		return fmt.Errorf("tester: waiting for the test description: %w", err)
 	}

@@ -28,13 +28,7 @@ func fakeController(t *testing.T, net *transport.Memory, secret []byte, desc pro
 		}
 		conn := protocol.NewConn(nc)
 		defer conn.Close()
-		var h protocol.Hello
-		var a protocol.Auth
-		nonce := protocol.NewNonce()
-		if conn.Expect(protocol.TypeHello, &h) != nil ||
-			conn.WriteJSON(protocol.TypeChallenge, protocol.Challenge{Proof: protocol.Proof(secret, protocol.RoleController, h.Nonce), Nonce: nonce}) != nil ||
-			conn.Expect(protocol.TypeAuth, &a) != nil || !protocol.CheckProof(secret, protocol.RoleTester, nonce, a.Proof) ||
-			conn.WriteJSON(protocol.TypeTestDesc, desc) != nil {
+		if !fakeAdmit(conn, secret) || conn.WriteJSON(protocol.TypeTestDesc, desc) != nil {
 			answer <- "handshake failed"
 			return
 		}
@@ -47,6 +41,23 @@ func fakeController(t *testing.T, net *transport.Memory, secret []byte, desc pro
 		answer <- ""
 	}()
 	return ln.Addr().String(), answer
+}
+
+// fakeAdmit runs the controller's side of the handshake on conn and
+// secures it; false if the tester did not prove itself.
+func fakeAdmit(conn *protocol.Conn, secret []byte) bool {
+	var h protocol.Hello
+	var a protocol.Auth
+	if conn.Expect(protocol.TypeHello, &h) != nil {
+		return false
+	}
+	b := protocol.BindingOf(h, protocol.NewNonce())
+	if conn.WriteJSON(protocol.TypeChallenge, protocol.Challenge{Proof: protocol.Proof(secret, protocol.RoleController, b), Nonce: b.ControllerNonce}) != nil ||
+		conn.Expect(protocol.TypeAuth, &a) != nil || !protocol.CheckProof(secret, protocol.RoleTester, b, a.Proof) {
+		return false
+	}
+	conn.Secure(protocol.SessionKeys(secret, protocol.RoleController, b))
+	return true
 }
 
 // TestUnknownClientKindIsRefused has a controller ask for a client kind
