@@ -40,13 +40,13 @@ const Version = 3
 
 // Limits on what a peer may send.
 const (
-	MaxFrame          = 1 << 20 // largest frame payload, bytes
-	MaxHandshakeFrame = 4 << 10 // largest frame before the session is secured
+	MaxFrame          = 1 << 20   // largest frame payload, bytes
+	MaxHandshakeFrame = 4 << 10   // largest frame before the session is secured
 	MaxBatchBytes     = 256 << 10 // largest encoded sample batch a tester sends
-	MaxBatch      = 8192    // most samples in one batch
-	MaxErrText    = 256     // longest per-sample error text, bytes
-	MaxArgv       = 256     // most client arguments
-	MaxStringJSON = 64 << 10
+	MaxBatch          = 8192      // most samples in one batch
+	MaxErrText        = 256       // longest per-sample error text, bytes
+	MaxArgv           = 256       // most client arguments
+	MaxStringJSON     = 64 << 10
 )
 
 // Type identifies a message.

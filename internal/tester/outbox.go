@@ -22,7 +22,7 @@ type outbox struct {
 	pending  []sample.Sample
 	bound    int // protocol.SampleBound of pending, summed
 	produced uint64
-	acked    uint64 // highest sample Seq the controller has spooled
+	acked    uint64     // highest sample Seq the controller has spooled
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
 	start    int64 // local time the client loop started, until sent (0: none pending)
