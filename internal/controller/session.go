@@ -32,6 +32,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 	s, err := c.admit(conn)
 	g.handshakes.release()
 	if err != nil {
+		_ = nc.SetWriteDeadline(time.Now().Add(time.Second)) // a peer that reads nothing cannot hold us
 		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 		g.rejects.reject(nc.RemoteAddr(), err)
 		return
