@@ -35,11 +35,18 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second)) // a peer that reads nothing cannot hold us
 		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 		g.rejects.reject(nc.RemoteAddr(), err)
+		if s != nil { // admitted, but the test description could not be sent
+			c.mu.Lock()
+			c.markFailed(s, "lost connection: "+err.Error())
+			close(s.ended)
+			c.mu.Unlock()
+		}
 		return
 	}
 	err = c.session(conn, s)
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer close(s.ended)
 	var reported *reportedError
 	switch {
 	case s.state == done:
@@ -100,6 +107,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 		return nil, fmt.Errorf("no tester slot %d is waiting to join", h.Slot)
 	}
 	s.conn = conn
+	s.ended = make(chan struct{})
 	s.state = joined
 	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
 	from := time.Now()

@@ -27,8 +27,9 @@ type slot struct {
 	state    state
 	handle   testbed.Handle
 	conn     *protocol.Conn
-	deadline time.Time // when it must be done by; then it is stopped
-	stopSent time.Time // when Stop was sent (zero: not yet)
+	deadline time.Time     // when it must be done by; then it is stopped
+	stopSent time.Time     // when Stop was sent (zero: not yet)
+	ended    chan struct{} // closed when its session has ended (nil: never joined)
 	mapper   *clock.Mapper
 }
 
@@ -81,10 +82,23 @@ func (c *controller) testerLog(i int) string {
 	return rundir.LogPath(c.o.Dir, i)
 }
 
+// exitGrace is how long, after a connected tester exits, the controller
+// waits for its session to end before marking it failed by its exit.
+const exitGrace = 2 * time.Second
+
 // watchExit waits for the tester process to end. A tester that exits
 // before saying Done has failed.
 func (c *controller) watchExit(s *slot, h testbed.Handle) {
 	err := h.Wait()
+	c.mu.Lock()
+	ended := s.ended
+	c.mu.Unlock()
+	if ended != nil { // let the session read what the tester said last (its error)
+		select {
+		case <-ended:
+		case <-time.After(exitGrace):
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	detail := "exit status 0"
