@@ -1,36 +1,86 @@
 package rundir
 
 import (
-	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
-// SpoolWriter appends sample batches and sync records, tagged with the
-// tester's slot, to the spool as they arrive: protocol frames, so a crash
-// leaves a readable prefix. Safe for concurrent use.
+// The spool (samples.spool) is the run's raw data as it arrives: a
+// sequence of frames with the protocol's frame header (4-byte big-endian
+// payload length, then a protocol.Type byte), each payload starting with
+// the tester's slot as a uvarint. Three frame types occur:
+//
+//   - protocol.TypeSamples: a sample batch, its encoded wire payload as
+//     the tester sent it (protocol.DecodeBatch reads it);
+//   - protocol.TypeSyncRecord: one clock sync record, JSON of clock.Record;
+//   - SpoolTesterType (protocol.TypeHello, "who this tester is"): a
+//     snapshot of the controller's record of that tester, JSON of its
+//     scalar fields (see spoolTester). The last snapshot of a slot wins;
+//     its syncs come from the sync frames and its received count from the
+//     batches, so a replay rebuilds testers.csv as the controller had it.
+//
+// A crash leaves a readable prefix and at most one torn frame at the end,
+// which the reader ignores.
+//
+// Durability contract: Batch, Sync and Tester return only once their frame
+// is in the file through write(2), with no user-space buffer in between:
+// a controller killed with SIGKILL right after a call returned nil loses
+// nothing of that call (the kernel holds it). Against a crash of the whole
+// machine, the file is fsynced at most SyncEvery after any write, and at
+// Close. The controller acknowledges a batch to its tester only after
+// Batch returned nil for it: what a tester saw acknowledged is in the
+// spool.
+const SpoolTesterType = protocol.TypeHello
+
+// SyncEvery is how long a spool write may wait for its fsync.
+const SyncEvery = time.Second
+
+// maxSpoolFrame bounds a spool frame's payload: a whole wire frame and
+// the slot in front of it.
+const maxSpoolFrame = protocol.MaxFrame + binary.MaxVarintLen64
+
+// SpoolWriter appends sample batches, sync records and tester records,
+// each tagged with the tester's slot, to the spool. Safe for concurrent
+// use; see SpoolTesterType for the format and the durability contract.
 type SpoolWriter struct {
-	mu  sync.Mutex
-	f   *os.File
-	w   *bufio.Writer
-	buf []byte
+	mu   sync.Mutex
+	f    *os.File
+	size int64  // bytes of whole frames in the file
+	buf  []byte // the frame being written
+	err  error  // sticky: a failed fsync or a write that could not be undone
+	// dirty is set by a write and cleared by the fsync that covers it.
+	dirty bool
+	fsync func(*os.File) error // f.Sync; tests count the calls
+	stop  chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	// closeErr is what Close returned.
+	closeErr error
 }
 
-// CreateSpool opens a new spool file.
+// CreateSpool opens a new spool file and starts its fsync cadence. The
+// file is locked (flock) while the writer holds it, so that a recovery
+// can tell a live run from a dead one.
 func CreateSpool(path string) (*SpoolWriter, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, FileMode)
 	if err != nil {
 		return nil, err
 	}
-	return &SpoolWriter{f: f, w: bufio.NewWriterSize(f, 256<<10)}, nil
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %w", path, err)
+	}
+	s := &SpoolWriter{f: f, fsync: (*os.File).Sync, stop: make(chan struct{}), done: make(chan struct{})}
+	go s.syncLoop()
+	return s, nil
 }
 
 // Batch appends one tester's sample batch (its encoded wire payload).
@@ -44,78 +94,113 @@ func (s *SpoolWriter) Sync(slot int, r clock.Record) error {
 	return s.frame(protocol.TypeSyncRecord, slot, b)
 }
 
+// Tester appends a snapshot of the controller's record of one tester (its
+// scalar fields: not its syncs, which have their own frames, nor its
+// received count, which the batches give).
+func (s *SpoolWriter) Tester(rec TesterRecord) error {
+	b, _ := json.Marshal(toSpoolTester(&rec))
+	return s.frame(SpoolTesterType, rec.Slot, b)
+}
+
+// frame writes one frame with a single write(2). A write that fails half
+// way is cut off again, so that the frames after it stay readable.
 func (s *SpoolWriter) frame(t protocol.Type, slot int, payload []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.buf = binary.AppendUvarint(s.buf[:0], uint64(slot))
+	if s.err != nil {
+		return s.err
+	}
+	if slot < 0 {
+		return fmt.Errorf("spool: bad tester slot %d", slot)
+	}
+	s.buf = append(s.buf[:0], 0, 0, 0, 0, byte(t))
+	s.buf = binary.AppendUvarint(s.buf, uint64(slot))
 	s.buf = append(s.buf, payload...)
-	return protocol.WriteFrame(s.w, t, s.buf)
+	n := len(s.buf) - 5
+	if n > maxSpoolFrame {
+		return fmt.Errorf("spool: %w: %d bytes (limit %d)", protocol.ErrFrameTooLarge, n, maxSpoolFrame)
+	}
+	binary.BigEndian.PutUint32(s.buf, uint32(n))
+	if _, err := s.f.Write(s.buf); err != nil {
+		if terr := s.undo(); terr != nil {
+			s.err = fmt.Errorf("spool: a write failed (%w) and could not be undone: %w", err, terr)
+		}
+		return fmt.Errorf("spool: %w", err)
+	}
+	s.size += int64(len(s.buf))
+	s.dirty = true
+	return nil
 }
 
-// Flush pushes buffered frames to the file.
-func (s *SpoolWriter) Flush() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Flush()
-}
-
-// Close flushes and closes the spool.
-func (s *SpoolWriter) Close() error {
-	if err := s.Flush(); err != nil {
-		s.f.Close()
+// undo cuts the file back to its whole frames.
+func (s *SpoolWriter) undo() error {
+	if err := s.f.Truncate(s.size); err != nil {
 		return err
 	}
-	return s.f.Close()
+	_, err := s.f.Seek(s.size, 0)
+	return err
 }
 
-// SpoolVisitor receives what a spool holds, in order.
-type SpoolVisitor struct {
-	Batch func(slot int, b *protocol.Batch) error
-	Sync  func(slot int, r clock.Record) error
-}
-
-// ReadSpool replays a spool. A torn last frame (a crash mid-write) ends the
-// replay without error; anything else malformed is an error.
-func ReadSpool(path string, v SpoolVisitor) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 256<<10)
+// syncLoop fsyncs the file every SyncEvery while it has unsynced writes.
+func (s *SpoolWriter) syncLoop() {
+	defer close(s.done)
+	tick := time.NewTicker(SyncEvery)
+	defer tick.Stop()
 	for {
-		t, p, err := protocol.ReadFrame(r)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("spool %s: %w", path, err)
-		}
-		if err := replay(t, p, v); err != nil {
-			return fmt.Errorf("spool %s: %w", path, err)
+		select {
+		case <-s.stop:
+			return
+		case <-tick.C:
+			_ = s.syncNow()
 		}
 	}
 }
 
-func replay(t protocol.Type, p []byte, v SpoolVisitor) error {
-	slot, n := binary.Uvarint(p)
-	if n <= 0 {
-		return errors.New("bad slot")
+// syncNow fsyncs the file if it has unsynced writes; a failure is kept
+// and returned by every later call.
+func (s *SpoolWriter) syncNow() error {
+	s.mu.Lock()
+	dirty := s.dirty
+	s.dirty = false
+	s.mu.Unlock()
+	if !dirty {
+		return nil
 	}
-	p = p[n:]
-	switch t {
-	case protocol.TypeSamples:
-		b, err := protocol.DecodeBatch(p)
-		if err != nil {
-			return err
+	if err := s.fsync(s.f); err != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.err == nil {
+			s.err = fmt.Errorf("spool: fsync: %w", err)
 		}
-		return v.Batch(int(slot), b)
-	case protocol.TypeSyncRecord:
-		var r clock.Record
-		if err := json.Unmarshal(p, &r); err != nil {
-			return err
-		}
-		return v.Sync(int(slot), r)
+		return s.err
 	}
-	return fmt.Errorf("unexpected %s frame", t)
+	return nil
 }
+
+// Close fsyncs and closes the spool (and releases its lock). Later calls
+// return what the first one did.
+func (s *SpoolWriter) Close() error {
+	s.once.Do(func() {
+		close(s.stop)
+		<-s.done
+		err := s.syncNow()
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if err == nil {
+			err = s.err
+		}
+		if cerr := s.f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = errSpoolClosed
+		} else {
+			s.closeErr = err
+		}
+		s.err = err
+	})
+	return s.closeErr
+}
+
+// errSpoolClosed is returned by writes to a closed spool.
+var errSpoolClosed = errors.New("spool: closed")

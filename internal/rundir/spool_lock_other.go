@@ -1,0 +1,9 @@
+//go:build !unix
+
+package rundir
+
+import "os"
+
+// lockFile does nothing where flock is not available: a recovery cannot
+// tell a live run from a dead one there.
+func lockFile(*os.File) error { return nil }
