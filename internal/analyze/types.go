@@ -103,6 +103,12 @@ type Summary struct {
 	Errors         map[string]int `json:"errors"`
 	DurationS      float64        `json:"duration_s"`
 	OriginNs       int64          `json:"origin_ns"` // global Unix ns of t = 0, where the quanta start
+	// Incomplete is set (by the pipeline) when the run's controller
+	// stopped before the run ended and its raw data were recovered from
+	// the spool: testers were cut short, and samples not yet received
+	// then are missing. IncompleteReason says what was recovered.
+	Incomplete       bool   `json:"incomplete,omitempty"`
+	IncompleteReason string `json:"incomplete_reason,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.

@@ -20,6 +20,11 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// A run whose controller died is rebuilt from its spool first, so that
+	// --verify checks the recovered files.
+	if _, err := pipeline.Recover(pos[0], e.stderr); err != nil {
+		return err
+	}
 	if *doVerify || *fix {
 		if err := verifyRun(e, pos[0], *fix); err != nil {
 			return err
@@ -34,6 +39,9 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	}
 	if err := analyze.FormatSummary(e.stdout, &res.Summary); err != nil {
 		return err
+	}
+	if res.Summary.Incomplete {
+		fmt.Fprintf(e.stdout, "\nincomplete run: %s\n", res.Summary.IncompleteReason)
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
 	return nil
@@ -64,7 +72,7 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	path, err := pipeline.Redraw(pos[0], pipeline.Options{})
+	path, err := pipeline.Redraw(pos[0], pipeline.Options{Progress: e.stderr})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/diperf/diperf/internal/compare"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/pipeline"
 )
 
 // minResamples is the fewest bootstrap resamples compare accepts: with
@@ -34,6 +35,11 @@ func compareCmd(_ context.Context, e *env, args []string) error {
 	}
 	if err := checkAnalysisFlags(*quantum, *clockMode); err != nil {
 		return err
+	}
+	for _, dir := range pos { // a run whose controller died is rebuilt from its spool first
+		if _, err := pipeline.Recover(dir, e.stderr); err != nil {
+			return err
+		}
 	}
 	c, err := compare.Runs(pos[0], pos[1], compare.Options{Resamples: *resamples, Seed: *seed, Quantum: *quantum, Clock: *clockMode})
 	if err != nil {

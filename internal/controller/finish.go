@@ -10,10 +10,13 @@ import (
 // finish writes the run directory's files once every tester is finished.
 func (c *controller) finish() (*Outcome, error) {
 	c.events.Add("cleanup", -1, "", "writing the run directory")
-	if err := c.spool.Close(); err != nil {
+	c.mu.Lock()
+	sp := c.spool
+	c.spool = nil // no more tester records (journal)
+	c.mu.Unlock()
+	if err := sp.Close(); err != nil {
 		return nil, fmt.Errorf("closing the sample spool: %w", err)
 	}
-	c.spool = nil
 	c.mu.Lock()
 	recs := make([]*rundir.TesterRecord, len(c.slots))
 	out := &Outcome{Dir: c.o.Dir}

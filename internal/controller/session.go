@@ -116,6 +116,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	}
 	s.deadline = from.Add(c.testerBudget())
 	c.events.Add("admitted", h.Slot, h.ID, conn.RemoteAddr().String())
+	c.journal(s)
 	d := c.testDesc()
 	d.StartAtNs = s.rec.PlannedNs
 	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
@@ -223,6 +224,7 @@ func (c *controller) onStarted(s *slot, m protocol.Started) {
 	s.rec.StartNs = s.mapper.Global(m.LocalNs)
 	s.rec.TargetRTTNs = max(m.TargetRTTNs, 0)
 	c.events.Add("started", s.rec.Slot, s.rec.ID, "client loop started")
+	c.journal(s)
 }
 
 func (c *controller) onDone(s *slot, m protocol.Done) {
@@ -232,6 +234,7 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	s.rec.StopNs = s.mapper.Global(m.LocalNs)
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
 	c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
+	c.journal(s)
 }
 
 // closeSessions hangs up on every tester still connected.

@@ -45,6 +45,7 @@ func (c *controller) markFailed(s *slot, reason string) {
 	s.rec.FailureReason = reason
 	s.rec.StopNs = time.Now().UnixNano()
 	c.events.Add("failed", s.rec.Slot, s.rec.ID, reason)
+	c.journal(s)
 	if s.conn != nil {
 		s.conn.Close()
 	}
@@ -75,6 +76,7 @@ func (c *controller) launch(i int) {
 	rec.ID = fmt.Sprintf("%s:%d", rec.Host, rec.PID)
 	s.deadline = time.Now().Add(c.o.JoinTimeout)
 	c.events.Add("launched", i, rec.ID, "")
+	c.journal(s)
 	go c.watchExit(s, h)
 }
 

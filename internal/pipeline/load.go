@@ -38,13 +38,22 @@ type Dataset struct {
 	Config     analyze.Config
 	progress   io.Writer
 	mapping    func(int32) *clock.Mapper
+	incomplete string // why the run is incomplete ("": it is not)
 }
 
-// Load reads a run directory's experiment and tester records.
+// Load reads a run directory's experiment and tester records. A run whose
+// controller died is first recovered from its spool (see Recover).
 func Load(dir string, o Options) (*Dataset, error) {
 	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable run directory: %w", err)
+	}
+	if _, err := Recover(dir, o.Progress); err != nil {
+		return nil, err
+	}
+	incomplete, err := Incomplete(dir)
+	if err != nil {
+		return nil, err
 	}
 	testers, err := rundir.ReadTesters(dir)
 	if err != nil {
@@ -54,7 +63,8 @@ func Load(dir string, o Options) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Dataset{Dir: dir, Experiment: exp, Testers: testers, progress: o.Progress, mapping: mapping}
+	d := &Dataset{Dir: dir, Experiment: exp, Testers: testers, progress: o.Progress, mapping: mapping,
+		incomplete: incomplete}
 	quantum := o.Quantum
 	if quantum == 0 {
 		quantum = exp.Analysis.Quantum.D()
@@ -144,6 +154,9 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 		if t.StartNs == 0 {
 			res.Summary.Testers.Failed++
 		}
+	}
+	if d.incomplete != "" {
+		res.Summary.Incomplete, res.Summary.IncompleteReason = true, d.incomplete
 	}
 	return res, nil
 }
