@@ -70,6 +70,11 @@ type SpoolWriter struct {
 // file is locked (flock) while the writer holds it, so that a recovery
 // can tell a live run from a dead one.
 func CreateSpool(path string) (*SpoolWriter, error) {
+	return createSpool(path, (*os.File).Sync)
+}
+
+// createSpool is CreateSpool with the fsync to use.
+func createSpool(path string, fsync func(*os.File) error) (*SpoolWriter, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, FileMode)
 	if err != nil {
 		return nil, err
@@ -78,7 +83,7 @@ func CreateSpool(path string) (*SpoolWriter, error) {
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
-	s := &SpoolWriter{f: f, fsync: (*os.File).Sync, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &SpoolWriter{f: f, fsync: fsync, stop: make(chan struct{}), done: make(chan struct{})}
 	go s.syncLoop()
 	return s, nil
 }

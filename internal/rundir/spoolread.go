@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
@@ -90,7 +91,7 @@ var ErrSpoolInUse = errors.New("the spool is in use: the run's controller is sti
 // ReadSpoolFrom replays a spool from r, as ReadSpool does. It holds at
 // most one frame (bounded by the frame limit) at a time.
 func ReadSpoolFrom(r io.Reader, v SpoolVisitor) error {
-	br := bufio.NewReaderSize(r, 256<<10)
+	br := bufio.NewReaderSize(r, 64<<10)
 	var off int64
 	var buf []byte
 	for {
@@ -122,13 +123,22 @@ func readSpoolFrame(r io.Reader, buf *[]byte) (protocol.Type, []byte, error) {
 	case t != protocol.TypeSamples && t != protocol.TypeSyncRecord && t != SpoolTesterType:
 		return 0, nil, fmt.Errorf("unexpected frame type %d (%s) in a spool", hdr[4], t)
 	}
-	if cap(*buf) < int(n) {
-		*buf = make([]byte, n)
+	// Grown as the payload arrives, so that a header that lies about its
+	// length costs no more memory than the bytes that follow it.
+	p := (*buf)[:0]
+	for len(p) < int(n) {
+		chunk := min(int(n)-len(p), 64<<10)
+		p = slices.Grow(p, chunk)
+		m, err := io.ReadFull(r, p[len(p):len(p)+chunk])
+		p = p[:len(p)+m]
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF // torn
+		}
+		if err != nil {
+			return 0, nil, err
+		}
 	}
-	p := (*buf)[:n]
-	if _, err := io.ReadFull(r, p); err != nil {
-		return 0, nil, err
-	}
+	*buf = p
 	return t, p, nil
 }
 
