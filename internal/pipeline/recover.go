@@ -46,8 +46,12 @@ func (r *Recovery) String() string {
 // RecoveredEvent to events.jsonl, says what it did on progress (when not
 // nil), and removes the spool. It returns nil, nil when there is nothing
 // to recover, and an error that says what is missing when the raw files
-// are absent and there is no spool to rebuild them from.
+// are absent and there is no spool to rebuild them from. A directory
+// without experiment.yaml is no run directory: nothing to recover.
 func Recover(dir string, progress io.Writer) (*Recovery, error) {
+	if _, err := os.Stat(rundir.Path(dir, rundir.Experiment)); err != nil {
+		return nil, nil // not a run directory: Load says so
+	}
 	spool := rundir.Path(dir, rundir.Spool)
 	missing := missingRaw(dir)
 	if _, err := os.Stat(spool); errors.Is(err, fs.ErrNotExist) {

@@ -116,8 +116,19 @@ func copySpool(t *testing.T, from string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
+	dir := runDir(t)
 	if err := os.WriteFile(filepath.Join(dir, rundir.Spool), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runDir returns a new run directory holding only its experiment.
+func runDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	exp := "name: crash\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 3\n"
+	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(exp), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -283,9 +294,12 @@ func TestRecoveryOfATornSpool(t *testing.T) {
 // the error names them instead of failing to open testers.csv.
 func TestRecoverySaysWhatIsMissing(t *testing.T) {
 	t.Parallel()
-	_, err := Recover(t.TempDir(), nil)
+	_, err := Recover(runDir(t), nil)
 	if err == nil || !strings.Contains(err.Error(), "no testers.csv and no samples.spool") {
 		t.Errorf("error %v", err)
+	}
+	if rec, err := Recover(t.TempDir(), nil); rec != nil || err != nil {
+		t.Errorf("recovery of a directory that is no run: %+v, %v", rec, err)
 	}
 }
 
@@ -293,7 +307,7 @@ func TestRecoverySaysWhatIsMissing(t *testing.T) {
 // touched.
 func TestRecoveryWaitsForALiveController(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir := runDir(t)
 	run := newFakeRun(t, dir, 1)
 	defer run.sp.Close()
 	_, err := Recover(dir, nil)
@@ -314,10 +328,6 @@ func TestDeriveMarksARecoveredRunIncomplete(t *testing.T) {
 	run.play(t, 2)
 	defer run.sp.Close()
 	dir := copySpool(t, live)
-	exp := "name: crash\nclient:\n  exec: [\"true\"]\nschedule:\n  testers: 3\n"
-	if err := os.WriteFile(filepath.Join(dir, rundir.Experiment), []byte(exp), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for range 2 { // the second analysis finds the run already recovered
 		res, err := Derive(dir, Options{})
 		if err != nil {
