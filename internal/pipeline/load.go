@@ -147,6 +147,10 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 	if err == nil {
 		err = rerr
 	}
+	if err != nil && total == 0 && d.incomplete != "" {
+		return nil, fmt.Errorf("%s: the controller stopped before any sample reached it, so there is nothing to analyze (see %s and %s/)",
+			d.Dir, rundir.Events, rundir.LogDir)
+	}
 	if err != nil {
 		return nil, err
 	}
