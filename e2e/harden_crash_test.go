@@ -1,0 +1,241 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/rundir"
+)
+
+// crashExperiment: 20 testers, a 2 s ramp, 8 s each, a cheap client.
+const crashExperiment = `name: crash
+client:
+  exec: ["true"]
+schedule:
+  testers: 20
+  tester_start_interval: 100ms
+  tester_duration: 8s
+  client_interval: 50ms
+`
+
+// crashSpan is the run's span from its first tester's "started" event
+// (which comes with its first batch, up to 0.5 s after its start) to the
+// end of the last tester, ramped in 1.9 s later and running 8 s: 9.4 s at
+// least, a slow machine ramps slower.
+const crashSpan = 9 * time.Second
+
+// crashRequireAcks makes the comparison with what the testers logged as
+// acknowledged required: true once testers log acked_samples=N.
+const crashRequireAcks = false
+
+// TestControllerKilledRunIsRecovered kills the controller with SIGKILL at
+// a random moment of a 20-tester run, DIPERF_CRASH_ROUNDS times (2 by
+// default; DIPERF_CRASH_SEED fixes the moments): every time no process of
+// the run outlives it by 5 s, its spool holds a readable prefix, and
+// `diperf analyze` recovers every sample the controller had (and every
+// one it acknowledged), reporting the run incomplete.
+func TestControllerKilledRunIsRecovered(t *testing.T) {
+	t.Parallel()
+	rounds := 2
+	if s := os.Getenv("DIPERF_CRASH_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("DIPERF_CRASH_ROUNDS=%q: want a positive number", s)
+		}
+		rounds = n
+	}
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("DIPERF_CRASH_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("DIPERF_CRASH_SEED=%q: %v", s, err)
+		}
+		seed = v
+	}
+	t.Logf("seed %d (DIPERF_CRASH_SEED=%d repeats these kill moments)", seed, seed)
+	rng := rand.New(rand.NewPCG(seed, 8))
+	exp := writeExperiment(t, crashExperiment)
+	acked := 0
+	for round := range rounds {
+		at := time.Duration(rng.Int64N(int64(crashSpan)))
+		t.Run("round"+strconv.Itoa(round), func(t *testing.T) {
+			acked += crashRound(t, exp, at)
+		})
+	}
+	if acked == 0 {
+		if crashRequireAcks {
+			t.Errorf("no tester log says acked_samples=N: the comparison with the acknowledged samples was not made")
+		} else {
+			t.Logf("no tester logs acked_samples=N yet: the comparison with the acknowledged samples was skipped")
+		}
+	}
+}
+
+// crashRound runs one kill at `at` into the span and checks everything;
+// it returns how many testers logged what was acknowledged to them.
+func crashRound(t *testing.T, exp string, at time.Duration) int {
+	out := filepath.Join(t.TempDir(), "run")
+	mark := newMark(t)
+	run := crashStartRun(t, mark, "run", exp, "--out", out)
+	waitEvent(t, out, "started", 0)
+	t.Logf("killing the controller %v after its first tester started", at.Round(time.Millisecond))
+	time.Sleep(at)
+	if err := run.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := run.Wait(); err == nil {
+		t.Fatalf("the run ended by itself before the kill %v into it; crashSpan is too long", at)
+	}
+	crashNoneLeft(t, mark)
+	spooled := crashReadSpool(t, out)
+	res := diperf(t, time.Minute, "analyze", out)
+	if res.code != 0 {
+		t.Fatalf("analyze of the crashed run: exit %d\n%s", res.code, res.stderr)
+	}
+	if !strings.Contains(res.stderr, "from the spool; the run is incomplete") || !strings.Contains(res.stdout, "incomplete run") {
+		t.Errorf("analyze does not report the run incomplete:\nstdout:\n%s\nstderr:\n%s", res.stdout, res.stderr)
+	}
+	if s := readSummary(t, out); !s.Incomplete || s.IncompleteReason == "" {
+		t.Errorf("summary.json not marked incomplete: %v %q", s.Incomplete, s.IncompleteReason)
+	}
+	got := crashParquetSeqs(t, out)
+	for slot, seqs := range spooled {
+		if n := len(got[slot]); n != len(seqs) {
+			t.Errorf("tester %d: %d samples in the spool, %d in samples.parquet", slot, len(seqs), n)
+		}
+	}
+	n := crashCheckAcked(t, out, got)
+	if res := diperf(t, time.Minute, "analyze", out); res.code != 0 || !strings.Contains(res.stdout, "incomplete run") {
+		t.Errorf("a second analyze: exit %d, stdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
+	}
+	return n
+}
+
+// crashStartRun starts diperf with args in the background, marked with
+// mark (see markedProcesses).
+func crashStartRun(t *testing.T, mark string, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), markEnv+"="+mark)
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &errb, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd
+}
+
+// crashNoneLeft waits up to 5 s for every process of the run to end.
+func crashNoneLeft(t *testing.T, mark string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		pids := markedProcesses(t, mark)
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of the run alive 5 s after its controller was killed: %s", describePIDs(pids))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// crashReadSpool checks that the crashed run's spool is there, not empty,
+// and replays (a torn last frame allowed); it returns the sample seqs of
+// each tester in it.
+func crashReadSpool(t *testing.T, dir string) map[int][]uint64 {
+	t.Helper()
+	path := filepath.Join(dir, rundir.Spool)
+	st, err := os.Stat(path)
+	if err != nil || st.Size() == 0 {
+		t.Fatalf("the crashed run's spool is missing or empty (%v)", err)
+	}
+	seqs := map[int][]uint64{}
+	records := 0
+	err = rundir.ReadSpool(path, rundir.SpoolVisitor{
+		Batch: func(slot int, b *protocol.Batch) error {
+			for _, s := range b.Samples {
+				seqs[slot] = append(seqs[slot], s.Seq)
+			}
+			return nil
+		},
+		Sync:   func(int, clock.Record) error { return nil },
+		Tester: func(rundir.TesterRecord) error { records++; return nil },
+	})
+	if err != nil {
+		t.Fatalf("the crashed run's spool does not replay: %v", err)
+	}
+	if records == 0 || len(seqs) == 0 {
+		t.Fatalf("the spool holds %d tester records and samples of %d testers; the first tester had started", records, len(seqs))
+	}
+	return seqs
+}
+
+// crashParquetSeqs returns the sample seqs of each tester in
+// samples.parquet.
+func crashParquetSeqs(t *testing.T, dir string) map[int]map[uint64]bool {
+	t.Helper()
+	got := map[int]map[uint64]bool{}
+	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
+		for _, r := range rows {
+			if got[int(r.Tester)] == nil {
+				got[int(r.Tester)] = map[uint64]bool{}
+			}
+			if got[int(r.Tester)][uint64(r.Seq)] {
+				return errors.New("duplicate sample seq " + strconv.FormatInt(r.Seq, 10) + " of tester " + strconv.Itoa(int(r.Tester)))
+			}
+			got[int(r.Tester)][uint64(r.Seq)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("samples.parquet: %v", err)
+	}
+	return got
+}
+
+var crashAckedRE = regexp.MustCompile(`acked_samples=(\d+)`)
+
+// crashCheckAcked compares samples.parquet with what each tester logged
+// as acknowledged (the last acked_samples=N of its log: samples 1..N):
+// all N must be there. It returns how many testers logged it.
+func crashCheckAcked(t *testing.T, dir string, got map[int]map[uint64]bool) int {
+	t.Helper()
+	logged := 0
+	for slot := range 20 {
+		b, err := os.ReadFile(rundir.LogPath(dir, slot))
+		if err != nil {
+			continue // never launched
+		}
+		m := crashAckedRE.FindAllSubmatch(b, -1)
+		if len(m) == 0 {
+			continue
+		}
+		logged++
+		n, _ := strconv.ParseUint(string(m[len(m)-1][1]), 10, 64)
+		have := uint64(0)
+		for seq := range got[slot] {
+			if seq >= 1 && seq <= n {
+				have++
+			}
+		}
+		if have != n {
+			t.Errorf("tester %d: acknowledged samples 1..%d, samples.parquet has %d of them", slot, n, have)
+		}
+	}
+	return logged
+}
