@@ -37,8 +37,8 @@ schedule:
 const crashSpan = 9 * time.Second
 
 // crashRequireAcks makes the comparison with what the testers logged as
-// acknowledged required: true once testers log acked_samples=N.
-const crashRequireAcks = false
+// acknowledged required (testers log acked_samples=N on every exit path).
+const crashRequireAcks = true
 
 // TestControllerKilledRunIsRecovered kills the controller with SIGKILL at
 // a random moment of a 20-tester run, DIPERF_CRASH_ROUNDS times (2 by
@@ -116,7 +116,13 @@ func crashRound(t *testing.T, exp string, at time.Duration) int {
 			t.Errorf("tester %d: %d samples in the spool, %d in samples.parquet", slot, len(seqs), n)
 		}
 	}
-	n := crashCheckAcked(t, out, got)
+	n, acked := crashCheckAcked(t, out, got)
+	total := 0
+	for _, seqs := range got {
+		total += len(seqs)
+	}
+	t.Logf("recovered %d samples of %d testers; %d testers logged %d acknowledged samples, all recovered unless said above",
+		total, len(got), n, acked)
 	if res := diperf(t, time.Minute, "analyze", out); res.code != 0 || !strings.Contains(res.stdout, "incomplete run") {
 		t.Errorf("a second analyze: exit %d, stdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
@@ -212,10 +218,10 @@ var crashAckedRE = regexp.MustCompile(`acked_samples=(\d+)`)
 
 // crashCheckAcked compares samples.parquet with what each tester logged
 // as acknowledged (the last acked_samples=N of its log: samples 1..N):
-// all N must be there. It returns how many testers logged it.
-func crashCheckAcked(t *testing.T, dir string, got map[int]map[uint64]bool) int {
+// all N must be there. It returns how many testers logged it, and the
+// sum of their N.
+func crashCheckAcked(t *testing.T, dir string, got map[int]map[uint64]bool) (logged int, acked uint64) {
 	t.Helper()
-	logged := 0
 	for slot := range 20 {
 		b, err := os.ReadFile(rundir.LogPath(dir, slot))
 		if err != nil {
@@ -227,6 +233,7 @@ func crashCheckAcked(t *testing.T, dir string, got map[int]map[uint64]bool) int 
 		}
 		logged++
 		n, _ := strconv.ParseUint(string(m[len(m)-1][1]), 10, 64)
+		acked += n
 		have := uint64(0)
 		for seq := range got[slot] {
 			if seq >= 1 && seq <= n {
@@ -237,5 +244,5 @@ func crashCheckAcked(t *testing.T, dir string, got map[int]map[uint64]bool) int 
 			t.Errorf("tester %d: acknowledged samples 1..%d, samples.parquet has %d of them", slot, n, have)
 		}
 	}
-	return logged
+	return logged, acked
 }

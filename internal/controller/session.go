@@ -54,6 +54,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 		// the process exit was seen first: keep the tester's own reason too
 		s.rec.FailureReason = err.Error() + "; " + s.rec.FailureReason
 		c.events.Add("tester-error", s.rec.Slot, s.rec.ID, err.Error())
+		c.journal(s)
 	case errors.As(err, &reported):
 		c.markFailed(s, err.Error())
 	default:
