@@ -110,11 +110,13 @@ func fakeTester(t *testing.T, body string) string {
 func TestLocalStartAndCleanup(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	l := &Local{Binary: fakeTester(t, `echo "$DIPERF_SECRET $*" > "`+dir+`/args.$$"; [ "$5" = 1 ] && exec sleep 600; exit 0`)}
+	// The fake tester writes its secret (read from fd 3), its argv and
+	// whether its environment holds the secret.
+	l := &Local{Binary: fakeTester(t, `s=$(cat <&3); echo "$s $* env:$(env | grep -c "$s")" > "`+dir+`/args.$$"; [ "$5" = 1 ] && exec sleep 600; exit 0`)}
 	if _, err := l.Start(context.Background(), Spec{Slot: 9, Host: "node7.example.org"}); err == nil {
 		t.Error("local testbed started a tester on another host")
 	}
-	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Secret: []byte{0xab}})
+	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Secret: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,10 +127,10 @@ func TestLocalStartAndCleanup(t *testing.T) {
 		t.Errorf("killing a tester already reaped: %v, want nil (nothing to do)", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "args."+strconv.Itoa(quick.PID())))
-	if got := strings.TrimSpace(string(b)); got != "ab tester --controller ctl:1 --slot 0" {
+	if got := strings.TrimSpace(string(b)); got != "s3cret tester --controller ctl:1 --slot 0 --secret-fd 3 env:0" {
 		t.Errorf("tester given %q", got)
 	}
-	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1"})
+	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1", Secret: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}
