@@ -43,8 +43,14 @@ func NewLocal(tb experiment.Testbed) (*Local, error) {
 	return &Local{Deploy: tb.Deploy, PerHost: tb.TestersPerHost}, nil
 }
 
-// Prepare checks that every deploy file exists and offers this machine.
-func (l *Local) Prepare(_ context.Context, _ Plan) (Ready, error) {
+// Prepare checks that every deploy file exists and that this machine can
+// take the run's testers (at most experiment.MaxLocalTesters), and offers
+// this machine.
+func (l *Local) Prepare(_ context.Context, p Plan) (Ready, error) {
+	if p.Testers > experiment.MaxLocalTesters {
+		return Ready{}, errs.Usage(fmt.Errorf("the %q provider runs at most %d testers, every one a process of this machine; this run has %d",
+			experiment.ProviderLocal, experiment.MaxLocalTesters, p.Testers), "spread the testers over more hosts (another testbed.provider)")
+	}
 	var missing []error
 	for _, f := range l.Deploy {
 		if _, err := os.Stat(f); err != nil {

@@ -87,6 +87,10 @@ func TestLocalPrepareChecksDeploy(t *testing.T) {
 	if err != nil || len(r.Hosts) != 1 || r.Hosts[0] != LocalHost || r.PerHost != 3 {
 		t.Fatalf("ready %+v, %v", r, err)
 	}
+	_, err = l.Prepare(context.Background(), Plan{Testers: experiment.MaxLocalTesters + 1, Dir: dir})
+	if err == nil || errs.Code(err) != errs.CodeUsage || !strings.Contains(errs.Hint(err), "more hosts") {
+		t.Errorf("%d local testers: %v (hint %q), want a usage error saying to use more hosts", experiment.MaxLocalTesters+1, err, errs.Hint(err))
+	}
 	l.Deploy = []string{have, filepath.Join(dir, "gone-1"), filepath.Join(dir, "gone-2")}
 	_, err = l.Prepare(context.Background(), Plan{})
 	if err == nil || !strings.Contains(err.Error(), "gone-1") || !strings.Contains(err.Error(), "gone-2") ||
