@@ -33,7 +33,7 @@ func TestExitCodesAndMessages(t *testing.T) {
 		// a run directory that does not exist is a failure, not a crash
 		{"analyze missing dir", []string{"analyze", "/nonexistent/run"}, 1, "not a readable run directory"},
 		// a tester without its secret refuses to start
-		{"tester without secret", []string{"tester", "--controller", "127.0.0.1:1"}, 2, "DIPERF_SECRET"},
+		{"tester without secret", []string{"tester", "--controller", "127.0.0.1:1"}, 2, "--secret-fd"},
 		// call wants a known protocol
 		{"call bad protocol", []string{"call", "gopher", "x"}, 2, "unknown protocol"},
 	}

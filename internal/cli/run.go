@@ -15,10 +15,11 @@ import (
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]]")
+	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE]")
 	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
 	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
+	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), instead of making a random one")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -27,7 +28,13 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one")
 	}
-	return runExperiment(ctx, e, exp, controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise})
+	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise}
+	if *secretFile != "" {
+		if o.Secret, err = readSecretFile(*secretFile); err != nil {
+			return err
+		}
+	}
+	return runExperiment(ctx, e, exp, o)
 }
 
 // runExperiment runs exp with o, prints the summary, and says where the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -17,7 +18,9 @@ const stderrKeep = 200
 
 // Exec runs an executable per call: exit status 0 is success. Each call runs
 // in its own process group so that a timeout kills the client and whatever
-// it started.
+// it started; on Linux whatever is left of that group when the client
+// exits is killed too (a call leaves no load behind), and the client gets
+// SIGKILL if its tester dies (Pdeathsig).
 type Exec struct {
 	Argv    []string      // program and arguments, already expanded
 	Env     []string      // full environment of the client
@@ -48,32 +51,67 @@ func (e *Exec) Call(ctx context.Context) Reply {
 	cmd := exec.Command(e.Argv[0], e.Argv[1:]...)
 	cmd.Env = e.Env
 	cmd.Dir = e.Dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = clientProcAttr()
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return Reply{Status: sample.FailedToStart, Err: err.Error()}
 	}
+	g := &procGroup{pid: cmd.Process.Pid}
 	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	go func() {
+		g.awaitExit()
+		done <- cmd.Wait()
+	}()
 	timer := time.NewTimer(e.Timeout)
 	defer timer.Stop()
 	select {
 	case err := <-done:
 		return exitReply(err, stderr.String())
 	case <-timer.C:
-		killGroup(cmd, done)
+		g.kill()
+		<-done
 		return Reply{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
 	case <-ctx.Done():
-		killGroup(cmd, done)
+		g.kill()
+		<-done
 		return Reply{Status: sample.Cancelled, Err: "tester stopped"}
 	}
 }
 
-func killGroup(cmd *exec.Cmd, done <-chan error) {
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	<-done
+// procGroup is the process group of one call, led by the client. Its id is
+// the client's pid, which the kernel may give to another process once the
+// client has been reaped and the group is empty: so the group is signalled
+// only while the client is not reaped yet.
+type procGroup struct {
+	pid    int
+	mu     sync.Mutex
+	reaped bool // the leader may be reaped: never signal the group again
+}
+
+// kill kills the whole group, unless its leader may have been reaped.
+func (g *procGroup) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.reaped {
+		_ = syscall.Kill(-g.pid, syscall.SIGKILL)
+	}
+}
+
+// awaitExit waits for the leader to exit without reaping it (its pid, and
+// so the group id, stays taken meanwhile), kills whatever it left in its
+// group (e.g. `sh -c 'sleep 30 &'`), and then lets it be reaped. Where the
+// system cannot wait without reaping it does nothing: the group is then
+// signalled on a timeout or a stop only.
+func (g *procGroup) awaitExit() {
+	if !waitExitedNoReap(g.pid) {
+		return
+	}
+	g.kill()
+	g.mu.Lock()
+	g.reaped = true
+	g.mu.Unlock()
 }
 
 func exitReply(err error, stderr string) Reply {

@@ -39,7 +39,7 @@ func parseAdvertise(s string) (advertised, error) {
 }
 
 // advertise settles what testers are told for a controller listening at
-// ln and records it in events.jsonl with why: the advertise address (its
+// ln, and why (for events.jsonl, which Run writes once it exists): the advertise address (its
 // port defaulting to the listened one), else the listen address itself.
 // A wildcard listen (0.0.0.0, ::) with no advertise address is told as
 // loopback when every tester runs on this machine, and is an error
@@ -55,7 +55,7 @@ func (c *controller) advertise(ln net.Addr) error {
 	if port == "" { // a listener whose address is no host:port is told as it is
 		c.addr = host
 	}
-	c.events.Add("advertised", -1, "", c.addr+": "+why)
+	c.advWhy = why
 	return nil
 }
 

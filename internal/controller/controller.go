@@ -6,12 +6,12 @@
 package controller
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
-	"os"
+	"net"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -35,7 +35,7 @@ const (
 // Options configure one run.
 type Options struct {
 	Experiment *experiment.Experiment
-	Dir        string              // run directory (created)
+	Dir        string              // run directory (created; may exist empty)
 	Testbed    testbed.Testbed     // nil: the experiment's provider (testbed.New)
 	Transport  transport.Transport // nil: TCP
 	Listen     string              // controller address ("" = 127.0.0.1:0)
@@ -45,7 +45,14 @@ type Options struct {
 	Advertise   string
 	Progress    io.Writer     // live progress (nil = none)
 	JoinTimeout time.Duration // 0 = DefaultJoinTimeout
+	// Secret is the run's shared secret, which every tester proves it
+	// holds (nil: a random one; else at least MinSecret bytes). It never
+	// reaches the run directory, the logs or a client.
+	Secret []byte
 }
+
+// MinSecret is the shortest secret Options.Secret may give.
+const MinSecret = 16
 
 // Outcome is how a run went.
 type Outcome struct {
@@ -56,22 +63,40 @@ type Outcome struct {
 }
 
 // Run runs the experiment to its end, or until ctx is cancelled (then it
-// stops every tester and still writes what it collected). The testbed is
-// prepared before the first tester and cleaned up after the last one,
-// whatever happened in between.
+// stops every tester and still writes what it collected). It listens (and
+// settles the advertised address) before it creates the run directory, so
+// that a run that cannot start leaves no directory behind and the same
+// --out works on a retry. The testbed is prepared before the first tester
+// and cleaned up after the last one, whatever happened in between.
 func Run(ctx context.Context, o Options) (*Outcome, error) {
 	c, err := newController(o)
 	if err != nil {
 		return nil, err
 	}
+	ln, err := c.o.Transport.Listen(c.o.Listen)
+	if err != nil {
+		return nil, errs.Usage(fmt.Errorf("controller: listen on %s: %w", c.o.Listen, err),
+			"give --listen an address of this machine that is free (HOST:PORT, port 0 for any)")
+	}
+	defer ln.Close()
+	if err := c.makeDir(); err != nil {
+		return nil, err
+	}
 	if err := c.prepare(ctx); err != nil {
 		return nil, err
+	}
+	if err := c.advertise(ln.Addr()); err != nil {
+		c.cleanup()
+		c.removeDir()
+		return nil, errs.Usage(err, "")
 	}
 	defer c.closeFiles()
 	err = c.openFiles()
 	if err == nil {
 		c.events.Add("testbed-ready", -1, "", strings.Join(c.ready.Hosts, " "))
-		err = c.conduct(ctx)
+		c.events.Add("listening", -1, "", ln.Addr().String())
+		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
+		err = c.conduct(ctx, ln)
 	}
 	c.cleanup()
 	if err != nil {
@@ -80,20 +105,11 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	return c.finish()
 }
 
-// conduct listens for testers, starts the time service, runs the schedule
-// until every tester has finished, and hangs up on them.
-func (c *controller) conduct(ctx context.Context) error {
-	ln, err := c.o.Transport.Listen(c.o.Listen)
-	if err != nil {
-		return fmt.Errorf("controller: listen on %s: %w", c.o.Listen, err)
-	}
-	c.events.Add("listening", -1, "", ln.Addr().String())
-	if err := c.advertise(ln.Addr()); err != nil {
-		ln.Close()
-		return err
-	}
+// conduct starts the time service, accepts testers on ln, runs the
+// schedule until every tester has finished, and hangs up on them.
+func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
+	var err error
 	if c.times, err = c.startTimeService(ln.Addr()); err != nil {
-		ln.Close()
 		return err
 	}
 	defer c.times.stop()
@@ -116,6 +132,7 @@ type controller struct {
 	secret  []byte
 	adv     advertised    // what testers are told to dial (Options.Advertise, parsed)
 	addr    string        // the controller address testers are told
+	advWhy  string        // why addr was chosen, for events.jsonl
 	ready   testbed.Ready // where the testbed starts testers
 	spool   *rundir.SpoolWriter
 	events  *rundir.EventLog
@@ -125,12 +142,11 @@ type controller struct {
 	started time.Time
 	t0      time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
 	times   *timeService
-	madeDir bool // newController created the run directory
+	madeDir bool // makeDir created the run directory
 }
 
-// newController checks the options and creates the run directory; a bad
-// testbed section or advertise address is a usage error and creates
-// nothing.
+// newController checks the options; it creates nothing. A bad testbed
+// section, advertise address or secret is a usage error.
 func newController(o Options) (*controller, error) {
 	if o.Testbed == nil {
 		tb, err := testbed.New(o.Experiment.Testbed)
@@ -152,16 +168,27 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, errs.Usage(err, "give --advertise HOST or HOST:PORT, an address of this machine the testers can reach")
 	}
-	_, statErr := os.Stat(o.Dir)
-	if err := rundir.Create(o.Dir); err != nil {
+	secret, err := runSecret(o.Secret)
+	if err != nil {
 		return nil, err
 	}
-	c := &controller{o: o, exp: o.Experiment, adv: adv, secret: make([]byte, 32), stats: newLiveStats(),
-		madeDir: errors.Is(statErr, os.ErrNotExist)}
-	if _, err := rand.Read(c.secret); err != nil {
-		return nil, err
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats()}, nil
+}
+
+// runSecret returns a copy of the given secret, or a random one.
+func runSecret(given []byte) ([]byte, error) {
+	if given != nil {
+		if len(given) < MinSecret {
+			return nil, errs.Usage(fmt.Errorf("the run's secret is %d bytes; it must be at least %d", len(given), MinSecret),
+				"use a longer secret, e.g. head -c 32 /dev/urandom | base64 > FILE")
+		}
+		return bytes.Clone(given), nil
 	}
-	return c, nil
+	s := make([]byte, 32)
+	if _, err := rand.Read(s); err != nil {
+		return nil, fmt.Errorf("controller: making the run's secret: %w", err)
+	}
+	return s, nil
 }
 
 func (c *controller) openFiles() error {

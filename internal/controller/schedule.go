@@ -4,12 +4,15 @@ import (
 	"context"
 	"time"
 
+	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
 // schedule launches the testers one by one, one every tester_start_interval
 // (DiPerF's ramp-up). With a synchronized start it launches them all at
-// once, a few ms apart, and tells each the global time to start at.
+// once, a few ms apart, and tells each the global time to start at. Either
+// way it never launches faster than experiment.MaxLaunchRate per second,
+// even to catch up after a slow launch.
 func (c *controller) schedule(ctx context.Context) {
 	c.started = time.Now()
 	c.events.Add("run-start", -1, "", c.exp.Name)
@@ -19,14 +22,35 @@ func (c *controller) schedule(ctx context.Context) {
 		c.t0 = c.started.Add(syncStartLead(c.exp.Schedule.Testers))
 		c.events.Add("synchronized-start", -1, "", c.t0.UTC().Format(time.RFC3339Nano))
 	}
+	var last time.Time
 	for i := 0; i < c.exp.Schedule.Testers; i++ {
-		at := c.started.Add(time.Duration(i) * launchEvery)
-		if !sleepUntil(ctx, at) {
+		if !sleepUntil(ctx, launchAt(c.started, i, launchEvery, last)) {
 			c.events.Add("interrupted", -1, "", "before every tester was started")
 			return
 		}
+		last = time.Now()
 		c.launch(i)
 	}
+}
+
+// minLaunchGap is the least time between two launches.
+const minLaunchGap = time.Second / experiment.MaxLaunchRate
+
+// launchAt is when tester i is launched: every interval from start, but
+// never less than minLaunchGap after the previous launch (at last).
+func launchAt(start time.Time, i int, every time.Duration, last time.Time) time.Time {
+	at := start.Add(time.Duration(i) * every)
+	if !last.IsZero() {
+		at = maxTime(at, last.Add(minLaunchGap))
+	}
+	return at
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // Synchronized start: testers are launched this far apart (so that process

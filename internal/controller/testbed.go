@@ -24,7 +24,7 @@ func (c *controller) prepare(ctx context.Context) error {
 	return nil
 }
 
-// removeDir removes the run directory as newController made it, when
+// removeDir removes the run directory as makeDir made it, when
 // nothing else was put there.
 func (c *controller) removeDir() {
 	_ = os.Remove(filepath.Join(c.o.Dir, rundir.LogDir))

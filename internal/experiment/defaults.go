@@ -37,6 +37,22 @@ const (
 // MinQuantum is the smallest analysis.quantum Validate accepts.
 const MinQuantum = 10 * time.Millisecond
 
+// Upper bounds Validate puts on an experiment, so that no setting can
+// overflow a time computation or fork this machine to a halt.
+const (
+	// MaxDuration bounds every duration of the file, and the ramp-up
+	// ((testers − 1) × tester_start_interval): 30 days.
+	MaxDuration = 30 * 24 * time.Hour
+	// MaxTesters bounds schedule.testers and testbed.testers_per_host.
+	MaxTesters = 1_000_000
+	// MaxLocalTesters bounds schedule.testers on the local provider, where
+	// every tester is a process of this machine.
+	MaxLocalTesters = 10_000
+	// MaxLaunchRate is how many testers the controller starts per second
+	// at most, whatever tester_start_interval says (0 = as fast as that).
+	MaxLaunchRate = 200
+)
+
 // Default returns an experiment holding only the defaults. It has no client
 // command, so it does not pass Validate until Client.Exec is set.
 func Default() Experiment {

@@ -1,6 +1,9 @@
 package experiment
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Validate checks the values of e and returns every problem found, citing
 // the line each key was set on, or line 0 for a value from the defaults.
@@ -14,9 +17,8 @@ func (e *Experiment) Validate() []Problem {
 	}
 	v.positive("client.timeout", e.Client.Timeout)
 	v.provider()
-	v.atLeastOne("testbed.testers_per_host", e.Testbed.TestersPerHost)
-	v.atLeastOne("schedule.testers", e.Schedule.Testers)
-	v.notNegative("schedule.tester_start_interval", e.Schedule.TesterStartInterval)
+	v.count("testbed.testers_per_host", e.Testbed.TestersPerHost)
+	v.testers()
 	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
 	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
 	v.positive("sync.interval", e.Sync.Interval)
@@ -25,6 +27,37 @@ func (e *Experiment) Validate() []Problem {
 		v.add("analysis.quantum", fmt.Sprintf("must be at least %v, got %v", MinQuantum, e.Analysis.Quantum))
 	}
 	return v.problems
+}
+
+// testers checks the number of testers and how fast they are started:
+// at most MaxTesters (MaxLocalTesters on this machine), and a ramp-up of
+// at most MaxDuration.
+func (v *validator) testers() {
+	s := v.e.Schedule
+	okCount := v.count("schedule.testers", s.Testers)
+	if okCount && v.e.Testbed.Provider == ProviderLocal && s.Testers > MaxLocalTesters {
+		v.add("schedule.testers", fmt.Sprintf("at most %d testers run on the %q provider, every one a process of this machine, got %d; "+
+			"spread them over more hosts (another testbed.provider)", MaxLocalTesters, ProviderLocal, s.Testers))
+	}
+	if v.notNegative("schedule.tester_start_interval", s.TesterStartInterval) && okCount &&
+		s.TesterStartInterval.D() <= MaxDuration && s.Testers > 1 && s.TesterStartInterval.D() > MaxDuration/time.Duration(s.Testers-1) {
+		v.add("schedule.tester_start_interval", fmt.Sprintf("the ramp-up, (testers − 1) × tester_start_interval = %d × %v, must be at most %v",
+			s.Testers-1, s.TesterStartInterval, maxDurationText))
+	}
+}
+
+// count reports an n below 1 or above MaxTesters, and returns whether n
+// is fine.
+func (v *validator) count(key string, n int) bool {
+	switch {
+	case n < 1:
+		v.add(key, fmt.Sprintf("must be at least 1, got %d", n))
+	case n > MaxTesters:
+		v.add(key, fmt.Sprintf("must be at most %d, got %d", MaxTesters, n))
+	default:
+		return true
+	}
+	return false
 }
 
 // validator collects the problems Validate finds.
@@ -38,26 +71,27 @@ func (v *validator) add(key, msg string) {
 	v.problems = append(v.problems, Problem{File: v.e.file, Line: v.e.lines[key], Key: key, Msg: msg})
 }
 
-// notNegative reports a negative d and returns whether d is fine.
+// maxDurationText is MaxDuration as the messages give it.
+const maxDurationText = "720h (30 days)"
+
+// notNegative reports a negative d, or one above MaxDuration, and returns
+// whether d is fine.
 func (v *validator) notNegative(key string, d Duration) bool {
-	if d < 0 {
+	switch {
+	case d < 0:
 		v.add(key, fmt.Sprintf("must not be negative, got %v", d))
-		return false
+	case d.D() > MaxDuration:
+		v.add(key, fmt.Sprintf("must be at most %s, got %v", maxDurationText, d))
+	default:
+		return true
 	}
-	return true
+	return false
 }
 
 // positive reports a d that is not above zero.
 func (v *validator) positive(key string, d Duration) {
 	if v.notNegative(key, d) && d == 0 {
 		v.add(key, "must be more than zero, got 0s")
-	}
-}
-
-// atLeastOne reports an n below 1.
-func (v *validator) atLeastOne(key string, n int) {
-	if n < 1 {
-		v.add(key, fmt.Sprintf("must be at least 1, got %d", n))
 	}
 }
 

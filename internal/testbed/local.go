@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
@@ -42,8 +43,14 @@ func NewLocal(tb experiment.Testbed) (*Local, error) {
 	return &Local{Deploy: tb.Deploy, PerHost: tb.TestersPerHost}, nil
 }
 
-// Prepare checks that every deploy file exists and offers this machine.
-func (l *Local) Prepare(_ context.Context, _ Plan) (Ready, error) {
+// Prepare checks that every deploy file exists and that this machine can
+// take the run's testers (at most experiment.MaxLocalTesters), and offers
+// this machine.
+func (l *Local) Prepare(_ context.Context, p Plan) (Ready, error) {
+	if p.Testers > experiment.MaxLocalTesters {
+		return Ready{}, errs.Usage(fmt.Errorf("the %q provider runs at most %d testers, every one a process of this machine; this run has %d",
+			experiment.ProviderLocal, experiment.MaxLocalTesters, p.Testers), "spread the testers over more hosts (another testbed.provider)")
+	}
 	var missing []error
 	for _, f := range l.Deploy {
 		if _, err := os.Stat(f); err != nil {
@@ -57,9 +64,13 @@ func (l *Local) Prepare(_ context.Context, _ Plan) (Ready, error) {
 	return Ready{Hosts: []string{LocalHost}, PerHost: l.PerHost}, nil
 }
 
-// Start starts one tester process. It runs in its own process group so that
-// a Ctrl-C at the terminal reaches the controller alone, which then stops
-// the testers in order.
+// Start starts one tester process. It runs in its own session (and so its
+// own process group) so that a Ctrl-C at the terminal reaches the
+// controller alone, which then stops the testers in order, and so that
+// whatever the tester's clients leave behind can be found and killed when
+// the tester ends (killSession). The secret goes to the tester over an
+// inherited pipe (its fd 3, --secret-fd 3), never in its environment or
+// argv, which its clients could read under /proc.
 func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 	if s.Host != "" && !IsLocalHost(s.Host) {
 		return nil, fmt.Errorf("local testbed: cannot start a tester on %q, another host", s.Host)
@@ -72,10 +83,16 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 		}
 		bin = exe
 	}
-	args := append([]string{"tester", "--controller", s.Controller, "--slot", strconv.Itoa(s.Slot)}, s.ExtraArgs...)
+	secret, err := secretPipe(s.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("local testbed: %w", err)
+	}
+	defer secret.Close() // the child holds its own copy
+	args := append([]string{"tester", "--controller", s.Controller, "--slot", strconv.Itoa(s.Slot),
+		"--secret-fd", strconv.Itoa(SecretFD)}, s.ExtraArgs...)
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), SecretEnv+"="+EncodeSecret(s.Secret))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.ExtraFiles = []*os.File{secret} // fd 3 = SecretFD
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if s.LogPath != "" {
 		f, err := os.OpenFile(s.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
@@ -96,6 +113,24 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 	return h, nil
 }
 
+// secretPipe returns the read end of a pipe that holds secret and then
+// ends (the write end is closed): a tester reads it to EOF.
+func secretPipe(secret []byte) (*os.File, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("secret pipe: %w", err)
+	}
+	_, err = w.Write(secret) // a pipe buffers 64 KiB or more: a secret fits
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		r.Close()
+		return nil, fmt.Errorf("secret pipe: %w", err)
+	}
+	return r, nil
+}
+
 // Cleanup waits for the testers it started to exit until ctx is done, then
 // kills the ones still running; it says how many it had to kill.
 func (l *Local) Cleanup(ctx context.Context) error {
@@ -113,6 +148,10 @@ func (l *Local) Cleanup(ctx context.Context) error {
 		if !h.exited() && h.Kill() == nil {
 			killed++
 		}
+		select { // reaped, and its session swept, before the controller exits
+		case <-h.done:
+		case <-time.After(reapWait):
+		}
 	}
 	if killed > 0 {
 		return fmt.Errorf("local testbed: killed %d tester(s) still running at cleanup", killed)
@@ -120,15 +159,35 @@ func (l *Local) Cleanup(ctx context.Context) error {
 	return nil
 }
 
+// reapWait bounds how long Cleanup waits for a killed tester to be reaped.
+const reapWait = 2 * time.Second
+
 // localHandle is a started tester process, reaped by its own goroutine.
 type localHandle struct {
 	cmd  *exec.Cmd
 	host string
 	done chan struct{} // closed once the process has been reaped
 	err  error         // its exit, valid after done
+
+	mu     sync.Mutex
+	reaped bool // the tester may be reaped: its pid may name another process
 }
 
+// wait waits for the tester to exit and, before reaping it (its pid, the
+// session id, stays taken until then), kills what is left in its session
+// unless it exited with status 0: a tester that ends normally has ended
+// every client it started, and a scan of /proc per tester would cost
+// O(testers × processes) on a large local run.
 func (h *localHandle) wait() {
+	pid := h.cmd.Process.Pid
+	if clean, ok := waitExitedNoReap(pid); ok && !clean {
+		h.mu.Lock()
+		killSession(pid)
+		h.mu.Unlock()
+	}
+	h.mu.Lock()
+	h.reaped = true
+	h.mu.Unlock()
 	h.err = h.cmd.Wait()
 	close(h.done)
 }
@@ -152,12 +211,17 @@ func (h *localHandle) Wait() error {
 	return h.err
 }
 
-// Kill kills the tester's whole process group. It does nothing once the
-// tester has been reaped: its process group id may belong to another
-// process by then.
+// Kill kills the tester's whole session: its own process group, and every
+// group its clients made. It does nothing once the tester may have been
+// reaped: its pid may belong to another process by then (wait has swept
+// the session before reaping).
 func (h *localHandle) Kill() error {
-	if h.exited() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.reaped {
 		return nil
 	}
-	return syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+	err := syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
+	killSession(h.cmd.Process.Pid)
+	return err
 }

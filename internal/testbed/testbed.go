@@ -4,10 +4,7 @@
 // New picks the provider an experiment names.
 package testbed
 
-import (
-	"context"
-	"encoding/hex"
-)
+import "context"
 
 // Testbed is one provider of testers for one run. The controller calls
 // Prepare once before the first tester, Start once per tester, and Cleanup
@@ -75,12 +72,9 @@ type Handle interface {
 	Kill() error  // kills it at once
 }
 
-// SecretEnv is the environment variable through which a tester receives its
-// secret (never argv: other users can read argv in ps).
-const SecretEnv = "DIPERF_SECRET"
-
-// EncodeSecret renders a secret for SecretEnv.
-func EncodeSecret(b []byte) string { return hex.EncodeToString(b) }
-
-// DecodeSecret parses SecretEnv's value.
-func DecodeSecret(s string) ([]byte, error) { return hex.DecodeString(s) }
+// SecretFD is the file descriptor on which a local tester reads the run's
+// secret (diperf tester --secret-fd): an inherited pipe that holds the
+// secret and then ends. The environment and argv are never used: a client
+// can read its tester's under /proc (/proc/PPID/environ keeps the initial
+// environment even after unsetenv).
+const SecretFD = 3

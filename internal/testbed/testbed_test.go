@@ -87,6 +87,10 @@ func TestLocalPrepareChecksDeploy(t *testing.T) {
 	if err != nil || len(r.Hosts) != 1 || r.Hosts[0] != LocalHost || r.PerHost != 3 {
 		t.Fatalf("ready %+v, %v", r, err)
 	}
+	_, err = l.Prepare(context.Background(), Plan{Testers: experiment.MaxLocalTesters + 1, Dir: dir})
+	if err == nil || errs.Code(err) != errs.CodeUsage || !strings.Contains(errs.Hint(err), "more hosts") {
+		t.Errorf("%d local testers: %v (hint %q), want a usage error saying to use more hosts", experiment.MaxLocalTesters+1, err, errs.Hint(err))
+	}
 	l.Deploy = []string{have, filepath.Join(dir, "gone-1"), filepath.Join(dir, "gone-2")}
 	_, err = l.Prepare(context.Background(), Plan{})
 	if err == nil || !strings.Contains(err.Error(), "gone-1") || !strings.Contains(err.Error(), "gone-2") ||
@@ -110,11 +114,13 @@ func fakeTester(t *testing.T, body string) string {
 func TestLocalStartAndCleanup(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	l := &Local{Binary: fakeTester(t, `echo "$DIPERF_SECRET $*" > "`+dir+`/args.$$"; [ "$5" = 1 ] && exec sleep 600; exit 0`)}
+	// The fake tester writes its secret (read from fd 3), its argv and
+	// whether its environment holds the secret.
+	l := &Local{Binary: fakeTester(t, `s=$(cat <&3); echo "$s $* env:$(env | grep -c "$s")" > "`+dir+`/args.$$"; [ "$5" = 1 ] && exec sleep 600; exit 0`)}
 	if _, err := l.Start(context.Background(), Spec{Slot: 9, Host: "node7.example.org"}); err == nil {
 		t.Error("local testbed started a tester on another host")
 	}
-	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Secret: []byte{0xab}})
+	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Secret: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,10 +131,10 @@ func TestLocalStartAndCleanup(t *testing.T) {
 		t.Errorf("killing a tester already reaped: %v, want nil (nothing to do)", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "args."+strconv.Itoa(quick.PID())))
-	if got := strings.TrimSpace(string(b)); got != "ab tester --controller ctl:1 --slot 0" {
+	if got := strings.TrimSpace(string(b)); got != "s3cret tester --controller ctl:1 --slot 0 --secret-fd 3 env:0" {
 		t.Errorf("tester given %q", got)
 	}
-	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1"})
+	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1", Secret: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}

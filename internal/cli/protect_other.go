@@ -1,0 +1,6 @@
+//go:build !linux
+
+package cli
+
+// protectProcess does nothing on this system.
+func protectProcess() {}

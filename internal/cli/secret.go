@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/diperf/diperf/internal/controller"
+	"github.com/diperf/diperf/internal/errs"
+)
+
+// secretHint says how to make a good secret file.
+const secretHint = "make one with: (umask 077; head -c 32 /dev/urandom | base64 > FILE)"
+
+// readSecretFile reads a run's secret from path (diperf run --secret-file):
+// the file's bytes without surrounding whitespace, at least
+// controller.MinSecret and at most maxSecret of them. The file must be a
+// regular file that neither its group nor others may read or write.
+func readSecretFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errs.Usage(fmt.Errorf("--secret-file: %w", err), secretHint)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("--secret-file: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errs.Usage(fmt.Errorf("--secret-file %s is not a regular file", path), secretHint)
+	}
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		return nil, errs.Usage(fmt.Errorf("--secret-file %s may be read or written by its group or others (mode %04o)", path, perm),
+			"make it private: chmod 600 "+path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxSecret+1))
+	if err != nil {
+		return nil, fmt.Errorf("--secret-file: %w", err)
+	}
+	if len(b) > maxSecret {
+		return nil, errs.Usage(fmt.Errorf("--secret-file %s holds more than %d bytes", path, maxSecret), secretHint)
+	}
+	b = bytes.TrimSpace(b)
+	if len(b) < controller.MinSecret {
+		return nil, errs.Usage(fmt.Errorf("--secret-file %s holds %d bytes (without surrounding white space); a secret needs at least %d",
+			path, len(b), controller.MinSecret), secretHint)
+	}
+	return b, nil
+}
