@@ -30,7 +30,7 @@ func edgeRuns() map[string]*Input {
 		failed = append(failed, call(0, s, s+0.01, sample.Failed), call(1, s+1, s+1.01, sample.Timeout))
 	}
 	return map[string]*Input{
-		"no successful call":           in(two, failed...),
+		"no successful call":            in(two, failed...),
 		"every call failed to start":    in(one, call(0, 1, 1, sample.FailedToStart), call(0, 2, 2, sample.FailedToStart)),
 		"only cancelled calls":          in(one, call(0, 1, 6, sample.Cancelled)),
 		"single tester, equal times":    in(one, equal...),
