@@ -105,6 +105,14 @@
 // such ties to the bounds, and the decline test keeps a USL that does
 // predict from extrapolating a fall the data do not show.
 //
+// RSS/n enters the BIC no lower than the residual variance the data
+// resolve: the variance of rounding to a whole number of calls per quantum,
+// (1/quantum)²/12 (calls/s)², and at least (10⁻⁹ × the largest
+// throughput)². A perfect fit (one tester calling at a fixed interval
+// completes the same number of calls every quantum, and both models match
+// that exactly) would otherwise have a BIC of −Inf, which model.json cannot
+// hold; at the floor, fits differ by their parameter counts alone.
+//
 // The BIC weights, exp(−BIC/2) normalised, are in model.json
 // ("selection"."weights"). A model whose BIC is within 6 of the chosen
 // one's (a weight of at least e⁻³ ≈ 5% of the chosen one's) is not ruled

@@ -17,11 +17,13 @@ var ErrTooFewPoints = errors.New("model: too few quanta with load to fit")
 
 // points is the data of a fit: load and throughput per quantum, and the
 // mean response time (ms) of the calls the quantum completed, and how many
-// (0 when none did).
+// (0 when none did), and the step in which a quantum's throughput moves
+// (calls/s, 0 when unknown; see residualFloor).
 type points struct {
 	n, x  []float64
 	rt    []float64
 	calls []int
+	res   float64
 }
 
 // usable reports whether quantum q can enter the fit: a tester was active,
@@ -33,7 +35,7 @@ func usable(q *analyze.Quantum) bool {
 
 // throughputPoints collects the usable quanta of r.
 func throughputPoints(r *analyze.Result) (points, error) {
-	var p points
+	p := points{res: resolution(r.Summary.QuantumS)}
 	for i := range r.Quanta {
 		if q := &r.Quanta[i]; usable(q) {
 			p.n = append(p.n, q.Load)

@@ -115,9 +115,11 @@ func bicWeights(bic map[string]float64) map[string]float64 {
 
 // bicOf is the Bayesian information criterion of a least-squares fit of
 // p's throughputs with k parameters and residual sum of squares rss, for
-// Gaussian errors: n·ln(RSS/n) + k·ln(n).
+// Gaussian errors: n·ln(max(RSS/n, floor)) + k·ln(n), the floor being p's
+// residualFloor: a fit that matches the data to within their resolution
+// (a perfect fit, RSS = 0) has a finite BIC, and two such fits differ by
+// their parameter counts alone.
 func (p points) bicOf(rss float64, k int) float64 {
 	n := float64(len(p.n))
-	rss = math.Max(rss, math.SmallestNonzeroFloat64)
-	return n*math.Log(rss/n) + float64(k)*math.Log(n)
+	return n*math.Log(math.Max(rss/n, p.residualFloor())) + float64(k)*math.Log(n)
 }

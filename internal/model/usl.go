@@ -39,12 +39,14 @@ func (p Params) ResponseTimeMs(n float64) float64 {
 }
 
 // Peak returns the load at which throughput peaks, sqrt((1−σ)/κ), and the
-// throughput there; ok is false when κ = 0 and throughput only levels off.
+// throughput there; ok is false when κ = 0 and throughput only levels off,
+// and when σ = 1: throughput then falls from the lowest load on, and the
+// formula's peak at load 0 is 0/0.
 func (p Params) Peak() (load, throughput float64, ok bool) {
-	if p[pKappa] <= 0 {
+	if p[pKappa] <= 0 || p[pSigma] >= 1 {
 		return 0, 0, false
 	}
-	load = math.Sqrt(math.Max(0, 1-p[pSigma]) / p[pKappa])
+	load = math.Sqrt((1 - p[pSigma]) / p[pKappa])
 	return load, p.Throughput(load), true
 }
 

@@ -48,19 +48,25 @@ type Stats struct {
 	Answered    uint64 // requests answered
 	RateLimited uint64 // valid requests dropped by the per-source limit
 	Malformed   uint64 // datagrams or TCP requests that were not a valid request
+	// ConnsClosed counts the TCP connections the server closed for its
+	// connection limits (see ServeTCP): idle past their timeout, or to make
+	// room for a new one, or new ones refused.
+	ConnsClosed uint64
 }
 
 // Server answers time requests over UDP and TCP. One Server may serve
 // several sockets at once; its rate limit and Stats are shared by all.
 type Server struct {
 	lim                              *limiter
+	tcpLim                           tcpLimits
 	answered, rateLimited, malformed atomic.Uint64
+	connsClosed                      atomic.Uint64
 }
 
 // New returns a Server configured by cfg.
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	return &Server{lim: newLimiter(cfg.RatePerSource, cfg.BurstPerSource, cfg.MaxSources)}
+	return &Server{lim: newLimiter(cfg.RatePerSource, cfg.BurstPerSource, cfg.MaxSources), tcpLim: defaultTCPLimits}
 }
 
 // Stats returns the counts so far.
@@ -69,6 +75,7 @@ func (s *Server) Stats() Stats {
 		Answered:    s.answered.Load(),
 		RateLimited: s.rateLimited.Load(),
 		Malformed:   s.malformed.Load(),
+		ConnsClosed: s.connsClosed.Load(),
 	}
 }
 

@@ -6,17 +6,12 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"os"
 	"sync"
 	"time"
 )
 
 const (
-	// maxTCPConns caps the connections served at once; beyond it, new
-	// connections are closed at once.
-	maxTCPConns = 512
-	// tcpReadTimeout is how long a connection may take to send its next
-	// whole request, idle time included.
-	tcpReadTimeout = 10 * time.Second
 	// tcpWriteTimeout is how long a response may take to be written.
 	tcpWriteTimeout = 5 * time.Second
 	// acceptBackoff is the pause after a failed Accept, e.g. out of fds.
@@ -28,12 +23,14 @@ const (
 // goroutines, and returns nil. Each connection carries RequestSize-byte
 // requests, each answered by a ResponseSize-byte response (or by nothing
 // when over the rate limit); a malformed request closes the connection.
+// The connections are held to the limits tcpLimits describes: idle ones
+// are closed, and no source's idle connections can keep a tester out.
 func (s *Server) ServeTCP(ctx context.Context, ln net.Listener) error {
 	stop := context.AfterFunc(ctx, func() { ln.Close() })
 	defer stop()
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	slots := make(chan struct{}, maxTCPConns)
+	table := newConnTable(s.tcpLim, &s.connsClosed)
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -46,30 +43,33 @@ func (s *Server) ServeTCP(ctx context.Context, ln net.Listener) error {
 			time.Sleep(acceptBackoff) // e.g. EMFILE: let connections finish
 			continue
 		}
-		select {
-		case slots <- struct{}{}:
-		default:
-			conn.Close() // too many connections
+		c := table.admit(conn, remoteIP(conn), time.Now())
+		if c == nil {
+			conn.Close() // full of busy connections
 			continue
 		}
 		wg.Go(func() {
-			defer func() { <-slots }()
-			s.serveConn(ctx, conn)
+			defer table.done(c)
+			s.serveConn(ctx, c, table)
 		})
 	}
 }
 
 // serveConn answers the requests of one connection, then closes it.
-func (s *Server) serveConn(ctx context.Context, conn net.Conn) {
+func (s *Server) serveConn(ctx context.Context, c *tcpConn, table *connTable) {
+	conn := c.conn
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	defer conn.Close()
-	src := remoteIP(conn)
 	var req [RequestSize]byte
 	var resp [ResponseSize]byte
+	deadline := c.opened.Add(s.tcpLim.firstRequest)
 	for {
-		conn.SetReadDeadline(time.Now().Add(tcpReadTimeout))
+		conn.SetReadDeadline(deadline)
 		if _, err := io.ReadFull(conn, req[:]); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.connsClosed.Add(1)
+			}
 			return // EOF, timeout, or closed
 		}
 		t2 := time.Now()
@@ -78,7 +78,9 @@ func (s *Server) serveConn(ctx context.Context, conn net.Conn) {
 			s.malformed.Add(1)
 			return
 		}
-		if !s.allowOne(src, t2) {
+		table.served(c, t2)
+		deadline = t2.Add(s.tcpLim.idle)
+		if !s.allowOne(c.src, t2) {
 			s.rateLimited.Add(1)
 			continue
 		}
