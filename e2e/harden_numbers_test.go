@@ -200,7 +200,8 @@ sync:
   interval: 1s
 `)
 	out := filepath.Join(t.TempDir(), "run")
-	run := startRun(t, "run", exp, "--out", out)
+	mark := newMark(t)
+	run := hardenStartRun(t, mark, "run", exp, "--out", out)
 	addr, _ := waitEvent(t, out, "time-server", -1)["detail"].(string)
 	if addr == "" {
 		t.Fatal("the time-server event names no address")
@@ -232,6 +233,7 @@ sync:
 		}
 	}
 	checkRunDir(t, out)
+	hardenNothingLost(t, out, mark, testers)
 }
 
 // numHogCounts counts the idle connections of numHog: opened in all, open

@@ -191,8 +191,12 @@ schedule:
   client_interval: 0s
 `)
 	out := filepath.Join(t.TempDir(), "run")
-	run := startRun(t, "run", exp, "--out", out, "--listen", ctl, "--advertise", relay)
+	mark := newMark(t)
+	run := hardenStartRun(t, mark, "run", exp, "--out", out, "--listen", ctl, "--advertise", relay)
 	run.wait(t, 2*time.Minute)
+	// The controller kills the testers it drops, most before they log their
+	// counts: the one left alone must, and no process may outlive the run.
+	defer hardenNothingLost(t, out, mark, 1)
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a tester ran the command the relay injected")
 	}
@@ -259,14 +263,8 @@ func TestWireAcceptSurvivesFdExhaustion(t *testing.T) {
 	exp := writeExperiment(t, strings.Replace(strings.Replace(sleepyExperiment, "%s", "2s", 1), "200ms", "3s", 1))
 	out := filepath.Join(t.TempDir(), "run")
 	ctl := freeAddr(t)
-	run := &background{cmd: exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" "$@"`, bin, "run", exp, "--out", out, "--listen", ctl),
-		done: make(chan error, 1)}
-	run.cmd.Stdout, run.cmd.Stderr = &run.stdout, &run.stderr
-	if err := run.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { run.done <- run.cmd.Wait() }()
-	t.Cleanup(func() { _ = run.cmd.Process.Kill() })
+	mark := newMark(t)
+	run := hardenStart(t, mark, exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" "$@"`, bin, "run", exp, "--out", out, "--listen", ctl))
 	waitEvent(t, out, "admitted", 0)
 	var idle []net.Conn
 	for range 200 { // far more than 64: every one the controller accepts costs it a descriptor
@@ -290,6 +288,7 @@ func TestWireAcceptSurvivesFdExhaustion(t *testing.T) {
 	if s := readSummary(t, out); s.Testers.Started != 3 || s.Testers.Failed != 0 {
 		t.Errorf("testers after the descriptors ran out: %+v", s.Testers)
 	}
+	hardenNothingLost(t, out, mark, 3)
 }
 
 // TestWireHugeHellosAreRefusedCheaply opens 300 connections that each
@@ -300,7 +299,8 @@ func TestWireHugeHellosAreRefusedCheaply(t *testing.T) {
 	t.Parallel()
 	exp := writeExperiment(t, strings.Replace(sleepyExperiment, "%s", "4s", 1))
 	out := filepath.Join(t.TempDir(), "run")
-	run := startRun(t, "run", exp, "--out", out)
+	mark := newMark(t)
+	run := hardenStartRun(t, mark, "run", exp, "--out", out)
 	addr, _ := waitEvent(t, out, "listening", -1)["detail"].(string)
 	waitEvent(t, out, "started", 0)
 	var wg sync.WaitGroup
@@ -331,6 +331,7 @@ func TestWireHugeHellosAreRefusedCheaply(t *testing.T) {
 	if s := readSummary(t, out); s.Testers.Failed != 0 || s.Testers.Started != 3 {
 		t.Errorf("huge hellos disturbed the testers: %+v", s.Testers)
 	}
+	hardenNothingLost(t, out, mark, 3)
 	full, summaries := 0, 0
 	for _, e := range eventsOf(t, out) {
 		switch e["event"] {
