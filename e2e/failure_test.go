@@ -22,7 +22,17 @@ type background struct {
 
 func startRun(t *testing.T, args ...string) *background {
 	t.Helper()
-	b := &background{cmd: exec.Command(bin, args...), done: make(chan error, 1)}
+	return startCmd(t, nil, exec.Command(bin, args...))
+}
+
+// startCmd starts cmd in the background with env added to its
+// environment; the test's end kills it if it is still running.
+func startCmd(t *testing.T, env []string, cmd *exec.Cmd) *background {
+	t.Helper()
+	b := &background{cmd: cmd, done: make(chan error, 1)}
+	if env != nil {
+		b.cmd.Env = append(os.Environ(), env...)
+	}
 	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
 	if err := b.cmd.Start(); err != nil {
 		t.Fatal(err)

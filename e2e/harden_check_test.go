@@ -22,15 +22,7 @@ func hardenStartRun(t *testing.T, mark string, args ...string) *background {
 // hardenStart starts cmd in the background, marked with mark.
 func hardenStart(t *testing.T, mark string, cmd *exec.Cmd) *background {
 	t.Helper()
-	b := &background{cmd: cmd, done: make(chan error, 1)}
-	b.cmd.Env = append(os.Environ(), markEnv+"="+mark)
-	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
-	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { b.done <- b.cmd.Wait() }()
-	t.Cleanup(func() { _ = b.cmd.Process.Kill() })
-	return b
+	return startCmd(t, []string{markEnv + "=" + mark}, cmd)
 }
 
 // testerCounts is what a tester's log says it produced and had

@@ -19,15 +19,7 @@ import (
 // procsStartRun is startRun with env added to the run's environment.
 func procsStartRun(t *testing.T, env []string, args ...string) *background {
 	t.Helper()
-	b := &background{cmd: exec.Command(bin, args...), done: make(chan error, 1)}
-	b.cmd.Env = append(os.Environ(), env...)
-	b.cmd.Stdout, b.cmd.Stderr = &b.stdout, &b.stderr
-	if err := b.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { b.done <- b.cmd.Wait() }()
-	t.Cleanup(func() { _ = b.cmd.Process.Kill() })
-	return b
+	return startCmd(t, env, exec.Command(bin, args...))
 }
 
 // procsParent returns the parent of a live process, and false for one

@@ -76,11 +76,16 @@ func serveUDP(t *testing.T, s *Server) string {
 // the test ends, and returns it with its address.
 func startTCP(t *testing.T, cfg Config) (*Server, string) {
 	t.Helper()
+	return startTCPWith(t, New(cfg))
+}
+
+// startTCPWith serves s on a loopback TCP listener until the test ends.
+func startTCPWith(t *testing.T, s *Server) (*Server, string) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.ServeTCP(ctx, ln) }()

@@ -1,7 +1,6 @@
 package timeserver
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -16,22 +15,9 @@ import (
 // listener until the test ends.
 func startTCPLimits(t *testing.T, lim tcpLimits) (*Server, string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := New(Config{})
 	s.tcpLim = lim
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeTCP(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ServeTCP: %v", err)
-		}
-	})
-	return s, ln.Addr().String()
+	return startTCPWith(t, s)
 }
 
 // dialFrom opens a TCP connection to addr from the loopback address src
