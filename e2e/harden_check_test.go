@@ -79,12 +79,20 @@ func hardenNothingLost(t *testing.T, dir, mark string, want int) {
 	if mark == "" {
 		return
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for left := markedProcesses(t, mark); len(left) > 0; left = markedProcesses(t, mark) {
-		if time.Now().After(deadline) {
-			t.Errorf("processes of the run alive 5 s after it ended: %s", describePIDs(left))
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
+	if left := hardenLeft(t, mark); len(left) > 0 {
+		t.Errorf("processes of the run alive 5 s after it ended: %s", describePIDs(left))
 	}
+}
+
+// hardenLeft waits up to 5 s for every process marked with mark to end,
+// and returns those still alive then.
+func hardenLeft(t *testing.T, mark string) []int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	left := markedProcesses(t, mark)
+	for len(left) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		left = markedProcesses(t, mark)
+	}
+	return left
 }

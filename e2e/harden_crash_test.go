@@ -1,11 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"errors"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -88,17 +86,19 @@ func TestControllerKilledRunIsRecovered(t *testing.T) {
 func crashRound(t *testing.T, exp string, at time.Duration) int {
 	out := filepath.Join(t.TempDir(), "run")
 	mark := newMark(t)
-	run := crashStartRun(t, mark, "run", exp, "--out", out)
+	run := hardenStartRun(t, mark, "run", exp, "--out", out)
 	waitEvent(t, out, "started", 0)
 	t.Logf("killing the controller %v after its first tester started", at.Round(time.Millisecond))
 	time.Sleep(at)
-	if err := run.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := run.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.Wait(); err == nil {
+	if err := <-run.done; err == nil {
 		t.Fatalf("the run ended by itself before the kill %v into it; crashSpan is too long", at)
 	}
-	crashNoneLeft(t, mark)
+	if left := hardenLeft(t, mark); len(left) > 0 {
+		t.Fatalf("processes of the run alive 5 s after its controller was killed: %s", describePIDs(left))
+	}
 	spooled := crashReadSpool(t, out)
 	res := diperf(t, time.Minute, "analyze", out)
 	if res.code != 0 {
@@ -127,37 +127,6 @@ func crashRound(t *testing.T, exp string, at time.Duration) int {
 		t.Errorf("a second analyze: exit %d, stdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}
 	return n
-}
-
-// crashStartRun starts diperf with args in the background, marked with
-// mark (see markedProcesses).
-func crashStartRun(t *testing.T, mark string, args ...string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), markEnv+"="+mark)
-	var errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &errb, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	return cmd
-}
-
-// crashNoneLeft waits up to 5 s for every process of the run to end.
-func crashNoneLeft(t *testing.T, mark string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		pids := markedProcesses(t, mark)
-		if len(pids) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes of the run alive 5 s after its controller was killed: %s", describePIDs(pids))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // crashReadSpool checks that the crashed run's spool is there, not empty,

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -15,12 +14,6 @@ import (
 	"testing"
 	"time"
 )
-
-// procsStartRun is startRun with env added to the run's environment.
-func procsStartRun(t *testing.T, env []string, args ...string) *background {
-	t.Helper()
-	return startCmd(t, env, exec.Command(bin, args...))
-}
 
 // procsParent returns the parent of a live process, and false for one
 // that is gone or a zombie.
@@ -84,7 +77,7 @@ schedule:
 `)
 	out := filepath.Join(t.TempDir(), "run")
 	mark := newMark(t)
-	run := procsStartRun(t, []string{markEnv + "=" + mark}, "run", exp, "--out", out)
+	run := hardenStartRun(t, mark, "run", exp, "--out", out)
 	t.Cleanup(func() { // never leave the sleeps behind, whatever happens
 		for _, p := range markedProcesses(t, mark) {
 			_ = syscall.Kill(p, syscall.SIGKILL)
