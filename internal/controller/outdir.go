@@ -19,15 +19,13 @@ import (
 func (c *controller) makeDir() error {
 	dir := c.o.Dir
 	st, statErr := os.Stat(dir)
-	switch {
-	case statErr == nil && !st.IsDir():
+	if statErr == nil && !st.IsDir() {
 		return errs.Usage(fmt.Errorf("--out %s exists and is not a directory", dir),
 			"give --out a new path (or an empty directory) for the run directory")
-	case statErr == nil && holdsRun(dir):
-		return errs.Usage(fmt.Errorf("run directory %s already holds a run", dir),
-			"choose another --out, or remove that directory to run into it again")
 	}
-	if err := rundir.Create(dir); err != nil {
+	if err := rundir.Create(dir); errors.Is(err, rundir.ErrHoldsRun) {
+		return errs.Usage(err, "choose another --out, or remove that directory to run into it again")
+	} else if err != nil {
 		return outDirError(dir, err)
 	}
 	c.madeDir = errors.Is(statErr, fs.ErrNotExist)
@@ -38,12 +36,6 @@ func (c *controller) makeDir() error {
 		}
 	}
 	return nil
-}
-
-// holdsRun reports whether dir holds a run's experiment.yaml.
-func holdsRun(dir string) bool {
-	_, err := os.Lstat(filepath.Join(dir, rundir.Experiment))
-	return err == nil
 }
 
 // writable checks that a file can be created in dir.

@@ -11,6 +11,7 @@
 package rundir
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,11 +39,15 @@ const (
 // "graph-a" → "graph-a.svg").
 func GraphFile(id string) string { return id + ".svg" }
 
+// ErrHoldsRun is returned (wrapped) by Create for a directory that
+// already holds a run.
+var ErrHoldsRun = errors.New("already holds a run")
+
 // Create makes a new run directory (and its logs folder); it refuses to
-// reuse one that already holds a run.
+// reuse one that already holds a run (ErrHoldsRun).
 func Create(dir string) error {
-	if _, err := os.Stat(filepath.Join(dir, Experiment)); err == nil {
-		return fmt.Errorf("run directory %s already holds a run; choose another --out", dir)
+	if _, err := os.Lstat(filepath.Join(dir, Experiment)); err == nil {
+		return fmt.Errorf("run directory %s %w", dir, ErrHoldsRun)
 	}
 	return os.MkdirAll(filepath.Join(dir, LogDir), 0o755)
 }
