@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -29,10 +31,24 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one")
 	}
 	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise}
-	if *secretFile != "" {
-		if o.Secret, err = readSecretFile(*secretFile); err != nil {
-			return err
-		}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["listen"] {
+		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *listen)
+	}
+	if !given["advertise"] {
+		o.Advertise = exp.Controller.Advertise
+	}
+	switch {
+	case *secretFile != "":
+		o.Secret, err = readSecretFile(*secretFile)
+	case exp.Testbed.TokenFile != "":
+		o.Secret, err = tokenFile(e, exp.Testbed.TokenFile)
+	case exp.Testbed.Provider == experiment.ProviderJoin:
+		err = errs.Usagef("the join provider needs testbed.token_file (made when missing) or --secret-file: its testers prove they hold the same secret")
+	}
+	if err != nil {
+		return err
 	}
 	return runExperiment(ctx, e, exp, o)
 }

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,4 +50,31 @@ func readSecretFile(path string) ([]byte, error) {
 			path, len(b), controller.MinSecret), secretHint)
 	}
 	return b, nil
+}
+
+// tokenFile reads the run's secret from testbed.token_file, which the
+// testers that join read too; when the file does not exist it is made,
+// private to its owner, with a new random secret, and the user is told.
+func tokenFile(e *env, path string) ([]byte, error) {
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		return readSecretFile(path)
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, fmt.Errorf("making a token: %w", err)
+	}
+	tok := []byte(base64.StdEncoding.EncodeToString(raw))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, errs.Usage(fmt.Errorf("testbed.token_file: %w", err), "give a token_file path diperf may create, or make one: "+secretHint)
+	}
+	_, err = f.Write(append(tok, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("testbed.token_file: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "diperf: made a new token in %s; testers join with: diperf tester --join HOST:PORT --token-file %s\n", path, path)
+	return tok, nil
 }

@@ -1,39 +1,63 @@
 package cli
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/tester"
+	"github.com/diperf/diperf/internal/transport"
 )
 
 // maxSecret bounds the secret a tester reads from --secret-fd.
 const maxSecret = 4096
 
+// testerFlags are the ways a tester learns its controller and secret.
+type testerFlags struct {
+	secretFD  int
+	join      string
+	tokenFile string
+	stdio     bool
+}
+
 func testerCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "tester", "--controller ADDR --slot N --secret-fd FD")
+	fs := newFlags(e, "tester", "--controller ADDR --slot N --secret-fd FD | --join HOST:PORT --token-file FILE | --stdio --slot N")
 	o := tester.Options{Log: e.stderr}
+	var f testerFlags
 	fs.StringVar(&o.Controller, "controller", "", "controller address host:port")
-	fs.IntVar(&o.Slot, "slot", 0, "the slot the controller started this tester for")
-	secretFD := fs.Int("secret-fd", -1, "an inherited file descriptor holding the run's secret, read to its end and closed")
+	fs.IntVar(&o.Slot, "slot", protocol.AnySlot, "the slot the controller started this tester for (default: any slot still waiting)")
+	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding the run's secret, read to its end and closed")
+	fs.StringVar(&f.join, "join", "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the run's secret (testbed.token_file of the controller)")
+	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the secret in base64 (started over SSH)")
+	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
+	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
 	fs.DurationVar(&o.ClockOffset, "clock-offset", 0, "test only: shift this tester's clock")
 	fs.Float64Var(&o.ClockDriftPPM, "clock-drift-ppm", 0, "test only: make this tester's clock run fast (ppm)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	if o.Controller == "" || *secretFD < 0 {
-		return errs.Usagef("a tester needs --controller and --secret-fd; testers are started by 'diperf run'")
+	if f.join != "" {
+		o.Controller = f.join
+	}
+	if err := f.check(o.Controller); err != nil {
+		return err
 	}
 	// Before anything else: no client may read this process's memory, or
 	// inherit the descriptor the secret came on.
 	protectProcess()
-	secret, err := readSecretFD(*secretFD)
+	secret, err := f.secret(&o)
 	if err != nil {
-		return errs.Usage(err, "testers are started by 'diperf run', which passes the secret on an inherited descriptor")
+		return err
 	}
 	o.Secret = secret
 	err = tester.Run(ctx, o)
@@ -41,6 +65,86 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 		return &errs.Error{Code: errs.CodeFailed, Err: err}
 	}
 	return err
+}
+
+// check says what is missing from the tester's flags.
+func (f *testerFlags) check(controller string) error {
+	ways := 0
+	for _, set := range []bool{f.secretFD >= 0, f.tokenFile != "", f.stdio} {
+		if set {
+			ways++
+		}
+	}
+	switch {
+	case ways != 1:
+		return errs.Usagef("a tester needs exactly one of --secret-fd, --token-file and --stdio; testers are started by 'diperf run', or join it with --join HOST:PORT --token-file FILE")
+	case !f.stdio && controller == "":
+		return errs.Usagef("a tester needs --controller (or --join HOST:PORT) unless it speaks over --stdio")
+	}
+	return nil
+}
+
+// secret reads the run's secret the way the flags say; with --stdio it
+// also makes o.Conn, the protocol over stdin and stdout.
+func (f *testerFlags) secret(o *tester.Options) ([]byte, error) {
+	switch {
+	case f.secretFD >= 0:
+		s, err := readSecretFD(f.secretFD)
+		if err != nil {
+			return nil, errs.Usage(err, "testers are started by 'diperf run', which passes the secret on an inherited descriptor")
+		}
+		return s, nil
+	case f.tokenFile != "":
+		return readTokenFile(f.tokenFile)
+	}
+	// A write to a closed stdout must be an error the tester handles
+	// (it lost its controller), not a SIGPIPE that kills it.
+	signal.Ignore(syscall.SIGPIPE)
+	in := bufio.NewReaderSize(os.Stdin, 64<<10)
+	s, err := readSecretLine(in)
+	if err != nil {
+		return nil, errs.Usage(err, "--stdio testers are started over SSH by 'diperf run', which sends the secret first")
+	}
+	if o.Controller == "" {
+		o.Controller = "stdio"
+	}
+	o.Conn = transport.Stdio(in, os.Stdout, "stdio", o.Controller)
+	return s, nil
+}
+
+// readSecretLine reads the first line of r, the secret in base64.
+func readSecretLine(r *bufio.Reader) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if err != nil {
+		return nil, fmt.Errorf("reading the secret line from stdin: %w", err)
+	}
+	s, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(line)))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("the first line of stdin is not a base64 secret: %w", err)
+	case len(s) == 0 || len(s) > maxSecret:
+		return nil, fmt.Errorf("the secret on stdin is %d bytes; want 1 to %d", len(s), maxSecret)
+	}
+	return s, nil
+}
+
+// readTokenFile reads a joining tester's secret: the file's bytes without
+// surrounding white space.
+func readTokenFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, errs.Usage(fmt.Errorf("--token-file: %w", err), "give the token file the controller uses (testbed.token_file)")
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecret+1))
+	if err != nil {
+		return nil, fmt.Errorf("--token-file: %w", err)
+	}
+	b = []byte(strings.TrimSpace(string(b)))
+	if len(b) == 0 || len(b) > maxSecret {
+		return nil, errs.Usagef("--token-file %s holds %d bytes; want 1 to %d", path, len(b), maxSecret)
+	}
+	return b, nil
 }
 
 // readSecretFD reads the secret from inherited descriptor fd to its end

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"sync"
 	"time"
 )
 
@@ -19,17 +18,25 @@ const (
 // each one on its own goroutine, counted in wg. A failed Accept never ends
 // it: it backs off and retries, so that testers launched after the
 // controller ran out of file descriptors still join.
-func (c *controller) acceptLoop(ln net.Listener, wg *sync.WaitGroup) {
-	g := &guard{handshakes: newGate(maxHandshakes), rejects: newRejectLog(c.events.Add)}
-	stop := g.rejects.flushEvery(rejectInterval)
-	defer stop()
-	acceptEach(ln, func(event, detail string) { c.events.Add(event, -1, "", detail) }, func(conn net.Conn) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.serve(conn, g)
-		}()
-	})
+func (c *controller) acceptLoop(ln net.Listener) {
+	acceptEach(ln, func(event, detail string) { c.events.Add(event, -1, "", detail) }, c.attach)
+}
+
+// attach serves one tester connection on its own goroutine, counted in
+// c.sessions: one accepted from the listener, or one a testbed opened
+// itself (testbed.Spec.Attach, e.g. an SSH session's stdio).
+func (c *controller) attach(conn net.Conn) {
+	c.sessions.Add(1)
+	go func() {
+		defer c.sessions.Done()
+		c.serve(conn, c.guard)
+	}()
+}
+
+// newGuard makes the run's guard; stop ends its periodic reject summary.
+func (c *controller) newGuard() (stop func()) {
+	c.guard = &guard{handshakes: newGate(maxHandshakes), rejects: newRejectLog(c.events.Add)}
+	return c.guard.rejects.flushEvery(rejectInterval)
 }
 
 // guard is what protects the controller from connections that have not

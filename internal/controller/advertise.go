@@ -1,10 +1,12 @@
 package controller
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // advertised is Options.Advertise, parsed: a host and, when given, a port.
@@ -46,7 +48,7 @@ func parseAdvertise(s string) (advertised, error) {
 // otherwise: only the user knows which of this machine's addresses the
 // testers can reach.
 func (c *controller) advertise(ln net.Addr) error {
-	host, port, why, err := advertiseAddr(ln, c.o.Listen, c.adv, c.ready.Local())
+	host, port, why, err := advertiseAddr(ln, c.o.Listen, c.adv, c.ready.Local() || c.ready.Attached)
 	if err != nil {
 		return err
 	}
@@ -56,7 +58,54 @@ func (c *controller) advertise(ln net.Addr) error {
 		c.addr = host
 	}
 	c.advWhy = why
+	if c.ready.Attached || port == "" {
+		return nil // testers dial nothing, or the transport has no host:port to check
+	}
+	return c.checkAdvertised()
+}
+
+// checkAdvertised dials the advertised address once, as a tester would:
+// a controller that cannot reach itself there is told at start, not after
+// every tester timed out. An address that is not this machine's (a NAT, a
+// load balancer) may be out of its own reach: that is only noted.
+func (c *controller) checkAdvertised() error {
+	ctx, cancel := context.WithTimeout(context.Background(), advertiseCheck)
+	defer cancel()
+	conn, err := c.o.Transport.Dial(ctx, c.addr)
+	if err == nil {
+		c.selfCheck = conn.LocalAddr().String()
+		conn.Close()
+		return nil
+	}
+	if ownAddress(c.adv.host) {
+		return fmt.Errorf("controller: testers would be told to dial %s, which this machine cannot reach: %w", c.addr, err)
+	}
+	c.advWhy += fmt.Sprintf(" (not checked: %v)", err)
 	return nil
+}
+
+// advertiseCheck bounds the dial of checkAdvertised.
+const advertiseCheck = 3 * time.Second
+
+// ownAddress reports whether host is an IP address of this machine.
+func ownAddress(host string) bool {
+	ip := net.ParseIP(host)
+	if ip == nil {
+		return false
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return false
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.Equal(ip) {
+			return true
+		}
+	}
+	return false
 }
 
 // advertiseAddr is advertise's choice; listen is the address asked for,

@@ -114,35 +114,39 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	}
 	defer c.times.stop()
 	c.events.Add("time-server", -1, "", c.times.addr)
-	var sessions sync.WaitGroup
-	go c.acceptLoop(ln, &sessions)
+	stopGuard := c.newGuard()
+	defer stopGuard()
+	go c.acceptLoop(ln)
 	stopProgress := c.startProgress()
 	c.schedule(ctx)
 	c.waitAll(ctx)
 	stopProgress()
 	ln.Close()
 	c.closeSessions()
-	sessions.Wait()
+	c.sessions.Wait()
 	return nil
 }
 
 type controller struct {
-	o       Options
-	exp     *experiment.Experiment
-	secret  []byte
-	adv     advertised    // what testers are told to dial (Options.Advertise, parsed)
-	addr    string        // the controller address testers are told
-	advWhy  string        // why addr was chosen, for events.jsonl
-	ready   testbed.Ready // where the testbed starts testers
-	spool   *rundir.SpoolWriter
-	events  *rundir.EventLog
-	stats   *liveStats
-	mu      sync.Mutex
-	slots   []*slot
-	started time.Time
-	t0      time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
-	times   *timeService
-	madeDir bool // makeDir created the run directory
+	o         Options
+	exp       *experiment.Experiment
+	secret    []byte
+	adv       advertised    // what testers are told to dial (Options.Advertise, parsed)
+	addr      string        // the controller address testers are told
+	advWhy    string        // why addr was chosen, for events.jsonl
+	ready     testbed.Ready // where the testbed starts testers
+	spool     *rundir.SpoolWriter
+	events    *rundir.EventLog
+	stats     *liveStats
+	mu        sync.Mutex
+	slots     []*slot
+	started   time.Time
+	t0        time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
+	times     *timeService
+	madeDir   bool           // makeDir created the run directory
+	guard     *guard         // protects the controller from unproven connections
+	selfCheck string         // local address of checkAdvertised's dial, not a rejected tester
+	sessions  sync.WaitGroup // one per tester connection being served
 }
 
 // newController checks the options; it creates nothing. A bad testbed

@@ -97,7 +97,7 @@ func TestExistingRunDirIsRefused(t *testing.T) {
 func TestTestbedFromTheExperiment(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ provider, hosts, want string }{
-		{"ssh", "", `"ssh" is not supported yet`},
+		{"k8s", "", "must be one of local, ssh, slurm or join"},
 		{"local", "far.example.org", `"far.example.org" is not this machine`},
 	} {
 		exp := testExperiment(t, 1, time.Second)

@@ -2,10 +2,12 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/testbed"
 )
 
 // schedule launches the testers one by one, one every tester_start_interval
@@ -16,6 +18,10 @@ import (
 func (c *controller) schedule(ctx context.Context) {
 	c.started = time.Now()
 	c.events.Add("run-start", -1, "", c.exp.Name)
+	if bs, ok := c.o.Testbed.(testbed.BatchStarter); ok {
+		c.launchAll(ctx, bs)
+		return
+	}
 	launchEvery := c.exp.Schedule.TesterStartInterval.D()
 	if c.exp.Schedule.SynchronizedStart {
 		launchEvery = syncLaunchStagger
@@ -30,6 +36,43 @@ func (c *controller) schedule(ctx context.Context) {
 		}
 		last = time.Now()
 		c.launch(i)
+	}
+}
+
+// batchStartLead is how long after the run starts the first tester of a
+// BatchStarter testbed starts its client loop: testers that join later
+// than their planned start begin at once.
+const batchStartLead = 2 * time.Second
+
+// launchAll starts every tester at once through a BatchStarter; the
+// ramp-up is kept by planned start times, tester i at T0 + i ×
+// tester_start_interval, and each must join within the testbed's wait.
+func (c *controller) launchAll(ctx context.Context, bs testbed.BatchStarter) {
+	c.t0 = c.started.Add(batchStartLead)
+	n := c.exp.Schedule.Testers
+	slots := make([]*slot, n)
+	specs := make([]testbed.Spec, n)
+	for i := range n {
+		slots[i] = c.newSlot(i)
+		specs[i] = c.spec(slots[i].rec)
+	}
+	join := c.ready.JoinWait
+	if join <= 0 {
+		join = c.o.JoinTimeout
+	}
+	c.events.Add("batch-start", -1, "", fmt.Sprintf("%d testers, joining within %v", n, join))
+	hs, err := bs.StartAll(ctx, specs)
+	if err == nil && len(hs) != n {
+		err = fmt.Errorf("the testbed started %d testers of %d", len(hs), n)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, s := range slots {
+		var h testbed.Handle
+		if err == nil {
+			h = hs[i]
+		}
+		c.launched(s, h, err, join)
 	}
 }
 

@@ -34,7 +34,9 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 	if err != nil {
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second)) // a peer that reads nothing cannot hold us
 		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
-		g.rejects.reject(nc.RemoteAddr(), err)
+		if nc.RemoteAddr().String() != c.selfCheck || s != nil {
+			g.rejects.reject(nc.RemoteAddr(), err)
+		}
 		if s != nil { // admitted, but the test description could not be sent
 			c.mu.Lock()
 			c.markFailed(s, "lost connection: "+err.Error())
@@ -104,7 +106,13 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s := c.slotFor(h.Slot)
-	if s == nil || s.state != launched {
+	if h.Slot == protocol.AnySlot {
+		s = c.waitingSlot()
+	}
+	if s == nil || s.state != launched || s.conn != nil {
+		if h.Slot == protocol.AnySlot {
+			return nil, fmt.Errorf("no tester slot is waiting to join: all %d are taken", len(c.slots))
+		}
 		return nil, fmt.Errorf("no tester slot %d is waiting to join", h.Slot)
 	}
 	s.conn = conn
@@ -120,7 +128,18 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	c.journal(s)
 	d := c.testDesc()
 	d.StartAtNs = s.rec.PlannedNs
+	d.Slot = s.rec.Slot
 	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
+}
+
+// waitingSlot returns the first slot still waiting for its tester, or nil.
+func (c *controller) waitingSlot() *slot {
+	for _, s := range c.slots {
+		if s.state == launched && s.conn == nil {
+			return s
+		}
+	}
+	return nil
 }
 
 // testerBudget is how long a tester may take from joining to Done.

@@ -56,26 +56,50 @@ func (c *controller) markFailed(s *slot, reason string) {
 
 // launch starts the tester for one slot and watches its process.
 func (c *controller) launch(i int) {
+	s := c.newSlot(i)
+	rec := s.rec
+	h, err := c.o.Testbed.Start(c.ctx(), c.spec(rec))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.launched(s, h, err, c.o.JoinTimeout)
+}
+
+// newSlot adds the slot for tester i.
+func (c *controller) newSlot(i int) *slot {
 	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano(), PlannedNs: c.plannedStart(i)}
 	s := &slot{rec: rec, mapper: clock.NewMapper(nil)}
 	c.mu.Lock()
 	c.slots = append(c.slots, s)
 	c.mu.Unlock()
+	return s
+}
+
+// spec says how the testbed starts the tester of rec's slot.
+func (c *controller) spec(rec *rundir.TesterRecord) testbed.Spec {
+	i := rec.Slot
 	spec := testbed.Spec{Slot: i, Host: c.ready.HostFor(i), Controller: c.addr, Secret: c.secret,
-		LogPath: c.testerLog(i)}
+		LogPath: c.testerLog(i), Attach: c.attach, TimeServerTCP: c.times.tcpAddr()}
 	spec.ExtraArgs = c.injectClock(rec)
-	h, err := c.o.Testbed.Start(c.ctx(), spec)
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	return spec
+}
+
+// launched records the outcome of starting slot s's tester, which must
+// join within join. Called with c.mu held.
+func (c *controller) launched(s *slot, h testbed.Handle, err error, join time.Duration) {
+	rec := s.rec
 	if err != nil {
 		c.markFailed(s, "could not start: "+err.Error())
 		return
 	}
 	s.handle = h
-	rec.Host, rec.PID = h.Host(), h.PID()
-	rec.ID = fmt.Sprintf("%s:%d", rec.Host, rec.PID)
-	s.deadline = time.Now().Add(c.o.JoinTimeout)
-	c.events.Add("launched", i, rec.ID, "")
+	if s.state == launched && s.conn == nil { // else it joined before the testbed returned
+		rec.Host, rec.PID = h.Host(), h.PID()
+		if rec.Host != "" || rec.PID != 0 {
+			rec.ID = fmt.Sprintf("%s:%d", rec.Host, rec.PID)
+		}
+		s.deadline = time.Now().Add(join)
+	}
+	c.events.Add("launched", rec.Slot, rec.ID, "")
 	c.journal(s)
 	go c.watchExit(s, h)
 }

@@ -31,9 +31,10 @@ func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
 	}
 	o := timeserver.Options{ListenTCP: c.o.Transport.Listen}
 	at := net.JoinHostPort(host, "0")
-	if e.Sync.Transport == experiment.SyncTCP {
+	if e.Sync.Transport == experiment.SyncTCP || c.ready.TimeOverTCP {
 		o.TCP = at
-	} else {
+	}
+	if e.Sync.Transport == experiment.SyncUDP {
 		o.UDP = at
 	}
 	svc, err := timeserver.Start(o)
@@ -46,6 +47,15 @@ func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
 		return nil, fmt.Errorf("time server: %w", err)
 	}
 	return &timeService{addr: net.JoinHostPort(c.adv.host, port), svc: svc}, nil
+}
+
+// tcpAddr is the local address of the controller's own TCP time server
+// ("" when it serves no TCP, or the run uses an external server).
+func (t *timeService) tcpAddr() string {
+	if t == nil || t.svc == nil {
+		return ""
+	}
+	return t.svc.TCPAddr()
 }
 
 func (t *timeService) stop() {

@@ -37,7 +37,10 @@ func (d *decoder) document(root *yaml.Node, exp *Experiment) {
 	d.value(n, reflect.ValueOf(exp).Elem(), "")
 }
 
-var durationType = reflect.TypeFor[Duration]()
+var (
+	durationType = reflect.TypeFor[Duration]()
+	percentType  = reflect.TypeFor[Percent]()
+)
 
 // value decodes n into v, the field at key path.
 func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
@@ -51,6 +54,13 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		v.Set(reflect.ValueOf(dur))
+	case v.Type() == percentType:
+		pc, err := parsePercent(n)
+		if err != nil {
+			d.add(line, path, "%v", err)
+			return
+		}
+		v.Set(reflect.ValueOf(pc))
 	case v.Kind() == reflect.String:
 		d.str(n, line, v, path)
 	case v.Kind() == reflect.Int:
@@ -63,6 +73,8 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 		d.list(n, line, v, path)
 	case v.Kind() == reflect.Struct:
 		d.mapping(n, line, v, path)
+	case v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String:
+		d.stringMap(n, line, v, path)
 	default:
 		panic("experiment: no decoder for " + v.Type().String())
 	}
@@ -123,6 +135,35 @@ func (d *decoder) list(n *yaml.Node, line int, v reflect.Value, path string) {
 		s = reflect.Append(s, elem)
 	}
 	v.Set(s)
+}
+
+// stringMap decodes a mapping of free-form string keys (e.g.
+// testbed.tester_binaries); an empty mapping gives a nil map.
+func (d *decoder) stringMap(n *yaml.Node, line int, v reflect.Value, path string) {
+	if n.Kind != yaml.MappingNode {
+		d.add(line, path, "want a mapping, got %s", describe(n))
+		return
+	}
+	m := reflect.MakeMap(v.Type())
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := resolve(n.Content[i])
+		if k.Kind != yaml.ScalarNode || isNull(k) {
+			d.add(n.Content[i].Line, path, "keys must be plain names, got %s", describe(k))
+			continue
+		}
+		key := path + "." + k.Value
+		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+			d.add(n.Content[i].Line, key, "duplicate key (first set on line %d)", d.lines[key])
+			continue
+		}
+		d.lines[key] = n.Content[i].Line
+		elem := reflect.New(v.Type().Elem()).Elem()
+		d.value(n.Content[i+1], elem, key)
+		m.SetMapIndex(reflect.ValueOf(k.Value), elem)
+	}
+	if m.Len() > 0 {
+		v.Set(m)
+	}
 }
 
 // isNull reports whether n is a YAML null such as "~", "null" or nothing.

@@ -2,7 +2,7 @@ package experiment
 
 import "time"
 
-// Testbed providers. Only ProviderLocal is supported for now.
+// Testbed providers.
 const (
 	ProviderLocal = "local" // testers run as processes on this machine
 	ProviderSSH   = "ssh"   // testers run on hosts reached over ssh
@@ -26,6 +26,17 @@ const (
 	DefaultSyncProbes          = 16               // sync.probes
 	MaxSyncProbes              = 64               // sync.probes at most
 	MaxClockDriftPPM           = 1000             // testbed.clock_drift_ppm at most
+	DefaultConnectTimeout      = 10 * time.Second // testbed.connect_timeout
+	DefaultJoinWait            = 2 * time.Minute  // testbed.wait
+	DefaultWorkDir             = ".diperf"        // testbed.work_dir, relative to the login's home
+	DefaultFailurePolicy       = PolicyContinue   // failure_policy
+)
+
+// Failure policies: what a lost tester does to the run.
+const (
+	PolicyAbort    = "abort"    // the first failed tester stops the run (exit 1)
+	PolicyContinue = "continue" // failed testers are reported; the run goes on
+	PolicyTolerate = "tolerate" // go on while at most tolerate_lost of the testers failed, else abort
 )
 
 // Time-server transports.
@@ -57,16 +68,18 @@ const (
 // command, so it does not pass Validate until Client.Exec is set.
 func Default() Experiment {
 	return Experiment{
-		Name:    DefaultName,
-		Client:  Client{Timeout: Duration(DefaultClientTimeout)},
-		Testbed: Testbed{Provider: DefaultProvider, TestersPerHost: DefaultTestersPerHost},
+		Name:   DefaultName,
+		Client: Client{Timeout: Duration(DefaultClientTimeout)},
+		Testbed: Testbed{Provider: DefaultProvider, TestersPerHost: DefaultTestersPerHost,
+			ConnectTimeout: Duration(DefaultConnectTimeout)},
 		Schedule: Schedule{
 			Testers:             DefaultTesters,
 			TesterStartInterval: Duration(DefaultTesterStartInterval),
 			TesterDuration:      Duration(DefaultTesterDuration),
 			ClientInterval:      Duration(DefaultClientInterval),
 		},
-		Sync:     Sync{Interval: Duration(DefaultSyncInterval), Transport: DefaultSyncTransport, Probes: DefaultSyncProbes},
-		Analysis: Analysis{Quantum: Duration(DefaultQuantum)},
+		Sync:          Sync{Interval: Duration(DefaultSyncInterval), Transport: DefaultSyncTransport, Probes: DefaultSyncProbes},
+		Analysis:      Analysis{Quantum: Duration(DefaultQuantum)},
+		FailurePolicy: DefaultFailurePolicy,
 	}
 }

@@ -24,15 +24,16 @@ func exampleWant() Experiment {
 		Name:    "http-cgi",
 		Target:  "http://127.0.0.1:8080/cgi-bin/hello",
 		Client:  Client{Exec: []string{"curl", "-sf", "$DIPERF_TARGET"}, Timeout: Duration(30 * time.Second)},
-		Testbed: Testbed{Provider: "local", TestersPerHost: 1},
+		Testbed: Testbed{Provider: "local", TestersPerHost: 1, ConnectTimeout: Duration(10 * time.Second)},
 		Schedule: Schedule{
 			Testers:             20,
 			TesterStartInterval: Duration(2 * time.Second),
 			TesterDuration:      Duration(time.Minute),
 			ClientInterval:      Duration(time.Second),
 		},
-		Sync:     Sync{Interval: Duration(5 * time.Minute), Transport: SyncUDP, Probes: 16},
-		Analysis: Analysis{Quantum: Duration(time.Second)},
+		Sync:          Sync{Interval: Duration(5 * time.Minute), Transport: SyncUDP, Probes: 16},
+		Analysis:      Analysis{Quantum: Duration(time.Second)},
+		FailurePolicy: "continue",
 	}
 }
 

@@ -18,6 +18,8 @@ func (e *Experiment) Validate() []Problem {
 	v.positive("client.timeout", e.Client.Timeout)
 	v.provider()
 	v.count("testbed.testers_per_host", e.Testbed.TestersPerHost)
+	v.remote()
+	v.failurePolicy()
 	v.testers()
 	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
 	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
@@ -133,10 +135,8 @@ func (v *validator) provider() {
 // show.
 func CheckProvider(p string) error {
 	switch p {
-	case ProviderLocal:
+	case ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin:
 		return nil
-	case ProviderSSH, ProviderSlurm, ProviderJoin:
-		return fmt.Errorf("%q is not supported yet; use %q", p, ProviderLocal)
 	}
 	return fmt.Errorf("must be one of %s, %s, %s or %s, got %q",
 		ProviderLocal, ProviderSSH, ProviderSlurm, ProviderJoin, p)

@@ -38,8 +38,11 @@ func TestValidate(t *testing.T) {
 		{"zero timeout", func(e *Experiment) { e.Client.Timeout = 0 }, "client.timeout", "must be more than zero"},
 		// A negative timeout.
 		{"negative timeout", func(e *Experiment) { e.Client.Timeout = Duration(-time.Second) }, "client.timeout", "must not be negative, got -1s"},
-		// A known provider that is not written yet.
-		{"ssh", func(e *Experiment) { e.Testbed.Provider = "ssh" }, "testbed.provider", "not supported yet"},
+		// An ssh testbed with nowhere to go.
+		{"ssh", func(e *Experiment) { e.Testbed.Provider = "ssh" }, "testbed.hosts", "the ssh provider needs hosts"},
+		// slurm and join need nothing more.
+		{"slurm", func(e *Experiment) { e.Testbed.Provider = "slurm" }, "", ""},
+		{"join", func(e *Experiment) { e.Testbed.Provider = "join" }, "", ""},
 		// An unknown provider.
 		{"unknown provider", func(e *Experiment) { e.Testbed.Provider = "k8s" }, "testbed.provider", "must be one of local, ssh, slurm or join"},
 		// No testers per host.

@@ -35,8 +35,10 @@ import (
 // proofs bind the whole handshake, and every frame after it carries a
 // sequence number and a MAC under per-connection session keys
 // (docs/design/007-authenticated-sessions.md); the controller
-// acknowledges each batch once it is spooled (TypeAck).
-const Version = 3
+// acknowledges each batch once it is spooled (TypeAck). Version 4:
+// heartbeats both ways (TypeHeartbeat, TestDesc.HeartbeatNs), and a tester
+// that joined on its own asks for any slot (AnySlot).
+const Version = 4
 
 // Limits on what a peer may send.
 const (
@@ -67,11 +69,12 @@ const (
 	TypeStop                       // controller → tester: stop now
 	TypeError                      // either way: fatal error text, then close
 	TypeAck                        // controller → tester: samples up to this Seq are spooled
+	TypeHeartbeat                  // either way: still here (no payload)
 	typeEnd
 )
 
 var typeNames = [...]string{"", "hello", "challenge", "auth", "testdesc", "syncreq",
-	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack"}
+	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat"}
 
 // String names the type.
 func (t Type) String() string {

@@ -8,12 +8,17 @@ import (
 // Hello is the tester's first message.
 type Hello struct {
 	Proto int    `json:"proto"` // protocol version
-	Slot  int    `json:"slot"`  // the slot the controller started this tester for
+	Slot  int    `json:"slot"`  // the slot the controller started this tester for (AnySlot: any)
 	ID    string `json:"id"`    // host:pid
 	Host  string `json:"host"`
 	PID   int    `json:"pid"`
 	Nonce []byte `json:"nonce"` // challenge for the controller
 }
+
+// AnySlot in Hello.Slot asks for any slot still waiting for its tester:
+// a tester that was started by another engine and joins on its own
+// (diperf tester --join).
+const AnySlot = -1
 
 // Challenge is the controller's answer to Hello: it proves it holds the
 // shared secret and challenges the tester in turn.
@@ -40,6 +45,8 @@ type TestDesc struct {
 	TimeServer     string     `json:"time_server"`      // time server host:port
 	TimeTransport  string     `json:"time_transport"`   // "udp" or "tcp"
 	StartAtNs      int64      `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
+	HeartbeatNs    int64      `json:"heartbeat_ns"`     // send a heartbeat this often (0: none)
+	Slot           int        `json:"slot"`             // the tester's slot (it may have asked for AnySlot)
 }
 
 // Client kinds a ClientDesc may name. Append only.

@@ -19,6 +19,8 @@ func New(tb experiment.Testbed) (Testbed, error) {
 	switch tb.Provider {
 	case experiment.ProviderLocal:
 		return NewLocal(tb)
+	case experiment.ProviderJoin:
+		return NewJoin(tb), nil
 	}
 	return nil, fmt.Errorf("testbed.provider: %q has no implementation in this build", tb.Provider)
 }

@@ -4,7 +4,11 @@
 // New picks the provider an experiment names.
 package testbed
 
-import "context"
+import (
+	"context"
+	"net"
+	"time"
+)
 
 // Testbed is one provider of testers for one run. The controller calls
 // Prepare once before the first tester, Start once per tester, and Cleanup
@@ -32,6 +36,17 @@ type Plan struct {
 type Ready struct {
 	Hosts   []string // hosts ready for testers, in order of use
 	PerHost int      // testers put on one host before the next is used (< 1: 1)
+	// Attached says the testers speak the protocol over a channel the
+	// testbed opens itself (an SSH session's stdio) and hands to
+	// Spec.Attach: they dial nothing, so no advertise address is needed.
+	Attached bool
+	// TimeOverTCP says the testbed carries its testers' clock syncs over
+	// TCP to Spec.TimeServerTCP (e.g. forwarded through SSH): the
+	// controller's own time server then serves TCP as well.
+	TimeOverTCP bool
+	// JoinWait bounds how long testers started by a BatchStarter may take
+	// to join (0: the controller's join timeout).
+	JoinWait time.Duration
 }
 
 // HostFor returns the host of tester slot i: hosts take PerHost testers
@@ -62,6 +77,21 @@ type Spec struct {
 	Secret     []byte   // shared secret the tester proves it holds
 	LogPath    string   // where the tester's own output goes ("" = discard)
 	ExtraArgs  []string // more tester flags (e.g. test-only clock injection)
+	// Attach serves a tester connection the testbed opened itself
+	// (Ready.Attached): the controller admits it like a dialled one.
+	Attach func(net.Conn)
+	// TimeServerTCP is the controller's own TCP time server on this
+	// machine (Ready.TimeOverTCP; "" when the run uses another server).
+	TimeServerTCP string
+}
+
+// BatchStarter is a testbed that starts every tester at once (a Slurm job
+// array; testers that join from anywhere) rather than one by one: the
+// controller calls StartAll instead of Start, with one Spec per slot, and
+// keeps the ramp-up by giving each tester a planned start time. Testers
+// may then join in any order, and late.
+type BatchStarter interface {
+	StartAll(ctx context.Context, specs []Spec) ([]Handle, error)
 }
 
 // Handle is one started tester process.

@@ -25,9 +25,7 @@ func TestNew(t *testing.T) {
 		{"local", experiment.Testbed{Provider: "local"}, ""},
 		{"local naming this machine", experiment.Testbed{Provider: "local", Hosts: []string{"localhost", "127.0.0.1", "::1", host}}, ""},
 		{"local naming another host", experiment.Testbed{Provider: "local", Hosts: []string{"localhost", "node7.example.org"}}, `"node7.example.org" is not this machine`},
-		{"ssh, not yet", experiment.Testbed{Provider: "ssh"}, `"ssh" is not supported yet; use "local"`},
-		{"slurm, not yet", experiment.Testbed{Provider: "slurm"}, `"slurm" is not supported yet`},
-		{"join, not yet", experiment.Testbed{Provider: "join"}, `"join" is not supported yet`},
+		{"join", experiment.Testbed{Provider: "join"}, ""},
 		{"unknown", experiment.Testbed{Provider: "k8s"}, "must be one of local, ssh, slurm or join"},
 	}
 	for _, tt := range tests {
@@ -44,8 +42,8 @@ func TestNew(t *testing.T) {
 	// The factory and Validate give the same words.
 	e := experiment.Default()
 	e.Client.Exec = []string{"true"}
-	e.Testbed.Provider = "ssh"
-	if p := e.Validate(); len(p) != 1 || !strings.Contains(p[0].Msg, experiment.CheckProvider("ssh").Error()) {
+	e.Testbed.Provider = "k8s"
+	if p := e.Validate(); len(p) != 1 || !strings.Contains(p[0].Msg, experiment.CheckProvider("k8s").Error()) {
 		t.Errorf("validation says %v", p)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"strconv"
 	"sync"
@@ -29,7 +30,15 @@ type Options struct {
 	Slot          int                 // slot the controller started us for
 	Secret        []byte              // shared secret with the controller
 	Transport     transport.Transport // how to reach the controller
-	ClockOffset   time.Duration       // test only: injected clock offset
+	// Conn, when set, is the connection to the controller already open
+	// (the stdio of an SSH session: diperf tester --stdio); Controller is
+	// then only its name.
+	Conn net.Conn
+	// TimeServer and TimeTransport, when set, replace the time server the
+	// test description names (a testbed that forwards the syncs itself).
+	TimeServer    string
+	TimeTransport string
+	ClockOffset   time.Duration // test only: injected clock offset
 	ClockDriftPPM float64             // test only: injected clock drift
 	Log           io.Writer           // diagnostics
 }
@@ -60,9 +69,12 @@ func Run(ctx context.Context, o Options) error {
 		o.Log = io.Discard
 	}
 	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM)}
-	c, err := o.Transport.Dial(ctx, o.Controller)
-	if err != nil {
-		return fmt.Errorf("tester: connect to controller %s: %w", o.Controller, err)
+	c := o.Conn
+	if c == nil {
+		var err error
+		if c, err = o.Transport.Dial(ctx, o.Controller); err != nil {
+			return fmt.Errorf("tester: connect to controller %s: %w", o.Controller, err)
+		}
 	}
 	t.conn = protocol.NewConn(c)
 	defer t.conn.Close()
@@ -71,7 +83,7 @@ func Run(ctx context.Context, o Options) error {
 		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 		return err
 	}
-	err = t.run(ctx)
+	err := t.run(ctx)
 	if err != nil {
 		// Best effort: the controller records why (testers.csv failure_reason).
 		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
@@ -116,6 +128,12 @@ func (t *Tester) handshake() error {
 		return fmt.Errorf("tester: waiting for the test description: %w", err)
 	}
 	_ = t.conn.SetReadDeadline(time.Time{})
+	if t.o.Slot == protocol.AnySlot {
+		t.o.Slot = t.desc.Slot
+	}
+	if t.o.TimeServer != "" {
+		t.desc.TimeServer, t.desc.TimeTransport = t.o.TimeServer, t.o.TimeTransport
+	}
 	if err := t.desc.Validate(); err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}

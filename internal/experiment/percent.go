@@ -1,0 +1,42 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Percent is a share in percent, read from YAML as "10%" or as a bare
+// number (10 means 10%), and written back as "10%".
+type Percent float64
+
+// MarshalYAML writes p as "N%".
+func (p Percent) MarshalYAML() (any, error) {
+	return strconv.FormatFloat(float64(p), 'g', -1, 64) + "%", nil
+}
+
+// UnmarshalYAML reads p from "N%" or a number.
+func (p *Percent) UnmarshalYAML(n *yaml.Node) error {
+	v, err := parsePercent(n)
+	if err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
+// parsePercent reads a percentage from a scalar: "12.5%" or 12.5.
+func parsePercent(n *yaml.Node) (Percent, error) {
+	if n.Kind != yaml.ScalarNode || isNull(n) {
+		return 0, fmt.Errorf("want a percentage such as \"10%%\", got %s", describe(n))
+	}
+	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(n.Value), "%"))
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("want a percentage such as \"10%%\", got %q", n.Value)
+	}
+	return Percent(f), nil
+}
