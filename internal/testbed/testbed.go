@@ -108,3 +108,22 @@ type Handle interface {
 // can read its tester's under /proc (/proc/PPID/environ keeps the initial
 // environment even after unsetenv).
 const SecretFD = 3
+
+// StatusReporter is a Handle that can say what its engine knows of a
+// tester that has not joined (e.g. Slurm's "pending (Resources)"): the
+// controller adds it to the failure reason of a tester that never joined.
+type StatusReporter interface {
+	Status() string
+}
+
+// Retriever is a Handle whose tester keeps its samples on its own disk
+// (diperf tester --spool PATH) and whose testbed can fetch that file
+// (over SFTP, or straight from this machine's disk): at cleanup the
+// controller takes from it the samples it had not acknowledged. A missing
+// file is (nil, nil).
+type Retriever interface {
+	Retrieve(ctx context.Context) ([]byte, error)
+}
+
+// SpoolFlag is the tester flag that names its on-disk sample spool.
+const SpoolFlag = "--spool"
