@@ -151,7 +151,7 @@ func (c *controller) sweep() bool {
 		all = false
 		switch {
 		case s.state == launched && now.After(s.deadline):
-			c.markFailed(s, "never joined the controller within the join timeout")
+			c.markFailed(s, "never joined the controller within the join timeout"+engineSays(s.handle))
 		case !s.stopSent.IsZero() && now.Sub(s.stopSent) > stopGrace:
 			c.markFailed(s, "did not stop when told to; killed")
 		case s.stopSent.IsZero() && !s.deadline.IsZero() && s.state != launched && now.After(s.deadline):
@@ -197,4 +197,15 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// engineSays is what the testbed's engine knows of a tester that never
+// joined (testbed.StatusReporter), as a suffix of its failure reason.
+func engineSays(h testbed.Handle) string {
+	if r, ok := h.(testbed.StatusReporter); ok {
+		if st := r.Status(); st != "" {
+			return "; " + st
+		}
+	}
+	return ""
 }
