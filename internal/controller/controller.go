@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -94,6 +95,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	err = c.openFiles()
 	if err == nil {
 		c.events.Add("testbed-ready", -1, "", strings.Join(c.ready.Hosts, " "))
+		c.testbedNotes()
 		c.events.Add("listening", -1, "", ln.Addr().String())
 		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
 		err = c.conduct(ctx, ln)
@@ -216,5 +218,24 @@ func (c *controller) closeFiles() {
 	}
 	if c.events != nil {
 		c.events.Close()
+	}
+}
+
+// testbedNotes records the hosts the testbed skipped, with their reasons
+// (also on the progress output), and what it noted.
+func (c *controller) testbedNotes() {
+	hosts := make([]string, 0, len(c.ready.Skipped))
+	for h := range c.ready.Skipped {
+		hosts = append(hosts, h)
+	}
+	sort.Strings(hosts)
+	for _, h := range hosts {
+		c.events.Add("host-skipped", -1, "", h+": "+c.ready.Skipped[h])
+		if c.o.Progress != nil {
+			fmt.Fprintf(c.o.Progress, "testbed: skipped %s: %s\n", h, c.ready.Skipped[h])
+		}
+	}
+	for _, n := range c.ready.Notes {
+		c.events.Add("testbed-note", -1, "", n)
 	}
 }

@@ -19,6 +19,8 @@ func New(tb experiment.Testbed) (Testbed, error) {
 	switch tb.Provider {
 	case experiment.ProviderLocal:
 		return NewLocal(tb)
+	case experiment.ProviderSSH:
+		return NewSSH(tb), nil
 	case experiment.ProviderJoin:
 		return NewJoin(tb), nil
 	}

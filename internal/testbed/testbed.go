@@ -47,6 +47,13 @@ type Ready struct {
 	// JoinWait bounds how long testers started by a BatchStarter may take
 	// to join (0: the controller's join timeout).
 	JoinWait time.Duration
+	// Skipped names the candidate hosts the testbed left out, each with
+	// its reason (unreachable, a changed key, no room): the controller
+	// records one event host-skipped per entry.
+	Skipped map[string]string
+	// Notes are what the testbed did worth keeping in the run's events
+	// (files uploaded, time syncs not forwarded): one testbed-note each.
+	Notes []string
 }
 
 // HostFor returns the host of tester slot i: hosts take PerHost testers
