@@ -1,0 +1,189 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sshExperiment is a short run over the lab's hosts; the client checks
+// that the deploy file is in its working directory.
+const sshExperiment = `name: ssh-lab
+client:
+  exec: [sh, -c, "test -s data/payload.txt && sleep 0.05"]
+  timeout: 10s
+testbed:
+  provider: ssh
+  hosts: [%s]
+  identity_file: %s
+  known_hosts: %s
+  trust_new_hosts: true
+  work_dir: %s
+  testers_per_host: %d
+  min_hosts: %d
+  keep_files: %v
+  deploy: [data]
+  connect_timeout: 5s
+schedule:
+  testers: %d
+  tester_start_interval: 100ms
+  tester_duration: 3s
+  client_interval: 0s
+`
+
+// sshWriteExperiment writes the experiment and its deploy folder into a
+// fresh directory, where diperf runs.
+func sshWriteExperiment(t *testing.T, lab *sshLab, hosts []string, perHost, minHosts, testers int, keep bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), bytes.Repeat([]byte("diperf\n"), 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := fmt.Sprintf(sshExperiment, strings.Join(hosts, ", "), lab.identity, lab.known, lab.workDir, perHost, minHosts, keep, testers)
+	if err := os.WriteFile(filepath.Join(dir, "exp.yaml"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// sshRun runs diperf run in dir (where the deploy files are).
+func sshRun(t *testing.T, dir, out string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "run", "exp.yaml", "--out", out)
+	cmd.Dir = dir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("diperf run did not finish within 2m\nstderr:\n%s", e.String())
+	}
+	r := result{stdout: o.String(), stderr: e.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// sshEvents returns the details of the run's events of one kind.
+func sshEvents(t *testing.T, dir, kind string) []string {
+	t.Helper()
+	var out []string
+	for _, e := range eventsOf(t, dir) {
+		if e["event"] == kind {
+			d, _ := e["detail"].(string)
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// sshCheckClean asserts that no process of the run and (unless keep) no
+// file is left on any host.
+func sshCheckClean(t *testing.T, lab *sshLab, keep bool) {
+	t.Helper()
+	for _, h := range lab.hosts {
+		if h.cmd == nil {
+			continue
+		}
+		if left := h.leftovers(); len(left) > 0 {
+			t.Errorf("%s: processes left after the run: %v", h.name, left)
+		}
+		files := h.files(lab)
+		if !keep && len(files) > 0 {
+			t.Errorf("%s: files left in the work dir after the run: %v", h.name, files)
+		}
+		for _, f := range files {
+			if strings.HasPrefix(f, "runs/") || f == "runs" {
+				t.Errorf("%s: the run's own folder is left: %s", h.name, f)
+			}
+		}
+	}
+}
+
+// sshBadKey writes a wrong key for host into the lab's known_hosts.
+func sshBadKey(t *testing.T, lab *sshLab, h *sshLabHost) {
+	t.Helper()
+	other := filepath.Join(lab.dir, "other_key")
+	sshKeygen(t, other)
+	pub, err := os.ReadFile(other + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(pub))
+	line := fmt.Sprintf("[127.0.0.1]:%d %s %s\n", h.port, f[0], f[1])
+	if err := os.WriteFile(lab.known, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sshNames(hs []*sshLabHost) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, h.name)
+	}
+	return out
+}
+
+// TestSSHTenHosts runs an experiment over 10 real sshd hosts: one made
+// unreachable (its sshd stopped), one without room in its work dir and one
+// whose key differs from known_hosts are skipped with their reasons; the
+// other 7 get the binary and the deploy files, run 2 testers each whose
+// clients read the deploy file, and are left with no process and no file.
+func TestSSHTenHosts(t *testing.T) {
+	lab := sshStartLab(t, 10, map[int]string{8: "1m"})
+	lab.hosts[9].stop() // unreachable on purpose
+	sshBadKey(t, lab, lab.hosts[7])
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 2, 7, 14, false)
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	skipped := strings.Join(sshEvents(t, out, "host-skipped"), "\n")
+	for host, why := range map[string]string{lab.hosts[9].name: "unreachable", lab.hosts[8].name: "MiB free in",
+		lab.hosts[7].name: "differs from the one"} {
+		if !strings.Contains(skipped, host+": ") || !strings.Contains(skipped, why) {
+			t.Errorf("host-skipped events do not report %s (%s):\n%s", host, why, skipped)
+		}
+	}
+	if n := len(sshEvents(t, out, "host-skipped")); n != 3 {
+		t.Errorf("%d hosts skipped, want 3:\n%s", n, skipped)
+	}
+	if !strings.Contains(r.stderr+r.stdout, "skipped "+lab.hosts[9].name) {
+		t.Errorf("the run's output does not show the skipped host:\n%s", r.stderr)
+	}
+	notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n")
+	if strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
+		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
+	}
+	s := readSummary(t, out)
+	if s.Testers.Started != 14 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
+		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
+	}
+	hosts := map[string]int{} // by the testbed's word: the launched events' tester ids are HOST:PID
+	for _, e := range eventsOf(t, out) {
+		if id, _ := e["id"].(string); e["event"] == "launched" && strings.Contains(id, ":") {
+			hosts[id[:strings.LastIndex(id, ":")]]++
+		}
+	}
+	for _, h := range lab.hosts[:7] {
+		if hosts[h.name] != 2 {
+			t.Errorf("host %s ran %d testers, want 2 (testers by host: %v)", h.name, hosts[h.name], hosts)
+		}
+	}
+	checkRunDir(t, out)
+	sshCheckClean(t, lab, false)
+}
