@@ -187,3 +187,99 @@ func TestSSHTenHosts(t *testing.T) {
 	checkRunDir(t, out)
 	sshCheckClean(t, lab, false)
 }
+
+// TestSSHMinHostsNotMet: with min_hosts 0 every host must be usable; a run
+// with an unreachable host and one with a changed key fails at once,
+// naming each host's reason, creates no run directory and leaves nothing
+// on the good host. Refused keys alone are the user's setup: exit code 2.
+func TestSSHMinHostsNotMet(t *testing.T) {
+	lab := sshStartLab(t, 3, nil)
+	lab.hosts[2].stop()
+	sshBadKey(t, lab, lab.hosts[1])
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 3, false)
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (an unreachable host is not a bad experiment)\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"1 usable host(s), and the run needs 3", lab.hosts[2].name + ": unreachable",
+		lab.hosts[1].name + ": ssh: handshake failed: host key", "differs from the one"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a run that could not start left its directory %s", out)
+	}
+	sshCheckClean(t, lab, false)
+
+	dir = sshWriteExperiment(t, lab, sshNames(lab.hosts[:2]), 1, 2, 2, false)
+	if r := sshRun(t, dir, out); r.code != 2 || !strings.Contains(r.stderr, "lower testbed.min_hosts") {
+		t.Errorf("a changed host key alone: exit %d, want 2 with a hint\n%s", r.code, r.stderr)
+	}
+	sshCheckClean(t, lab, false)
+}
+
+// TestSSHKeepFilesReusesUnchangedFiles: with keep_files the deployed files
+// stay; a second run uploads nothing (the notes say so and the binary's
+// mtime is unchanged), a changed deploy file alone is uploaded again, and
+// no run leaves a process or its own folder behind.
+func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
+	lab := sshStartLab(t, 2, nil)
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 2, true)
+	run := func(i int, want string) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), fmt.Sprint("run", i))
+		if r := sshRun(t, dir, out); r.code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, r.code, r.stderr)
+		}
+		if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, want) != 2 {
+			t.Errorf("run %d: want %q on both hosts:\n%s", i, want, notes)
+		}
+		sshCheckClean(t, lab, true)
+	}
+	run(1, "2 file(s) uploaded, 0 unchanged")
+	binPath := lab.hosts[0].path(lab, "bin/diperf")
+	st1, err := os.Stat(binPath)
+	if err != nil {
+		t.Fatalf("keep_files: the binary is not on the host: %v (files: %v)", err, lab.hosts[0].files(lab))
+	}
+	run(2, "0 file(s) uploaded, 2 unchanged")
+	if st2, err := os.Stat(binPath); err != nil || !st2.ModTime().Equal(st1.ModTime()) {
+		t.Errorf("the unchanged binary was written again (mtime %v, then %v, %v)", st1.ModTime(), st2.ModTime(), err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(3, "1 file(s) uploaded, 1 unchanged")
+	if b, err := os.ReadFile(lab.hosts[1].path(lab, "files/data/payload.txt")); err != nil || string(b) != "changed\n" {
+		t.Errorf("the changed deploy file on the host holds %q (%v)", b, err)
+	}
+}
+
+// TestSSHSweepKillsStrays: clients that leave a process in a process
+// group of its own (perl's setpgrp), which neither the client's end nor the
+// tester's kills, are swept at cleanup: nothing is left on any host.
+func TestSSHSweepKillsStrays(t *testing.T) {
+	lab := sshStartLab(t, 2, nil)
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 2, false)
+	exp := filepath.Join(dir, "exp.yaml")
+	b, err := os.ReadFile(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), `"test -s data/payload.txt && sleep 0.05"`, `"perl -e 'setpgrp(0, 0); exec qw(sleep 300)' >/dev/null 2>&1 & sleep 0.2"`, 1)
+	s = strings.Replace(s, "tester_duration: 3s", "tester_duration: 1s", 1)
+	if err := os.WriteFile(exp, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if c := strings.Join(sshEvents(t, out, "testbed-cleanup"), "\n"); !strings.Contains(c, "still running at cleanup") {
+		t.Errorf("the cleanup does not say it killed the strays: %q", c)
+	}
+	sshCheckClean(t, lab, false)
+}
