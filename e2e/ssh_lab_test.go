@@ -95,8 +95,6 @@ PermitRootLogin prohibit-password
 AllowTcpForwarding yes
 Subsystem sftp internal-sftp
 LogLevel ERROR
-MaxSessions 1000
-MaxStartups 100
 `
 
 // start starts host i's sshd in a new mount namespace with a tmpfs of

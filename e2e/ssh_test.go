@@ -283,3 +283,28 @@ func TestSSHSweepKillsStrays(t *testing.T) {
 	}
 	sshCheckClean(t, lab, false)
 }
+
+// TestSSHMoreTestersThanMaxSessions: sshd lets one connection carry 10
+// sessions by default (MaxSessions); 25 testers on one host take three
+// connections, all run, and all are cleaned up.
+func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
+	lab := sshStartLab(t, 1, nil)
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 25, 0, 25, false)
+	exp := filepath.Join(dir, "exp.yaml")
+	b, err := os.ReadFile(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exp, []byte(strings.Replace(string(b), "tester_start_interval: 100ms", "tester_start_interval: 20ms", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if s := readSummary(t, out); s.Testers.Started != 25 || s.Testers.Failed != 0 {
+		t.Errorf("summary: %+v", s.Testers)
+	}
+	sshCheckClean(t, lab, false)
+}

@@ -122,9 +122,9 @@ func testerCommand(workDir, run string, s Spec, timeServer, spool string) string
 // startTester starts one tester in a new session of the host's connection
 // and hands its stdio, once it has the secret, to s.Attach.
 func (t *SSH) startTester(ctx context.Context, h *sshHost, s Spec) (*sshHandle, error) {
-	sess, err := h.client.NewSession()
+	sess, err := h.newSession()
 	if err != nil {
-		return nil, fmt.Errorf("%s: opening an SSH session: %w", h.t.name, err)
+		return nil, fmt.Errorf("%s: %w", h.t.name, err)
 	}
 	stdin, err1 := sess.StdinPipe()
 	stdout, err2 := sess.StdoutPipe()

@@ -14,12 +14,17 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// sshHost is one host of the ssh testbed: its one SSH connection, which
+// sshHost is one host of the ssh testbed: its SSH connection, which
 // carries every session of the run to it (checks, SFTP, testers, time
-// syncs), and what the run put there.
+// syncs), and what the run put there. sshd caps the sessions of one
+// connection (MaxSessions, 10 by default): when it refuses one, the host
+// gets another connection, which takes the next sessions.
 type sshHost struct {
 	t       sshTarget
-	client  *ssh.Client
+	client  *ssh.Client                 // the first connection: checks, SFTP, the time-sync forward
+	dial    func() (*ssh.Client, error) // another connection to the host
+	connMu  sync.Mutex
+	extra   []*ssh.Client // more connections, for sessions past MaxSessions
 	sftp    *sftp.Client
 	osArch  string       // as Go names it, e.g. linux/amd64
 	workDir string       // absolute, on the host
@@ -78,9 +83,9 @@ func dialHost(ctx context.Context, t sshTarget, cfg ssh.ClientConfig) (*ssh.Clie
 // run runs a shell command on the host with stdin as its input and
 // returns its output; a failure carries its stderr.
 func (h *sshHost) run(cmd string, stdin []byte) ([]byte, error) {
-	s, err := h.client.NewSession()
+	s, err := h.newSession()
 	if err != nil {
-		return nil, fmt.Errorf("opening an SSH session: %w", err)
+		return nil, err
 	}
 	defer s.Close()
 	var out, errb bytes.Buffer
@@ -160,8 +165,42 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// close ends the host's connection and what it carries.
+// newSession opens a session on the host's newest connection, and on a
+// new connection when sshd refuses it there (MaxSessions reached).
+func (h *sshHost) newSession() (*ssh.Session, error) {
+	h.connMu.Lock()
+	defer h.connMu.Unlock()
+	c := h.client
+	if len(h.extra) > 0 {
+		c = h.extra[len(h.extra)-1]
+	}
+	s, err := c.NewSession()
+	var oe *ssh.OpenChannelError
+	if err == nil || !errors.As(err, &oe) || oe.Reason != ssh.Prohibited || h.dial == nil {
+		if err != nil {
+			return nil, fmt.Errorf("opening an SSH session: %w", err)
+		}
+		return s, nil
+	}
+	nc, derr := h.dial()
+	if derr != nil {
+		return nil, fmt.Errorf("opening an SSH session: %w; and another connection: %w", err, derr)
+	}
+	h.extra = append(h.extra, nc)
+	if s, err = nc.NewSession(); err != nil {
+		return nil, fmt.Errorf("opening an SSH session on a new connection: %w", err)
+	}
+	return s, nil
+}
+
+// close ends the host's connections and what they carry.
 func (h *sshHost) close() {
+	h.connMu.Lock()
+	for _, c := range h.extra {
+		c.Close()
+	}
+	h.extra = nil
+	h.connMu.Unlock()
 	if h.fwd != nil {
 		h.fwd.Close()
 	}

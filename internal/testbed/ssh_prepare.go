@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"golang.org/x/crypto/ssh"
 )
 
 // prepareHost makes one candidate host ready: login and checks within
@@ -37,7 +39,11 @@ func (t *SSH) checkHost(ctx context.Context, tg sshTarget) (*sshHost, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &sshHost{t: tg, client: client}
+	h := &sshHost{t: tg, client: client, dial: func() (*ssh.Client, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), t.timeout)
+		defer cancel()
+		return dialHost(ctx, tg, t.clientConfig(tg))
+	}}
 	stop := context.AfterFunc(cctx, func() { client.Close() })
 	err = h.probe(t.tb.WorkDir)
 	if !stop() {
