@@ -308,3 +308,71 @@ func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
 	}
 	sshCheckClean(t, lab, false)
 }
+
+// TestSSHControllerKilledLeavesNoLoad: a controller killed with SIGKILL
+// cleans nothing itself, but its SSH connections drop: every tester on
+// every host sees its stdin end, stops its clients and exits, so no
+// process of the run is left on any host. The next run on those hosts
+// removes what the killed one left there: no file stays.
+func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
+	lab := sshStartLab(t, 2, nil)
+	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 2, 0, 4, false)
+	exp := filepath.Join(dir, "exp.yaml")
+	b, err := os.ReadFile(exp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "tester_duration: 3s", "tester_duration: 60s", 1)
+	s = strings.Replace(s, `"test -s data/payload.txt && sleep 0.05"`, `"trap '' TERM; sleep 1"`, 1)
+	if err := os.WriteFile(exp, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
+	cmd.Dir = dir
+	run := startCmd(t, nil, cmd)
+	sshWaitFor(t, filepath.Join(out, "events.jsonl"), `"event":"started","tester":3`)
+	for _, h := range lab.hosts {
+		if len(h.procs()) < 3 { // sshd, and at least a tester and a client
+			t.Fatalf("%s: no tester running before the kill: %v", h.name, h.procs())
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	run.wait(t, 10*time.Second)
+	for _, h := range lab.hosts {
+		if left := h.leftovers(); len(left) > 0 {
+			t.Errorf("%s: processes left after the controller was killed: %v", h.name, left)
+		}
+	}
+	// Its files stay until the next run on the host removes them.
+	if files := lab.hosts[0].files(lab); len(files) == 0 {
+		t.Fatalf("the killed run left no file: the next run has nothing to sweep")
+	}
+	if err := os.WriteFile(exp, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out2 := filepath.Join(t.TempDir(), "run2")
+	if r := sshRun(t, dir, out2); r.code != 0 {
+		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+	}
+	if notes := strings.Join(sshEvents(t, out2, "testbed-note"), "\n"); strings.Count(notes, "1 stale run(s) removed") != 2 {
+		t.Errorf("the next run does not say it removed the killed run's folder on both hosts:\n%s", notes)
+	}
+	sshCheckClean(t, lab, false)
+}
+
+// sshWaitFor waits up to 30 s for a file to hold text (events.jsonl may
+// exist empty for a moment, which eventsOf refuses).
+func sshWaitFor(t *testing.T, path, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(text)) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %s", path, text)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package testbed
 import (
 	"bufio"
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -175,7 +176,7 @@ func (h *sshHost) upload(f deployFile, runDir string) error {
 		return err
 	}
 	_, statErr := h.sftp.Stat(dst)
-	tmp := path.Join(path.Dir(dst), "."+path.Base(dst)+"."+path.Base(runDir)+".tmp")
+	tmp := path.Join(path.Dir(dst), "."+path.Base(dst)+"."+path.Base(runDir)+"-"+rand.Text()[:8]+".tmp") // unique: a host listed twice
 	src, err := os.Open(f.local)
 	if err != nil {
 		return fmt.Errorf("deploy: %w", err)

@@ -37,6 +37,7 @@ type sshHost struct {
 	made    []string // paths the run created, in order (removed in reverse)
 	uploads int      // files uploaded
 	kept    int      // deploy files already there, unchanged
+	stale   int      // folders of dead runs removed
 }
 
 // hostProblem is why a host cannot take testers; setup says it is the

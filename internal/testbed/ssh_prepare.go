@@ -71,9 +71,15 @@ func (t *SSH) checkHost(ctx context.Context, tg sshTarget) (*sshHost, error) {
 // installHost deploys the binary and files, checks the binary runs and
 // says our version, and opens the time-sync forward.
 func (t *SSH) installHost(h *sshHost) error {
+	h.sweepStale(t.runID)
 	files := append([]deployFile{h.bin}, t.files...)
 	if err := h.deploy(files, t.runRel()); err != nil {
 		return &hostProblem{h.t.name, fmt.Errorf("deploying to %s: %w", h.workDir, err), false}
+	}
+	if !t.tb.KeepFiles {
+		if err := h.writeMade(t.runRel()); err != nil {
+			return &hostProblem{h.t.name, err, false}
+		}
 	}
 	out, err := h.run(shellQuote(h.abs("bin/diperf"))+" version", nil)
 	if err != nil {
@@ -95,8 +101,54 @@ func (t *SSH) installHost(h *sshHost) error {
 // note says what the run did on the host, for the run's events.
 func (h *sshHost) note() string {
 	s := fmt.Sprintf("%s: %s, work dir %s, %d file(s) uploaded, %d unchanged", h.t.name, h.osArch, h.workDir, h.uploads, h.kept)
+	if h.stale > 0 {
+		s += fmt.Sprintf(", %d stale run(s) removed", h.stale)
+	}
 	if h.fwdNote != "" {
 		s += "; " + h.fwdNote
 	}
 	return s
+}
+
+// sweepStale removes, with the diperf already on the host (if any), what
+// runs whose controller died left there (diperf sweep --stale), before
+// the deploy looks at what is there; a folder above the work dir such a
+// run made becomes this run's to remove.
+func (h *sshHost) sweepStale(runID string) {
+	bin := shellQuote(h.abs("bin/diperf"))
+	out, err := h.run(fmt.Sprintf("if [ -x %s ]; then %s sweep --dir %s --stale --run %s; fi; exit 0", bin, bin, shellQuote(h.workDir), runID), nil)
+	if err != nil {
+		return // an older diperf: the stale runs stay
+	}
+	var adopt []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if p, ok := strings.CutPrefix(line, "adopt "); ok {
+			adopt = append(adopt, p)
+		} else if strings.HasPrefix(line, "removed ") {
+			h.stale++
+		}
+	}
+	h.made = append(adopt, h.made...)
+}
+
+// writeMade records on the host what this run created there, for a later
+// run to remove should this one never clean up.
+func (h *sshHost) writeMade(runRel string) error {
+	var b strings.Builder
+	for _, p := range h.made {
+		b.WriteString(p)
+		b.WriteByte(0)
+	}
+	f, err := h.sftp.Create(h.abs(runRel + "/" + MadeFile))
+	if err != nil {
+		return fmt.Errorf("recording the files made: %w", err)
+	}
+	_, err = f.Write([]byte(b.String()))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("recording the files made: %w", err)
+	}
+	return nil
 }

@@ -63,3 +63,64 @@ func recordedSessions(dir string, slot int) (map[int]bool, error) {
 	}
 	return sids, nil
 }
+
+// MadeFile is the file, in a run's folder on a host, that lists the paths
+// the run created there (NUL-separated, oldest first): a later run removes
+// them if this one never cleaned up (SweepStale). It is written only when
+// the run's files are not to be kept.
+const MadeFile = "made"
+
+// SweepStale removes what runs that ended without cleaning up (their
+// controller was killed) left under dir: every run folder but except's
+// whose recorded tester sessions have no live process, and the paths its
+// MadeFile lists, newest first (folders only when empty; nothing outside
+// dir). It returns the runs it removed, and the paths it left because
+// they are dir or above it, which the caller's run now owns.
+func SweepStale(dir, except string) (removed, adopt []string, err error) {
+	runs := filepath.Join(dir, "runs")
+	entries, err := os.ReadDir(runs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("sweep: %w", err)
+	}
+	for _, e := range entries {
+		if e.Name() == except || !e.IsDir() {
+			continue
+		}
+		rd := filepath.Join(runs, e.Name())
+		sids, _ := recordedSessions(filepath.Join(rd, "pids"), -1)
+		if len(groupsOfSessions(sids)) > 0 {
+			continue // a run in progress
+		}
+		adopt = append(adopt, removeMade(dir, filepath.Join(rd, MadeFile))...)
+		if err := os.RemoveAll(rd); err != nil {
+			return removed, adopt, fmt.Errorf("sweep: %w", err)
+		}
+		removed = append(removed, e.Name())
+	}
+	_ = os.Remove(runs)
+	return removed, adopt, nil
+}
+
+// removeMade removes the paths a made file lists, newest first, and
+// returns those that are dir or above it.
+func removeMade(dir, made string) (adopt []string) {
+	b, err := os.ReadFile(made)
+	if err != nil {
+		return nil
+	}
+	paths := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	for i := len(paths) - 1; i >= 0; i-- {
+		p := filepath.Clean(paths[i])
+		switch {
+		case p == "." || !filepath.IsAbs(p):
+		case p == dir || strings.HasPrefix(dir, p+string(filepath.Separator)):
+			adopt = append([]string{p}, adopt...)
+		case strings.HasPrefix(p, dir+string(filepath.Separator)):
+			_ = os.Remove(p) // a folder only when empty
+		}
+	}
+	return adopt
+}

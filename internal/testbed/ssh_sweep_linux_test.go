@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -68,6 +69,59 @@ func TestSweepRunKillsRecordedSessionsOnly(t *testing.T) {
 	for _, bad := range []string{"", "..", "a/b"} {
 		if _, err := SweepRun(dir, bad, -1, true); err == nil {
 			t.Errorf("SweepRun accepted run id %q", bad)
+		}
+	}
+}
+
+// TestSweepStaleRemovesDeadRunsOnly: a run with no live tester is removed
+// with what it made inside the work dir, oldest last; a path above the
+// work dir is handed over, one outside it is never touched; a run with a
+// live tester, and the caller's own, stay.
+func TestSweepStaleRemovesDeadRunsOnly(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "work")
+	outside := filepath.Join(base, "outside")
+	for _, d := range []string{"runs/dead/pids", "runs/live/pids", "runs/mine/pids", "bin", "files/data"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"bin/diperf", "files/data/x", "files/other", outside} {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(dir, f)
+		}
+		if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	live := exec.Command("sleep", "300")
+	live.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := live.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = live.Process.Kill(); _ = live.Wait() })
+	write := func(rel, body string) {
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("runs/live/pids/0", strconv.Itoa(live.Process.Pid))
+	write("runs/dead/pids/0", "999999999")
+	made := []string{dir, filepath.Join(dir, "bin"), filepath.Join(dir, "bin/diperf"), filepath.Join(dir, "files"),
+		filepath.Join(dir, "files/data"), filepath.Join(dir, "files/data/x"), outside}
+	write("runs/dead/"+MadeFile, strings.Join(made, "\x00")+"\x00")
+	removed, adopt, err := SweepStale(dir, "mine")
+	if err != nil || strings.Join(removed, ",") != "dead" || strings.Join(adopt, ",") != dir {
+		t.Fatalf("SweepStale = %v, %v, %v; want [dead], [%s]", removed, adopt, err, dir)
+	}
+	for rel, want := range map[string]bool{"bin": false, "files/data": false, "files/other": true, "runs/dead": false,
+		"runs/live": true, "runs/mine": true, outside: true} {
+		p := rel
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, rel)
+		}
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", rel, err == nil, want)
 		}
 	}
 }
