@@ -142,7 +142,7 @@ func (t *SSH) startTester(ctx context.Context, h *sshHost, s Spec) (*sshHandle, 
 		t.timeTarget.Store(s.TimeServerTCP)
 		timeServer = h.fwd.Addr().String()
 	}
-	if err := sess.Start(testerCommand(h.workDir, t.runRel(), s, timeServer, hd.spool)); err != nil {
+	if err := sess.Start(posix(testerCommand(h.workDir, t.runRel(), s, timeServer, hd.spool))); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: starting the tester: %w", h.t.name, err)
 	}

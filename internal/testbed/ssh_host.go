@@ -94,7 +94,7 @@ func (h *sshHost) run(cmd string, stdin []byte) ([]byte, error) {
 	if stdin != nil {
 		s.Stdin = bytes.NewReader(stdin)
 	}
-	if err := s.Run(cmd); err != nil {
+	if err := s.Run(posix(cmd)); err != nil {
 		return out.Bytes(), fmt.Errorf("%s: %w: %s", firstWord(cmd), err, strings.TrimSpace(errb.String()))
 	}
 	return out.Bytes(), nil
@@ -160,6 +160,10 @@ func goOSArch(uname string) string {
 	}
 	return os + "/" + arch
 }
+
+// posix runs cmd with sh, whatever the login shell (fish, csh) is: exec
+// keeps the pid, so the command is still its session's leader.
+func posix(cmd string) string { return "exec sh -c " + shellQuote(cmd) }
 
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
