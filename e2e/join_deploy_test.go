@@ -311,3 +311,20 @@ func TestJoinKubernetesExample(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinExampleExperiment checks examples/join.yaml: a valid join
+// experiment whose comments tell the tester command for its own listen
+// address and token file.
+func TestJoinExampleExperiment(t *testing.T) {
+	e, err := experiment.Load("../examples/join.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Testbed.Provider != experiment.ProviderJoin || e.Testbed.TokenFile == "" {
+		t.Errorf("examples/join.yaml: provider %q, token_file %q", e.Testbed.Provider, e.Testbed.TokenFile)
+	}
+	cmd := "diperf tester --join " + e.Controller.Listen + " --token-file " + e.Testbed.TokenFile
+	if !strings.Contains(joinRead(t, "../examples/join.yaml"), cmd) {
+		t.Errorf("examples/join.yaml does not tell the tester command %q", cmd)
+	}
+}
