@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -326,5 +327,31 @@ func TestJoinExampleExperiment(t *testing.T) {
 	cmd := "diperf tester --join " + e.Controller.Listen + " --token-file " + e.Testbed.TokenFile
 	if !strings.Contains(joinRead(t, "../examples/join.yaml"), cmd) {
 		t.Errorf("examples/join.yaml does not tell the tester command %q", cmd)
+	}
+}
+
+// TestJoinTestbedsDocExamples checks that every complete experiment of
+// docs/testbeds.md (a yaml block with a name) is valid, and that the doc
+// names every testbed key an experiment may set.
+func TestJoinTestbedsDocExamples(t *testing.T) {
+	doc := joinRead(t, "../docs/testbeds.md")
+	blocks := 0
+	for _, part := range strings.Split(doc, "```yaml\n")[1:] {
+		body, _, _ := strings.Cut(part, "```")
+		if !strings.HasPrefix(body, "name:") {
+			continue
+		}
+		blocks++
+		if _, err := experiment.Parse([]byte(body), "docs/testbeds.md"); err != nil {
+			t.Errorf("docs/testbeds.md example %d: %v\n%s", blocks, err, body)
+		}
+	}
+	if blocks != 4 {
+		t.Errorf("docs/testbeds.md has %d complete examples, want one per provider (4)", blocks)
+	}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[experiment.Testbed]()) {
+		if key, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); !strings.Contains(doc, "`testbed."+key+"`") {
+			t.Errorf("docs/testbeds.md does not describe testbed.%s", key)
+		}
 	}
 }
