@@ -124,7 +124,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 		from = time.Unix(0, max(s.rec.PlannedNs, from.UnixNano()))
 	}
 	s.deadline = from.Add(c.testerBudget())
-	c.events.Add("admitted", h.Slot, h.ID, conn.RemoteAddr().String())
+	c.events.Add("admitted", s.rec.Slot, h.ID, conn.RemoteAddr().String())
 	c.journal(s)
 	d := c.testDesc()
 	d.StartAtNs = s.rec.PlannedNs
