@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +45,11 @@ func TestLabNetlab(t *testing.T) {
 		}
 		if files, err := h0.Files("/tmp"); err != nil || !labHas(files, "/tmp/labfile") {
 			t.Errorf("Files(/tmp) of %s = %v, %v; want /tmp/labfile in it", h0.Name, files, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if out, err := h0.Run(ctx, "sh", "-c", "hostname; pwd; cat /tmp/labfile"); err != nil || string(out) != h0.Name+"\n/root\nhi\n" {
+			t.Errorf("Run on %s: %q, %v; want its hostname, /root and its /tmp/labfile", h0.Name, out, err)
 		}
 		if files, err := h1.Files("/tmp"); err != nil || len(files) != 0 {
 			t.Errorf("Files(/tmp) of %s = %v, %v; want nothing", h1.Name, files, err)
@@ -139,6 +146,45 @@ func TestLabTenHosts(t *testing.T) {
 	t.Logf("10 hosts: up in %v, down in %v", up.Round(time.Millisecond), time.Since(start).Round(time.Millisecond))
 	if left := labLeftovers(t, lab.Name); len(left) > 0 {
 		t.Errorf("left after Close: %v", left)
+	}
+}
+
+// TestLabBroken checks that a lab that cannot come up fails its test with
+// the reason and leaves nothing behind.
+func TestLabBroken(t *testing.T) {
+	var name string
+	ft := &labFailT{TB: t}
+	func() {
+		defer func() { _ = recover() }()
+		lab := netlab.New(ft, netlab.Options{Hosts: 2, Prefix: "labb", SSHDConfig: []string{"NoSuchOption yes"}})
+		name = lab.Name
+	}()
+	ft.cleanup()
+	if !strings.Contains(ft.msg, "NoSuchOption") {
+		t.Errorf("New with a bad sshd option failed with %q, want sshd's complaint", ft.msg)
+	}
+	dirs, _ := filepath.Glob("/run/netlab/labb*")
+	nss, _ := filepath.Glob("/run/netns/labb*")
+	if len(dirs)+len(nss) > 0 || name != "" {
+		t.Errorf("a lab that failed to come up left %v %v (%q)", dirs, nss, name)
+	}
+}
+
+// labFailT records New's fatal error and cleanups instead of ending the test.
+type labFailT struct {
+	testing.TB
+	msg      string
+	cleanups []func()
+}
+
+func (f *labFailT) Fatalf(format string, args ...any) {
+	f.msg = fmt.Sprintf(format, args...)
+	panic("netlab failed")
+}
+func (f *labFailT) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
+func (f *labFailT) cleanup() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
 	}
 }
 
@@ -249,6 +295,13 @@ func labCheckDelay(t *testing.T, lab *netlab.Lab, h *netlab.Host) {
 	rtt := labConnectTime(t, h)
 	if rtt < 60*time.Millisecond || rtt >= 200*time.Millisecond {
 		t.Errorf("round trip to %s with 30 ms each way: %v, want 60 ms to 200 ms", h.Name, rtt)
+	}
+	// Between two hosts: the delayed host's link, both ways, from the other one.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := lab.Hosts[0].Run(ctx, "bash", "-c", "s=$(date +%s%N); exec 3<>/dev/tcp/"+h.Addr+"/22; e=$(date +%s%N); echo $(( (e-s)/1000000 ))")
+	if ms, perr := strconv.Atoi(strings.TrimSpace(string(out))); err != nil || perr != nil || ms < 60 || ms >= 200 {
+		t.Errorf("round trip from %s to %s: %q ms, %v; want 60 to 200", lab.Hosts[0].Name, h.Name, out, err)
 	}
 	if other := labConnectTime(t, lab.Hosts[0]); other >= 30*time.Millisecond {
 		t.Errorf("round trip to %s (no delay) is %v", lab.Hosts[0].Name, other)
