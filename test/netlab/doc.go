@@ -20,6 +20,14 @@
 //	h.Stop()                    // its sshd stops: connections are refused
 //	procs, _ := h.Processes()   // what runs on h, except its sshd daemon
 //	files, _ := h.Files("/tmp") // what is left under /tmp on h
+//	out, err = h.Run(ctx, "ls", "/tmp") // a command inside h, without ssh
+//	os.ReadFile(h.Path("/root/x"))     // h's /root/x, read from the test
+//
+// Stop makes a host refuse connections (its sshd is gone: "Connection
+// refused" at once); Partition(true) makes it silent (connects time out,
+// open connections stall). Hosts share the machine's PID space, so
+// Proc.PID can be signalled from the test. FillDisk writes
+// /tmp/.netlab-fill, which Files lists until FreeDisk.
 //
 // The controller side is the root namespace: it reaches every host at
 // Host.Addr and the hosts reach it at Lab.BridgeAddr. Lab.KeyFile logs in as
@@ -44,4 +52,8 @@
 // passed. A packet from host A to host B waits delay(A)+delay(B). Only IPv4
 // is delayed; a packet goes through without delay if the test process dies
 // (--queue-bypass).
+//
+// Limits: if the test process is killed (SIGKILL, or go test's -timeout
+// panic, which skips t.Cleanup), the lab stays until the next New with the
+// same Prefix removes it. IPv4 only.
 package netlab
