@@ -13,6 +13,9 @@ command -v python3 >/dev/null || need_apt+=(python3)
 command -v pip3 >/dev/null || command -v pip >/dev/null || need_apt+=(python3-pip)
 command -v pgrep >/dev/null || need_apt+=(procps)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium) # opens report.html in e2e
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server) # test/netlab hosts
+command -v ssh >/dev/null || need_apt+=(openssh-client) # test/netlab: ssh, ssh-keygen
+command -v iptables >/dev/null || need_apt+=(iptables) # test/netlab partitions and delays
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
