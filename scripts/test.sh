@@ -13,6 +13,7 @@ command -v python3 >/dev/null || need_apt+=(python3)
 command -v pip3 >/dev/null || command -v pip >/dev/null || need_apt+=(python3-pip)
 command -v pgrep >/dev/null || need_apt+=(procps)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium) # opens report.html in e2e
+command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client munge) # test/slurmlab: a local Slurm cluster
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
