@@ -97,8 +97,9 @@ func (s *Slurm) Prepare(_ context.Context, p Plan) (Ready, error) {
 }
 
 // SlurmDir is the folder of the run directory where the slurm testbed
-// keeps its batch script, token file, task list and Slurm's own output of
-// each task (task-N.out).
+// keeps its batch script, token file (removed at cleanup), task list, the
+// job id of the array (job) and Slurm's own output of each task
+// (task-N.out).
 const SlurmDir = "slurm"
 
 // checkSlurmTools says which Slurm commands are missing from PATH.
@@ -178,6 +179,10 @@ func (s *Slurm) StartAll(ctx context.Context, specs []Spec) ([]Handle, error) {
 	job, err := parseJobID(out)
 	if err != nil {
 		return nil, fmt.Errorf("slurm testbed: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, "job"), []byte(job+"\n"), 0o644); err != nil {
+		_, _ = runSlurm(context.Background(), "scancel", job)
+		return nil, fmt.Errorf("slurm testbed: writing the job id: %w", err)
 	}
 	q := newSlurmQueue(job, len(specs), s.dir, s.pollEvery())
 	s.mu.Lock()
