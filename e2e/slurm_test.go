@@ -134,6 +134,7 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 		i, failed, why := r.int(t, "index"), r.str(t, "failed") == "true", r.str(t, "failure_reason")
 		switch i {
 		case 19:
+			t.Logf("pending tester 19: %s", why)
 			if !failed || !strings.Contains(why, "slurm: job "+job+"_19 PENDING (Resources)") {
 				t.Errorf("pending tester 19: failed=%v reason %q; want Slurm's PENDING (Resources)", failed, why)
 			}
@@ -234,6 +235,7 @@ func TestSlurmTaskWithoutTheBinaryIsReported(t *testing.T) {
 	run.wait(t, 90*time.Second)
 	for i := range 2 {
 		why := testerRow(t, out, i).str(t, "failure_reason")
+		t.Logf("tester %d: %s", i, why)
 		if !strings.Contains(why, "the diperf binary "+copyBin+" is not there") || !strings.Contains(why, "shared") {
 			t.Errorf("tester %d's failure reason does not say the binary is missing: %q", i, why)
 		}
