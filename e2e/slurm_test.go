@@ -81,6 +81,30 @@ func slurmJob(t *testing.T, dir string) string {
 	return job
 }
 
+// slurmWaitEvent waits (up to 40 s) for an event of tester i; on time out
+// it fails the test with that tester's events.
+func slurmWaitEvent(t *testing.T, run *background, dir, event string, i int) {
+	t.Helper()
+	var mine []string
+	deadline := time.Now().Add(40 * time.Second)
+	for time.Now().Before(deadline) {
+		mine = nil
+		if _, err := os.Stat(filepath.Join(dir, "events.jsonl")); err == nil {
+			for _, e := range eventsOf(t, dir) {
+				if e["tester"] == float64(i) {
+					if e["event"] == event {
+						return
+					}
+					mine = append(mine, fmt.Sprint(e))
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	all, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	t.Fatalf("no %q event for tester %d within 40 s; its events:\n%s\nevents.jsonl:\n%s\nrun's stderr:\n%s", event, i, strings.Join(mine, "\n"), all, run.stderr.String())
+}
+
 // slurmLeft returns the queue's lines (pending, running or completing)
 // for the tasks of job.
 func slurmLeft(lab *slurmlab.Cluster, job string) []string {
@@ -104,16 +128,16 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 	blocker := slurmBlock(t, lab, 10, 10, 9) // 6 + 6 + 7 = 19 CPUs free
 	mark := newMark(t)
 	out := filepath.Join(t.TempDir(), "run")
-	run := slurmStart(t, lab, mark, bin, "run", slurmExperiment(t, 20, "14s", "10s"), "--out", out)
+	run := slurmStart(t, lab, mark, bin, "run", slurmExperiment(t, 20, "24s", "20s"), "--out", out)
 	job := slurmJob(t, out)
-	waitEvent(t, out, "started", 3)
+	slurmWaitEvent(t, run, out, "started", 3)
 	nodes := map[string]bool{}
 	for _, l := range slurmLeft(lab, job) {
 		if f := strings.Split(l, "|"); f[1] == "RUNNING" {
 			nodes[f[3]] = true
 		}
 	}
-	waitEvent(t, out, "failed", 19)
+	slurmWaitEvent(t, run, out, "failed", 19)
 	slurmWaitFor(t, 20*time.Second, "pending task 19 cancelled once failed", func() bool {
 		for _, l := range slurmLeft(lab, job) {
 			if strings.HasPrefix(l, job+"_19|") {
