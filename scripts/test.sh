@@ -16,6 +16,7 @@ command -v pgrep >/dev/null || need_apt+=(procps)
 [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server) # test/netlab hosts
 command -v ssh >/dev/null || need_apt+=(openssh-client) # test/netlab: ssh, ssh-keygen
 command -v iptables >/dev/null || need_apt+=(iptables) # test/netlab partitions and delays
+command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client munge) # test/slurmlab: a local Slurm cluster
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
