@@ -13,8 +13,10 @@ command -v python3 >/dev/null || need_apt+=(python3)
 command -v pip3 >/dev/null || command -v pip >/dev/null || need_apt+=(python3-pip)
 command -v pgrep >/dev/null || need_apt+=(procps)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium) # opens report.html in e2e
-[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server) # the ssh lab's hosts in e2e
-[ -x /usr/bin/ssh-keygen ] || need_apt+=(openssh-client) # the ssh lab's keys in e2e
+[ -x /usr/sbin/sshd ] || need_apt+=(openssh-server) # test/netlab hosts
+command -v ssh >/dev/null || need_apt+=(openssh-client) # test/netlab: ssh, ssh-keygen
+command -v iptables >/dev/null || need_apt+=(iptables) # test/netlab partitions and delays
+command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client munge) # test/slurmlab: a local Slurm cluster
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"

@@ -16,7 +16,8 @@ const module = "github.com/diperf/diperf/"
 // must be placed here (docs/design/005-package-map.md says why each is
 // where it is).
 var layers = [][]string{
-	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment"}, // leaves
+	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment",
+		"test/slurmlab", "test/netlab"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/timeserver",
 		"internal/netsim", "internal/target"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client"}, // storage, clock sync, testbeds, clients

@@ -28,7 +28,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	}
 	exp, err := experiment.Load(pos[0])
 	if err != nil {
-		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one")
+		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}
 	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise}
 	given := map[string]bool{}

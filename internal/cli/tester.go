@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
@@ -27,10 +28,11 @@ type testerFlags struct {
 	join      string
 	tokenFile string
 	stdio     bool
+	retry     time.Duration // --join-retry
 }
 
 func testerCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "tester", "--controller ADDR --slot N --secret-fd FD | --join HOST:PORT --token-file FILE | --stdio --slot N")
+	fs := newFlags(e, "tester", "--controller ADDR --slot N --secret-fd FD | --join HOST:PORT --token-file FILE [--join-retry D] | --stdio --slot N")
 	o := tester.Options{Log: e.stderr}
 	var f testerFlags
 	fs.StringVar(&o.Controller, "controller", "", "controller address host:port")
@@ -38,6 +40,7 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding the run's secret, read to its end and closed")
 	fs.StringVar(&f.join, "join", "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the run's secret (testbed.token_file of the controller)")
+	fs.DurationVar(&f.retry, "join-retry", defaultJoinRetry, "with --join: how long to keep trying to reach a controller that does not answer yet (0: try once)")
 	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the secret in base64 (started over SSH)")
 	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
 	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
@@ -48,6 +51,7 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if f.join != "" {
 		o.Controller = f.join
+		o.Transport = &joinDialer{Transport: transport.TCP{}, addr: f.join, window: f.retry, log: e.stderr}
 	}
 	if err := f.check(o.Controller); err != nil {
 		return err
@@ -78,6 +82,8 @@ func (f *testerFlags) check(controller string) error {
 	switch {
 	case ways != 1:
 		return errs.Usagef("a tester needs exactly one of --secret-fd, --token-file and --stdio; testers are started by 'diperf run', or join it with --join HOST:PORT --token-file FILE")
+	case f.retry < 0:
+		return errs.Usagef("--join-retry must not be negative (0: try once)")
 	case !f.stdio && controller == "":
 		return errs.Usagef("a tester needs --controller (or --join HOST:PORT) unless it speaks over --stdio")
 	}

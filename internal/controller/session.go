@@ -124,7 +124,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 		from = time.Unix(0, max(s.rec.PlannedNs, from.UnixNano()))
 	}
 	s.deadline = from.Add(c.testerBudget())
-	c.events.Add("admitted", h.Slot, h.ID, conn.RemoteAddr().String())
+	c.events.Add("admitted", s.rec.Slot, h.ID, conn.RemoteAddr().String())
 	c.journal(s)
 	d := c.testDesc()
 	d.StartAtNs = s.rec.PlannedNs
@@ -250,12 +250,21 @@ func (c *controller) onStarted(s *slot, m protocol.Started) {
 func (c *controller) onDone(s *slot, m protocol.Done) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	s.rec.Sent = max(s.rec.Sent, m.Produced)
+	if m.Reason == stoppedEarly && s.stopSent.IsZero() {
+		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
+		return
+	}
 	s.state = done
 	s.rec.StopNs = s.mapper.Global(m.LocalNs)
-	s.rec.Sent = max(s.rec.Sent, m.Produced)
 	c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
 	c.journal(s)
 }
+
+// stoppedEarly is the reason a tester's Done gives when its client loop
+// was stopped rather than run to its end: unless the controller sent Stop,
+// something on its host stopped it (a SIGTERM, a cancelled Slurm job).
+const stoppedEarly = "stopped"
 
 // closeSessions hangs up on every tester still connected.
 func (c *controller) closeSessions() {

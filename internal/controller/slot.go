@@ -135,7 +135,9 @@ func (c *controller) watchExit(s *slot, h testbed.Handle) {
 		c.markFailed(s, "tester exited: "+detail)
 		return
 	}
-	c.events.Add("exited", s.rec.Slot, s.rec.ID, detail)
+	if h.PID() != 0 { // a tester that joined on its own has no process of ours
+		c.events.Add("exited", s.rec.Slot, s.rec.ID, detail)
+	}
 }
 
 // slotFor returns the slot with index i, or nil.

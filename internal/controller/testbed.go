@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
@@ -14,7 +15,7 @@ import (
 // opened, so that a testbed that cannot run (e.g. a missing deploy file)
 // leaves no run behind; it cleans up after itself when it fails.
 func (c *controller) prepare(ctx context.Context) error {
-	ready, err := c.o.Testbed.Prepare(ctx, testbed.Plan{Testers: c.exp.Schedule.Testers, Dir: c.o.Dir})
+	ready, err := c.o.Testbed.Prepare(ctx, testbed.Plan{Testers: c.exp.Schedule.Testers, Dir: c.o.Dir, Length: c.runLength()})
 	if err != nil {
 		c.cleanup()
 		c.removeDir()
@@ -41,4 +42,12 @@ func (c *controller) cleanup() {
 	if err := c.o.Testbed.Cleanup(ctx); err != nil && c.events != nil {
 		c.events.Add("testbed-cleanup", -1, "", err.Error())
 	}
+}
+
+// runLength is how long the run is planned to take: the ramp-up, one
+// tester's duration, and its last client's timeout.
+func (c *controller) runLength() time.Duration {
+	s := c.exp.Schedule
+	ramp := time.Duration(max(s.Testers-1, 0)) * s.TesterStartInterval.D()
+	return ramp + s.TesterDuration.D() + c.exp.Client.Timeout.D()
 }

@@ -23,6 +23,8 @@ func New(tb experiment.Testbed) (Testbed, error) {
 		return NewSSH(tb), nil
 	case experiment.ProviderJoin:
 		return NewJoin(tb), nil
+	case experiment.ProviderSlurm:
+		return NewSlurm(tb), nil
 	}
 	return nil, fmt.Errorf("testbed.provider: %q has no implementation in this build", tb.Provider)
 }

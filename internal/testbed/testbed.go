@@ -30,6 +30,10 @@ type Testbed interface {
 type Plan struct {
 	Testers int    // testers the run will start
 	Dir     string // the run directory (exists); a provider may keep its own logs in it
+	// Length is how long the run is planned to take, from the first
+	// tester's start to the last one's end (0 = not known): a batch
+	// system's time limit is derived from it.
+	Length time.Duration
 }
 
 // Ready is where a prepared testbed starts testers.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
@@ -26,6 +27,7 @@ func TestNew(t *testing.T) {
 		{"local naming this machine", experiment.Testbed{Provider: "local", Hosts: []string{"localhost", "127.0.0.1", "::1", host}}, ""},
 		{"local naming another host", experiment.Testbed{Provider: "local", Hosts: []string{"localhost", "node7.example.org"}}, `"node7.example.org" is not this machine`},
 		{"join", experiment.Testbed{Provider: "join"}, ""},
+		{"slurm", experiment.Testbed{Provider: "slurm", Partition: "lab", TimeLimit: experiment.Duration(time.Hour)}, ""},
 		{"unknown", experiment.Testbed{Provider: "k8s"}, "must be one of local, ssh, slurm or join"},
 	}
 	for _, tt := range tests {

@@ -26,10 +26,10 @@ import (
 
 // Options configure one tester.
 type Options struct {
-	Controller    string              // controller address
-	Slot          int                 // slot the controller started us for
-	Secret        []byte              // shared secret with the controller
-	Transport     transport.Transport // how to reach the controller
+	Controller string              // controller address
+	Slot       int                 // slot the controller started us for
+	Secret     []byte              // shared secret with the controller
+	Transport  transport.Transport // how to reach the controller
 	// Conn, when set, is the connection to the controller already open
 	// (the stdio of an SSH session: diperf tester --stdio); Controller is
 	// then only its name.
@@ -39,8 +39,8 @@ type Options struct {
 	TimeServer    string
 	TimeTransport string
 	ClockOffset   time.Duration // test only: injected clock offset
-	ClockDriftPPM float64             // test only: injected clock drift
-	Log           io.Writer           // diagnostics
+	ClockDriftPPM float64       // test only: injected clock drift
+	Log           io.Writer     // diagnostics
 }
 
 // ErrLostController is returned when the controller went away mid-test.

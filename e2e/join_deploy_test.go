@@ -1,0 +1,357 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/diperf/diperf/internal/experiment"
+)
+
+// joinK8sDir holds the Kubernetes example of the join provider.
+const joinK8sDir = "../deploy/kubernetes"
+
+// joinK8sObject is the part of a Kubernetes object the checks read.
+type joinK8sObject struct {
+	APIVersion string `yaml:"apiVersion"`
+	Kind       string `yaml:"kind"`
+	Metadata   struct {
+		Name   string            `yaml:"name"`
+		Labels map[string]string `yaml:"labels"`
+	} `yaml:"metadata"`
+	Data map[string]string `yaml:"data"` // ConfigMap
+	Spec struct {
+		// Job
+		Parallelism *int `yaml:"parallelism"`
+		Completions *int `yaml:"completions"`
+		Template    struct {
+			Spec joinK8sPodSpec `yaml:"spec"`
+		} `yaml:"template"`
+		// Pod
+		joinK8sPodSpec `yaml:",inline"`
+		// Service
+		Type     string            `yaml:"type"`
+		Selector map[string]string `yaml:"selector"`
+		Ports    []struct {
+			Name       string `yaml:"name"`
+			Port       int    `yaml:"port"`
+			TargetPort int    `yaml:"targetPort"`
+			Protocol   string `yaml:"protocol"`
+		} `yaml:"ports"`
+	} `yaml:"spec"`
+}
+
+type joinK8sPodSpec struct {
+	RestartPolicy string `yaml:"restartPolicy"`
+	Containers    []struct {
+		Name    string   `yaml:"name"`
+		Image   string   `yaml:"image"`
+		Command []string `yaml:"command"`
+		Args    []string `yaml:"args"`
+		Env     []struct {
+			Name  string `yaml:"name"`
+			Value string `yaml:"value"`
+		} `yaml:"env"`
+		VolumeMounts []struct {
+			Name      string `yaml:"name"`
+			MountPath string `yaml:"mountPath"`
+		} `yaml:"volumeMounts"`
+	} `yaml:"containers"`
+	Volumes []struct {
+		Name   string `yaml:"name"`
+		Secret *struct {
+			SecretName  string `yaml:"secretName"`
+			DefaultMode int    `yaml:"defaultMode"`
+		} `yaml:"secret"`
+		ConfigMap *struct {
+			Name string `yaml:"name"`
+		} `yaml:"configMap"`
+	} `yaml:"volumes"`
+}
+
+// joinK8sLoad reads every document of every manifest of the example, by
+// kind; kubectl apply -f reads the same files (.yaml, .yml, .json).
+func joinK8sLoad(t *testing.T) map[string]joinK8sObject {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(joinK8sDir, "*.y*ml"))
+	if len(files) == 0 {
+		t.Fatalf("no manifests in %s", joinK8sDir)
+	}
+	objs := map[string]joinK8sObject{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		for {
+			var o joinK8sObject
+			err := dec.Decode(&o)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if o.APIVersion == "" || o.Kind == "" || o.Metadata.Name == "" {
+				t.Fatalf("%s: a document without apiVersion, kind or metadata.name: kubectl apply refuses it", f)
+			}
+			if _, dup := objs[o.Kind]; dup {
+				t.Fatalf("%s: a second %s; the checks expect one of each kind", f, o.Kind)
+			}
+			objs[o.Kind] = o
+		}
+	}
+	return objs
+}
+
+// joinK8sSecretMount returns the directory where container c of pod p
+// mounts the Secret secret, and the Secret volume's mode.
+func joinK8sSecretMount(p joinK8sPodSpec, c int, secret string) (dir string, mode int) {
+	for _, v := range p.Volumes {
+		if v.Secret == nil || v.Secret.SecretName != secret {
+			continue
+		}
+		for _, m := range p.Containers[c].VolumeMounts {
+			if m.Name == v.Name {
+				return m.MountPath, v.Secret.DefaultMode
+			}
+		}
+	}
+	return "", 0
+}
+
+// joinK8sManifests checks the fields of the Kubernetes example that a run
+// relies on, against each other and against its experiment, and returns
+// the experiment, the tester argv (before $(VAR) expansion) with its env,
+// and the time server container's argv.
+func joinK8sManifests(t *testing.T) (exp string, tester []string, env map[string]string, timeserver []string) {
+	t.Helper()
+	objs := joinK8sLoad(t)
+	want := map[string]string{"ConfigMap": "v1", "Pod": "v1", "Service": "v1", "Job": "batch/v1"}
+	for kind, api := range want {
+		if objs[kind].APIVersion != api {
+			t.Fatalf("%s: apiVersion %q, want %q", kind, objs[kind].APIVersion, api)
+		}
+	}
+	cm, pod, svc, job := objs["ConfigMap"], objs["Pod"], objs["Service"], objs["Job"]
+	exp = cm.Data["experiment.yaml"]
+	e, err := experiment.Parse([]byte(exp), "experiment.yaml of the ConfigMap")
+	if err != nil {
+		t.Fatalf("the ConfigMap's experiment: %v", err)
+	}
+	if e.Testbed.Provider != experiment.ProviderJoin {
+		t.Errorf("the experiment's provider is %q, want join", e.Testbed.Provider)
+	}
+	_, listenPort, _ := net.SplitHostPort(e.Controller.Listen)
+	_, syncPort, _ := net.SplitHostPort(e.Sync.Server)
+
+	// the testers: a Job of schedule.testers pods joining the Service
+	jp := job.Spec.Template.Spec
+	if job.Spec.Parallelism == nil || job.Spec.Completions == nil || *job.Spec.Parallelism != e.Schedule.Testers ||
+		*job.Spec.Completions != e.Schedule.Testers {
+		t.Errorf("Job parallelism %s, completions %s; want both = schedule.testers %d",
+			joinK8sInt(job.Spec.Parallelism), joinK8sInt(job.Spec.Completions), e.Schedule.Testers)
+	}
+	if jp.RestartPolicy != "Never" || len(jp.Containers) != 1 {
+		t.Fatalf("the Job's pods: restartPolicy %q, %d containers; want Never and one tester", jp.RestartPolicy, len(jp.Containers))
+	}
+	tester = append(slices.Clone(jp.Containers[0].Command), jp.Containers[0].Args...)
+	env = map[string]string{}
+	for _, v := range jp.Containers[0].Env {
+		env[v.Name] = v.Value
+	}
+	dir, mode := joinK8sSecretMount(jp, 0, "diperf-token")
+	tokenArg := joinK8sFlag(t, tester, "--token-file")
+	if dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
+		t.Errorf("the tester reads --token-file %s; the Secret diperf-token is mounted at %q, mode %o", tokenArg, dir, mode)
+	}
+	if join := joinK8sExpand(joinK8sFlag(t, tester, "--join"), env); join != net.JoinHostPort(svc.Metadata.Name, listenPort) ||
+		e.Controller.Advertise != svc.Metadata.Name {
+		t.Errorf("testers --join %q; want the Service %s on the listen port %s, which the experiment advertises (%q)",
+			join, svc.Metadata.Name, listenPort, e.Controller.Advertise)
+	}
+
+	// the controller: its pod reads the same Secret where the experiment says
+	dir, mode = joinK8sSecretMount(pod.Spec.joinK8sPodSpec, 0, "diperf-token")
+	if filepath.Dir(e.Testbed.TokenFile) != dir || mode != 0o400 {
+		t.Errorf("testbed.token_file %s; the controller mounts the Secret at %q, mode %o (diperf run needs 0400)", e.Testbed.TokenFile, dir, mode)
+	}
+	for _, c := range pod.Spec.Containers {
+		if c.Name == "timeserver" {
+			timeserver = append(slices.Clone(c.Command), c.Args...)
+		}
+	}
+	if _, p, _ := net.SplitHostPort(joinK8sFlag(t, timeserver, "--listen")); p != syncPort {
+		t.Errorf("the timeserver container listens on port %s; sync.server says %s", p, syncPort)
+	}
+
+	// the Service: selects the controller pod, forwards its ports
+	for k, v := range svc.Spec.Selector {
+		if pod.Metadata.Labels[k] != v {
+			t.Errorf("the Service selects %s=%s, which the controller pod lacks", k, v)
+		}
+	}
+	forwards := map[string]bool{}
+	for _, p := range svc.Spec.Ports {
+		if p.Port == p.TargetPort {
+			forwards[fmt.Sprint(p.Port, "/", p.Protocol)] = true
+		}
+	}
+	for _, need := range []string{listenPort + "/TCP", syncPort + "/UDP", syncPort + "/TCP"} {
+		if !forwards[need] {
+			t.Errorf("the Service does not forward %s (ports %+v)", need, svc.Spec.Ports)
+		}
+	}
+	if svc.Spec.Type != "ClusterIP" {
+		t.Errorf("the Service is of type %q, want ClusterIP", svc.Spec.Type)
+	}
+	return exp, tester, env, timeserver
+}
+
+// joinK8sInt shows an optional integer.
+func joinK8sInt(p *int) string {
+	if p == nil {
+		return "unset"
+	}
+	return fmt.Sprint(*p)
+}
+
+// joinK8sFlag returns the value after flag in argv.
+func joinK8sFlag(t *testing.T, argv []string, flag string) string {
+	t.Helper()
+	i := slices.Index(argv, flag)
+	if i < 0 || i+1 >= len(argv) {
+		t.Fatalf("%q has no %s", argv, flag)
+	}
+	return argv[i+1]
+}
+
+// joinK8sExpand expands $(VAR) as Kubernetes does in command and args.
+func joinK8sExpand(s string, env map[string]string) string {
+	for k, v := range env {
+		s = strings.ReplaceAll(s, "$("+k+")", v)
+	}
+	return s
+}
+
+// TestJoinKubernetesExample checks the manifests of deploy/kubernetes
+// against each other and the README, then runs them on loopback as far
+// as a machine without a cluster can: the ConfigMap's experiment, its
+// addresses and paths moved to this machine, with the timeserver
+// container's command beside it and testers started with the Job's exact
+// command line.
+func TestJoinKubernetesExample(t *testing.T) {
+	exp, tester, env, timeserver := joinK8sManifests(t)
+	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
+	for _, cmd := range []string{"kubectl create secret generic diperf-token --from-file=token=token",
+		"kubectl apply -f deploy/kubernetes/", "(umask 077; head -c 32 /dev/urandom | base64 > token)"} {
+		if !strings.Contains(readme, cmd) {
+			t.Errorf("README.md lacks the command %q", cmd)
+		}
+	}
+
+	d := t.TempDir()
+	token := filepath.Join(d, "token")
+	if err := os.WriteFile(token, []byte("a-token-of-the-kubernetes-example\n"), 0o400); err != nil {
+		t.Fatal(err)
+	}
+	ctl, ts := freeAddr(t), freeUDPAddr(t)
+	_, ctlPort, _ := net.SplitHostPort(ctl)
+	_, tsPort, _ := net.SplitHostPort(ts)
+	local := strings.NewReplacer(
+		"0.0.0.0:7070", ctl, "advertise: diperf-controller", "advertise: 127.0.0.1",
+		"diperf-controller:7071", ts, "/secret/token", token,
+		"testers: 10 ", "testers: 2 ", "tester_duration: 60s", "tester_duration: 2s", "tester_start_interval: 2s", "tester_start_interval: 500ms",
+		"[diperf, call, http, \"$DIPERF_TARGET\"]", "[sleep, \"0.02\"]").Replace(exp)
+	if strings.Contains(local, "diperf-controller") || strings.Contains(local, "/secret/") {
+		t.Fatalf("the experiment changed: it still names the cluster after moving it here\n%s", local)
+	}
+	argv := strings.Fields(strings.NewReplacer("0.0.0.0:7071", "127.0.0.1:"+tsPort).Replace(strings.Join(timeserver[1:], " ")))
+	startCmd(t, nil, exec.Command(bin, argv...))
+	out := filepath.Join(d, "run")
+	run := startRun(t, "run", writeExperiment(t, local), "--out", out)
+	env["CONTROLLER"] = net.JoinHostPort("127.0.0.1", ctlPort)
+	var testers []*background
+	for range 2 {
+		args := slices.Clone(tester[1:])
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(joinK8sExpand(a, env), "/secret/token", token)
+		}
+		testers = append(testers, startCmd(t, nil, exec.Command(bin, args...)))
+	}
+	if code := run.wait(t, 90*time.Second); code != 0 {
+		t.Fatalf("the example's run, moved here: exit %d\n%s", code, run.stderr.String())
+	}
+	for i, b := range testers {
+		if code := b.wait(t, 30*time.Second); code != 0 {
+			t.Errorf("tester %d of the Job's command: exit %d\n%s", i, code, b.stderr.String())
+		}
+	}
+	checkRunDir(t, out)
+	for _, r := range readTesters(t, out) {
+		if r.str(t, "failed") != "false" || r.int(t, "samples_received") == 0 {
+			t.Errorf("tester %d: failed %s (%s), %d samples", r.int(t, "index"), r.str(t, "failed"), r.str(t, "failure_reason"), r.int(t, "samples_received"))
+		}
+	}
+	for _, e := range eventsOf(t, out) {
+		if e["event"] == "time-server" && e["detail"] != ts {
+			t.Errorf("the run's time server is %v, want the timeserver container's %s (sync.server)", e["detail"], ts)
+		}
+	}
+}
+
+// TestJoinExampleExperiment checks examples/join.yaml: a valid join
+// experiment whose comments tell the tester command for its own listen
+// address and token file.
+func TestJoinExampleExperiment(t *testing.T) {
+	e, err := experiment.Load("../examples/join.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Testbed.Provider != experiment.ProviderJoin || e.Testbed.TokenFile == "" {
+		t.Errorf("examples/join.yaml: provider %q, token_file %q", e.Testbed.Provider, e.Testbed.TokenFile)
+	}
+	cmd := "diperf tester --join " + e.Controller.Listen + " --token-file " + e.Testbed.TokenFile
+	if !strings.Contains(joinRead(t, "../examples/join.yaml"), cmd) {
+		t.Errorf("examples/join.yaml does not tell the tester command %q", cmd)
+	}
+}
+
+// TestJoinTestbedsDocExamples checks that every complete experiment of
+// docs/testbeds.md (a yaml block with a name) is valid, and that the doc
+// names every testbed key an experiment may set.
+func TestJoinTestbedsDocExamples(t *testing.T) {
+	doc := joinRead(t, "../docs/testbeds.md")
+	blocks := 0
+	for _, part := range strings.Split(doc, "```yaml\n")[1:] {
+		body, _, _ := strings.Cut(part, "```")
+		if !strings.HasPrefix(body, "name:") {
+			continue
+		}
+		blocks++
+		if _, err := experiment.Parse([]byte(body), "docs/testbeds.md"); err != nil {
+			t.Errorf("docs/testbeds.md example %d: %v\n%s", blocks, err, body)
+		}
+	}
+	if blocks != 4 {
+		t.Errorf("docs/testbeds.md has %d complete examples, want one per provider (4)", blocks)
+	}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[experiment.Testbed]()) {
+		if key, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); !strings.Contains(doc, "`testbed."+key+"`") {
+			t.Errorf("docs/testbeds.md does not describe testbed.%s", key)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/diperf/diperf/internal/transport"
+)
+
+// defaultJoinRetry is how long a joining tester keeps trying to reach a
+// controller that does not answer yet (diperf tester --join-retry): an
+// engine starts its testers in any order, often before the controller
+// listens or before its name resolves.
+const defaultJoinRetry = 2 * time.Minute
+
+// Back-off between a joining tester's connection attempts: doubling from
+// the first to the last.
+const (
+	joinRetryFirst = 100 * time.Millisecond
+	joinRetryMax   = 5 * time.Second
+)
+
+// joinDialer is a transport whose first dial of the controller's address
+// is retried with back-off for up to window. Every later dial (the time
+// server, a reconnection) goes through at once, as before: only a tester
+// that never reached its controller waits for it.
+type joinDialer struct {
+	transport.Transport
+	addr   string        // the controller's address (--join)
+	window time.Duration // how long the first dial keeps trying
+	log    io.Writer     // where the first failure is told
+	dialed atomic.Bool   // the first dial of addr has been made
+}
+
+// Dial dials addr; the first dial of the controller's address retries
+// until it connects, window has passed, or ctx ends.
+func (d *joinDialer) Dial(ctx context.Context, addr string) (net.Conn, error) {
+	if addr != d.addr || d.dialed.Swap(true) || d.window <= 0 {
+		return d.Transport.Dial(ctx, addr)
+	}
+	deadline := time.Now().Add(d.window)
+	wait := joinRetryFirst
+	for attempt := 1; ; attempt++ {
+		c, err := d.Transport.Dial(ctx, addr)
+		if err == nil {
+			if attempt > 1 {
+				fmt.Fprintf(d.log, "diperf tester: reached the controller at %s after %d attempts\n", addr, attempt)
+			}
+			return c, nil
+		}
+		left := time.Until(deadline)
+		if left <= 0 || ctx.Err() != nil {
+			return nil, fmt.Errorf("no controller answered at %s within --join-retry %v (%d attempts): %w", addr, d.window, attempt, err)
+		}
+		if attempt == 1 {
+			fmt.Fprintf(d.log, "diperf tester: the controller at %s does not answer yet (%v); trying again for up to %v\n", addr, err, d.window)
+		}
+		if !sleepCtx(ctx, min(wait, left)) {
+			return nil, fmt.Errorf("joining the controller at %s: %w", addr, ctx.Err())
+		}
+		wait = min(2*wait, joinRetryMax)
+	}
+}
+
+// sleepCtx sleeps for d, or until ctx ends (false).
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
