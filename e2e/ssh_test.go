@@ -7,9 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diperf/diperf/test/netlab"
 )
 
 // sshExperiment is a short run over the lab's hosts; the client checks
@@ -41,6 +44,13 @@ schedule:
 // fresh directory, where diperf runs.
 func sshWriteExperiment(t *testing.T, lab *sshLab, hosts []string, perHost, minHosts, testers int, keep bool) string {
 	t.Helper()
+	return sshWriteExperimentWith(t, lab.identity, lab.known, lab.workDir, hosts, perHost, minHosts, testers, keep)
+}
+
+// sshWriteExperimentWith is sshWriteExperiment with the login's key and
+// known_hosts file, and the work dir ("" = the default, ~/.diperf).
+func sshWriteExperimentWith(t *testing.T, identity, known, workDir string, hosts []string, perHost, minHosts, testers int, keep bool) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
 		t.Fatal(err)
@@ -48,7 +58,7 @@ func sshWriteExperiment(t *testing.T, lab *sshLab, hosts []string, perHost, minH
 	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), bytes.Repeat([]byte("diperf\n"), 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	body := fmt.Sprintf(sshExperiment, strings.Join(hosts, ", "), lab.identity, lab.known, lab.workDir, perHost, minHosts, keep, testers)
+	body := fmt.Sprintf(sshExperiment, strings.Join(hosts, ", "), identity, known, workDir, perHost, minHosts, keep, testers)
 	if err := os.WriteFile(filepath.Join(dir, "exp.yaml"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -373,6 +383,123 @@ func sshWaitFor(t *testing.T, path, text string) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%s never held %s", path, text)
+		}
+	}
+}
+
+// TestSSHNetlabTenHosts is the run over 10 hosts, each a network
+// namespace with its own real sshd, hostname and disk (test/netlab): one
+// cut off by a partition (silent: it times out), one with a full disk and
+// one whose key differs from known_hosts are reported and skipped; the
+// other 7 get the binary and the deploy files in ~/.diperf, run 2 testers
+// each (their hostnames in testers.csv), and are left with no process
+// and no file, in /root or /tmp.
+func TestSSHNetlabTenHosts(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 10, Prefix: "ssh"})
+	if err := lab.Hosts[9].Partition(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := lab.Hosts[8].FillDisk(); err != nil {
+		t.Fatal(err)
+	}
+	known := sshNetlabBadKey(t, lab, lab.Hosts[7])
+	var hosts []string
+	for _, h := range lab.Hosts {
+		hosts = append(hosts, "root@"+h.Addr)
+	}
+	dir := sshWriteExperimentWith(t, lab.KeyFile, known, "", hosts, 2, 7, 14, false)
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	skipped := sshEvents(t, out, "host-skipped")
+	t.Logf("skipped:\n%s", strings.Join(skipped, "\n"))
+	for i, why := range map[int]string{9: "connect_timeout", 8: "only 0 MiB free in /root/.diperf", 7: "differs from the one"} {
+		if !slices.ContainsFunc(skipped, func(d string) bool { return strings.HasPrefix(d, hosts[i]+": ") && strings.Contains(d, why) }) {
+			t.Errorf("no host-skipped event says %s: %s", hosts[i], why)
+		}
+	}
+	if len(skipped) != 3 {
+		t.Errorf("%d hosts skipped, want 3", len(skipped))
+	}
+	if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
+		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
+	}
+	s := readSummary(t, out)
+	if s.Testers.Started != 14 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
+		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
+	}
+	names := map[string]int{}
+	for _, row := range readTesters(t, out) {
+		names[row.str(t, "host")]++
+	}
+	for _, h := range lab.Hosts[:7] {
+		if names[h.Name] != 2 {
+			t.Errorf("host %s ran %d testers, want 2 (testers by hostname: %v)", h.Name, names[h.Name], names)
+		}
+	}
+	checkRunDir(t, out)
+	for _, h := range lab.Hosts[:9] {
+		sshNetlabClean(t, h)
+	}
+}
+
+// sshNetlabBadKey returns a copy of the lab's known_hosts in which h has
+// another key.
+func sshNetlabBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
+	t.Helper()
+	b, err := os.ReadFile(lab.KnownHosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other_key")
+	sshKeygen(t, other)
+	pub, err := os.ReadFile(other + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(pub))
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, h.Addr+" ") {
+			line = h.Addr + " " + f[0] + " " + f[1]
+		}
+		lines = append(lines, line)
+	}
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(known, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return known
+}
+
+// sshNetlabClean asserts that no process is left on h (after up to 10 s:
+// sshd's session processes exit once the controller hung up) and no file
+// in /root or /tmp but netlab's own disk filler.
+func sshNetlabClean(t *testing.T, h *netlab.Host) {
+	t.Helper()
+	var procs []netlab.Proc
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var err error
+		if procs, err = h.Processes(); err != nil {
+			t.Fatal(err)
+		}
+		if len(procs) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(procs) > 0 {
+		t.Errorf("%s: processes left after the run: %v", h.Name, procs)
+	}
+	for _, d := range []string{"/root", "/tmp"} {
+		files, err := h.Files(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = slices.DeleteFunc(files, func(f string) bool { return strings.Contains(f, ".netlab-fill") })
+		if len(files) > 0 {
+			t.Errorf("%s: files left in %s after the run: %v", h.Name, d, files)
 		}
 	}
 }

@@ -56,6 +56,10 @@ func (p *hostProblem) Unwrap() error { return p.err }
 func dialHost(ctx context.Context, t sshTarget, cfg ssh.ClientConfig) (*ssh.Client, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", t.addr)
+	var ne net.Error
+	if err != nil && (ctx.Err() != nil || errors.As(err, &ne) && ne.Timeout()) {
+		return nil, &hostProblem{t.name, fmt.Errorf("unreachable: no answer within testbed.connect_timeout: %w", err), false}
+	}
 	if err != nil {
 		return nil, &hostProblem{t.name, fmt.Errorf("unreachable: %w", err), false}
 	}
@@ -115,8 +119,9 @@ const probeScript = `uname -sm || exit 1
 W=%s; d="$W"; top=
 while [ ! -e "$d" ]; do top="$d"; d=$(dirname -- "$d"); done
 mkdir -p -- "$W" || exit 1
+T=; if [ -n "$top" ]; then T=$(cd -- "$top" && pwd) || exit 1; fi
 cd -- "$W" && pwd || exit 1
-if [ -n "$top" ]; then (cd -- "$top" && pwd); else echo; fi
+echo "$T"
 df -Pk . | tail -n 1`
 
 // probe learns the host's OS/arch, work dir and free space; it records a
