@@ -170,7 +170,6 @@ func goOSArch(uname string) string {
 // keeps the pid, so the command is still its session's leader.
 func posix(cmd string) string { return "exec sh -c " + shellQuote(cmd) }
 
-
 // newSession opens a session on the host's newest connection, and on a
 // new connection when sshd refuses it there (MaxSessions reached).
 func (h *sshHost) newSession() (*ssh.Session, error) {
