@@ -15,8 +15,12 @@ import (
 	"github.com/diperf/diperf/test/netlab"
 )
 
-// sshExperiment is a short run over the lab's hosts; the client checks
-// that the deploy file is in its working directory.
+// The ssh testbed against real OpenSSH: hosts of test/netlab, each a
+// network namespace with its own sshd (OpenSSH's defaults), hostname and
+// disk (/root and /tmp), so the default work dir ~/.diperf is each host's.
+
+// sshExperiment is a short run over lab hosts; the client checks that the
+// deploy file is in its working directory.
 const sshExperiment = `name: ssh-lab
 client:
   exec: [sh, -c, "test -s data/payload.txt && sleep 0.05"]
@@ -26,8 +30,6 @@ testbed:
   hosts: [%s]
   identity_file: %s
   known_hosts: %s
-  trust_new_hosts: true
-  work_dir: %s
   testers_per_host: %d
   min_hosts: %d
   keep_files: %v
@@ -40,16 +42,21 @@ schedule:
   client_interval: 0s
 `
 
-// sshWriteExperiment writes the experiment and its deploy folder into a
-// fresh directory, where diperf runs.
-func sshWriteExperiment(t *testing.T, lab *sshLab, hosts []string, perHost, minHosts, testers int, keep bool) string {
-	t.Helper()
-	return sshWriteExperimentWith(t, lab.identity, lab.known, lab.workDir, hosts, perHost, minHosts, testers, keep)
+// sshWork is the ssh testbed's default work dir on a lab host.
+const sshWork = "/root/.diperf"
+
+// sshSpec is one experiment over lab hosts.
+type sshSpec struct {
+	hosts                      []*netlab.Host
+	known                      string // known_hosts ("" = the lab's)
+	perHost, minHosts, testers int
+	keep                       bool
+	edits                      []string // old, new pairs applied to the experiment
 }
 
-// sshWriteExperimentWith is sshWriteExperiment with the login's key and
-// known_hosts file, and the work dir ("" = the default, ~/.diperf).
-func sshWriteExperimentWith(t *testing.T, identity, known, workDir string, hosts []string, perHost, minHosts, testers int, keep bool) string {
+// sshWriteExperiment writes the experiment and its deploy folder into a
+// fresh directory, where diperf runs.
+func sshWriteExperiment(t *testing.T, lab *netlab.Lab, s sshSpec) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
@@ -58,11 +65,23 @@ func sshWriteExperimentWith(t *testing.T, identity, known, workDir string, hosts
 	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), bytes.Repeat([]byte("diperf\n"), 1000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	body := fmt.Sprintf(sshExperiment, strings.Join(hosts, ", "), identity, known, workDir, perHost, minHosts, keep, testers)
+	if s.known == "" {
+		s.known = lab.KnownHosts
+	}
+	body := fmt.Sprintf(sshExperiment, strings.Join(sshNames(s.hosts), ", "), lab.KeyFile, s.known, s.perHost, s.minHosts, s.keep, s.testers)
+	body = strings.NewReplacer(s.edits...).Replace(body)
 	if err := os.WriteFile(filepath.Join(dir, "exp.yaml"), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+func sshNames(hs []*netlab.Host) []string {
+	var out []string
+	for _, h := range hs {
+		out = append(out, "root@"+h.Addr)
+	}
+	return out
 }
 
 // sshRun runs diperf run in dir (where the deploy files are).
@@ -100,361 +119,64 @@ func sshEvents(t *testing.T, dir, kind string) []string {
 	return out
 }
 
-// sshCheckClean asserts that no process of the run and (unless keep) no
-// file is left on any host.
-func sshCheckClean(t *testing.T, lab *sshLab, keep bool) {
+// sshCheckClean asserts that no process is left on the hosts, that the
+// run's own folder is gone, and unless keep that no file is left in
+// /root or /tmp but netlab's own disk filler.
+func sshCheckClean(t *testing.T, hosts []*netlab.Host, keep bool) {
 	t.Helper()
-	for _, h := range lab.hosts {
-		if h.cmd == nil {
-			continue
-		}
-		if left := h.leftovers(); len(left) > 0 {
-			t.Errorf("%s: processes left after the run: %v", h.name, left)
-		}
-		files := h.files(lab)
-		if !keep && len(files) > 0 {
-			t.Errorf("%s: files left in the work dir after the run: %v", h.name, files)
-		}
-		for _, f := range files {
-			if strings.HasPrefix(f, "runs/") || f == "runs" {
-				t.Errorf("%s: the run's own folder is left: %s", h.name, f)
+	sshNoProcess(t, hosts)
+	for _, h := range hosts {
+		for _, d := range []string{"/root", "/tmp"} {
+			files, err := h.Files(d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = slices.DeleteFunc(files, func(f string) bool { return strings.Contains(f, ".netlab-fill") })
+			if !keep && len(files) > 0 {
+				t.Errorf("%s: files left in %s after the run: %v", h.Name, d, files)
+			}
+			for _, f := range files {
+				if strings.HasPrefix(f, sshWork+"/runs") {
+					t.Errorf("%s: the run's own folder is left: %s", h.Name, f)
+				}
 			}
 		}
 	}
 }
 
-// sshBadKey writes a wrong key for host into the lab's known_hosts.
-func sshBadKey(t *testing.T, lab *sshLab, h *sshLabHost) {
+// sshNoProcess asserts that no process is left on the hosts, after up to
+// 10 s: sshd's session processes exit once the controller hung up.
+func sshNoProcess(t *testing.T, hosts []*netlab.Host) {
 	t.Helper()
-	other := filepath.Join(lab.dir, "other_key")
-	sshKeygen(t, other)
-	pub, err := os.ReadFile(other + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := strings.Fields(string(pub))
-	line := fmt.Sprintf("[127.0.0.1]:%d %s %s\n", h.port, f[0], f[1])
-	if err := os.WriteFile(lab.known, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func sshNames(hs []*sshLabHost) []string {
-	var out []string
-	for _, h := range hs {
-		out = append(out, h.name)
-	}
-	return out
-}
-
-// TestSSHTenHosts runs an experiment over 10 real sshd hosts: one made
-// unreachable (its sshd stopped), one without room in its work dir and one
-// whose key differs from known_hosts are skipped with their reasons; the
-// other 7 get the binary and the deploy files, run 2 testers each whose
-// clients read the deploy file, and are left with no process and no file.
-func TestSSHTenHosts(t *testing.T) {
-	lab := sshStartLab(t, 10, map[int]string{8: "1m"})
-	lab.hosts[9].stop() // unreachable on purpose
-	sshBadKey(t, lab, lab.hosts[7])
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 2, 7, 14, false)
-	out := filepath.Join(t.TempDir(), "run")
-	r := sshRun(t, dir, out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	skipped := strings.Join(sshEvents(t, out, "host-skipped"), "\n")
-	for host, why := range map[string]string{lab.hosts[9].name: "unreachable", lab.hosts[8].name: "MiB free in",
-		lab.hosts[7].name: "differs from the one"} {
-		if !strings.Contains(skipped, host+": ") || !strings.Contains(skipped, why) {
-			t.Errorf("host-skipped events do not report %s (%s):\n%s", host, why, skipped)
+	for _, h := range hosts {
+		var procs []netlab.Proc
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			var err error
+			if procs, err = h.Processes(); err != nil {
+				t.Fatal(err)
+			}
+			if len(procs) == 0 || time.Now().After(deadline) {
+				break
+			}
 		}
-	}
-	if n := len(sshEvents(t, out, "host-skipped")); n != 3 {
-		t.Errorf("%d hosts skipped, want 3:\n%s", n, skipped)
-	}
-	if !strings.Contains(r.stderr+r.stdout, "skipped "+lab.hosts[9].name) {
-		t.Errorf("the run's output does not show the skipped host:\n%s", r.stderr)
-	}
-	notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n")
-	if strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
-		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
-	}
-	s := readSummary(t, out)
-	if s.Testers.Started != 14 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
-		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
-	}
-	hosts := map[string]int{} // by the testbed's word: the launched events' tester ids are HOST:PID
-	for _, e := range eventsOf(t, out) {
-		if id, _ := e["id"].(string); e["event"] == "launched" && strings.Contains(id, ":") {
-			hosts[id[:strings.LastIndex(id, ":")]]++
-		}
-	}
-	for _, h := range lab.hosts[:7] {
-		if hosts[h.name] != 2 {
-			t.Errorf("host %s ran %d testers, want 2 (testers by host: %v)", h.name, hosts[h.name], hosts)
-		}
-	}
-	checkRunDir(t, out)
-	sshCheckClean(t, lab, false)
-}
-
-// TestSSHMinHostsNotMet: with min_hosts 0 every host must be usable; a run
-// with an unreachable host and one with a changed key fails at once,
-// naming each host's reason, creates no run directory and leaves nothing
-// on the good host. Refused keys alone are the user's setup: exit code 2.
-func TestSSHMinHostsNotMet(t *testing.T) {
-	lab := sshStartLab(t, 3, nil)
-	lab.hosts[2].stop()
-	sshBadKey(t, lab, lab.hosts[1])
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 3, false)
-	out := filepath.Join(t.TempDir(), "run")
-	r := sshRun(t, dir, out)
-	if r.code != 1 {
-		t.Errorf("exit %d, want 1 (an unreachable host is not a bad experiment)\n%s", r.code, r.stderr)
-	}
-	for _, want := range []string{"1 usable host(s), and the run needs 3", lab.hosts[2].name + ": unreachable",
-		lab.hosts[1].name + ": ssh: handshake failed: host key", "differs from the one"} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
-		}
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Errorf("a run that could not start left its directory %s", out)
-	}
-	sshCheckClean(t, lab, false)
-
-	dir = sshWriteExperiment(t, lab, sshNames(lab.hosts[:2]), 1, 2, 2, false)
-	if r := sshRun(t, dir, out); r.code != 2 || !strings.Contains(r.stderr, "lower testbed.min_hosts") {
-		t.Errorf("a changed host key alone: exit %d, want 2 with a hint\n%s", r.code, r.stderr)
-	}
-	sshCheckClean(t, lab, false)
-}
-
-// TestSSHKeepFilesReusesUnchangedFiles: with keep_files the deployed files
-// stay; a second run uploads nothing (the notes say so and the binary's
-// mtime is unchanged), a changed deploy file alone is uploaded again, and
-// no run leaves a process or its own folder behind.
-func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
-	lab := sshStartLab(t, 2, nil)
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 2, true)
-	run := func(i int, want string) {
-		t.Helper()
-		out := filepath.Join(t.TempDir(), fmt.Sprint("run", i))
-		if r := sshRun(t, dir, out); r.code != 0 {
-			t.Fatalf("run %d: exit %d\n%s", i, r.code, r.stderr)
-		}
-		if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, want) != 2 {
-			t.Errorf("run %d: want %q on both hosts:\n%s", i, want, notes)
-		}
-		sshCheckClean(t, lab, true)
-	}
-	run(1, "2 file(s) uploaded, 0 unchanged")
-	binPath := lab.hosts[0].path(lab, "bin/diperf")
-	st1, err := os.Stat(binPath)
-	if err != nil {
-		t.Fatalf("keep_files: the binary is not on the host: %v (files: %v)", err, lab.hosts[0].files(lab))
-	}
-	run(2, "0 file(s) uploaded, 2 unchanged")
-	if st2, err := os.Stat(binPath); err != nil || !st2.ModTime().Equal(st1.ModTime()) {
-		t.Errorf("the unchanged binary was written again (mtime %v, then %v, %v)", st1.ModTime(), st2.ModTime(), err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), []byte("changed\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run(3, "1 file(s) uploaded, 1 unchanged")
-	if b, err := os.ReadFile(lab.hosts[1].path(lab, "files/data/payload.txt")); err != nil || string(b) != "changed\n" {
-		t.Errorf("the changed deploy file on the host holds %q (%v)", b, err)
-	}
-}
-
-// TestSSHSweepKillsStrays: clients that leave a process in a process
-// group of its own (perl's setpgrp), which neither the client's end nor the
-// tester's kills, are swept at cleanup: nothing is left on any host.
-func TestSSHSweepKillsStrays(t *testing.T) {
-	lab := sshStartLab(t, 2, nil)
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 1, 0, 2, false)
-	exp := filepath.Join(dir, "exp.yaml")
-	b, err := os.ReadFile(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := strings.Replace(string(b), `"test -s data/payload.txt && sleep 0.05"`, `"perl -e 'setpgrp(0, 0); exec qw(sleep 300)' >/dev/null 2>&1 & sleep 0.2"`, 1)
-	s = strings.Replace(s, "tester_duration: 3s", "tester_duration: 1s", 1)
-	if err := os.WriteFile(exp, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "run")
-	r := sshRun(t, dir, out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	if c := strings.Join(sshEvents(t, out, "testbed-cleanup"), "\n"); !strings.Contains(c, "still running at cleanup") {
-		t.Errorf("the cleanup does not say it killed the strays: %q", c)
-	}
-	sshCheckClean(t, lab, false)
-}
-
-// TestSSHMoreTestersThanMaxSessions: sshd lets one connection carry 10
-// sessions by default (MaxSessions); 25 testers on one host take three
-// connections, all run, and all are cleaned up.
-func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
-	lab := sshStartLab(t, 1, nil)
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 25, 0, 25, false)
-	exp := filepath.Join(dir, "exp.yaml")
-	b, err := os.ReadFile(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(exp, []byte(strings.Replace(string(b), "tester_start_interval: 100ms", "tester_start_interval: 20ms", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "run")
-	r := sshRun(t, dir, out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	if s := readSummary(t, out); s.Testers.Started != 25 || s.Testers.Failed != 0 {
-		t.Errorf("summary: %+v", s.Testers)
-	}
-	sshCheckClean(t, lab, false)
-}
-
-// TestSSHControllerKilledLeavesNoLoad: a controller killed with SIGKILL
-// cleans nothing itself, but its SSH connections drop: every tester on
-// every host sees its stdin end, stops its clients and exits, so no
-// process of the run is left on any host. The next run on those hosts
-// removes what the killed one left there: no file stays.
-func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
-	lab := sshStartLab(t, 2, nil)
-	dir := sshWriteExperiment(t, lab, sshNames(lab.hosts), 2, 0, 4, false)
-	exp := filepath.Join(dir, "exp.yaml")
-	b, err := os.ReadFile(exp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := strings.Replace(string(b), "tester_duration: 3s", "tester_duration: 60s", 1)
-	s = strings.Replace(s, `"test -s data/payload.txt && sleep 0.05"`, `"trap '' TERM; sleep 1"`, 1)
-	if err := os.WriteFile(exp, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
-	cmd.Dir = dir
-	run := startCmd(t, nil, cmd)
-	sshWaitFor(t, filepath.Join(out, "events.jsonl"), `"event":"started","tester":3`)
-	for _, h := range lab.hosts {
-		if len(h.procs()) < 3 { // sshd, and at least a tester and a client
-			t.Fatalf("%s: no tester running before the kill: %v", h.name, h.procs())
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	run.wait(t, 10*time.Second)
-	for _, h := range lab.hosts {
-		if left := h.leftovers(); len(left) > 0 {
-			t.Errorf("%s: processes left after the controller was killed: %v", h.name, left)
-		}
-	}
-	// Its files stay until the next run on the host removes them.
-	if files := lab.hosts[0].files(lab); len(files) == 0 {
-		t.Fatalf("the killed run left no file: the next run has nothing to sweep")
-	}
-	if err := os.WriteFile(exp, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out2 := filepath.Join(t.TempDir(), "run2")
-	if r := sshRun(t, dir, out2); r.code != 0 {
-		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
-	}
-	if notes := strings.Join(sshEvents(t, out2, "testbed-note"), "\n"); strings.Count(notes, "1 stale run(s) removed") != 2 {
-		t.Errorf("the next run does not say it removed the killed run's folder on both hosts:\n%s", notes)
-	}
-	sshCheckClean(t, lab, false)
-}
-
-// sshWaitFor waits up to 30 s for a file to hold text (events.jsonl may
-// exist empty for a moment, which eventsOf refuses).
-func sshWaitFor(t *testing.T, path, text string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(text)) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never held %s", path, text)
+		if len(procs) > 0 {
+			t.Errorf("%s: processes left after the run: %v", h.Name, procs)
 		}
 	}
 }
 
-// TestSSHNetlabTenHosts is the issue's run over 10 hosts, each a network
-// namespace with its own real sshd, hostname and disk (test/netlab): one
-// cut off by a partition (silent: it times out), one with a full disk and
-// one whose key differs from known_hosts are reported and skipped; the
-// other 7 get the binary and the deploy files in ~/.diperf, run 2 testers
-// each (their hostnames in testers.csv), and are left with no process
-// and no file, in /root or /tmp.
-func TestSSHNetlabTenHosts(t *testing.T) {
-	lab := netlab.New(t, netlab.Options{Hosts: 10, Prefix: "ssh"})
-	if err := lab.Hosts[9].Partition(true); err != nil {
-		t.Fatal(err)
-	}
-	if err := lab.Hosts[8].FillDisk(); err != nil {
-		t.Fatal(err)
-	}
-	known := sshNetlabBadKey(t, lab, lab.Hosts[7])
-	var hosts []string
-	for _, h := range lab.Hosts {
-		hosts = append(hosts, "root@"+h.Addr)
-	}
-	dir := sshWriteExperimentWith(t, lab.KeyFile, known, "", hosts, 2, 7, 14, false)
-	out := filepath.Join(t.TempDir(), "run")
-	r := sshRun(t, dir, out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	skipped := sshEvents(t, out, "host-skipped")
-	t.Logf("skipped:\n%s", strings.Join(skipped, "\n"))
-	for i, why := range map[int]string{9: "connect_timeout", 8: "only 0 MiB free in /root/.diperf", 7: "differs from the one"} {
-		if !slices.ContainsFunc(skipped, func(d string) bool { return strings.HasPrefix(d, hosts[i]+": ") && strings.Contains(d, why) }) {
-			t.Errorf("no host-skipped event says %s: %s", hosts[i], why)
-		}
-	}
-	if len(skipped) != 3 {
-		t.Errorf("%d hosts skipped, want 3", len(skipped))
-	}
-	if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
-		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
-	}
-	s := readSummary(t, out)
-	if s.Testers.Started != 14 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
-		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
-	}
-	names := map[string]int{}
-	for _, row := range readTesters(t, out) {
-		names[row.str(t, "host")]++
-	}
-	for _, h := range lab.Hosts[:7] {
-		if names[h.Name] != 2 {
-			t.Errorf("host %s ran %d testers, want 2 (testers by hostname: %v)", h.Name, names[h.Name], names)
-		}
-	}
-	checkRunDir(t, out)
-	for _, h := range lab.Hosts[:9] {
-		sshNetlabClean(t, h)
-	}
-}
-
-// sshNetlabBadKey returns a copy of the lab's known_hosts in which h has
+// sshBadKey returns a copy of the lab's known_hosts in which h has
 // another key.
-func sshNetlabBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
+func sshBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
 	t.Helper()
 	b, err := os.ReadFile(lab.KnownHosts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	other := filepath.Join(t.TempDir(), "other_key")
-	sshKeygen(t, other)
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", other).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
 	pub, err := os.ReadFile(other + ".pub")
 	if err != nil {
 		t.Fatal(err)
@@ -474,32 +196,222 @@ func sshNetlabBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
 	return known
 }
 
-// sshNetlabClean asserts that no process is left on h (after up to 10 s:
-// sshd's session processes exit once the controller hung up) and no file
-// in /root or /tmp but netlab's own disk filler.
-func sshNetlabClean(t *testing.T, h *netlab.Host) {
+// sshWaitFor waits up to 30 s for a file to hold text (events.jsonl may
+// exist empty for a moment, which eventsOf refuses).
+func sshWaitFor(t *testing.T, path, text string) {
 	t.Helper()
-	var procs []netlab.Proc
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		var err error
-		if procs, err = h.Processes(); err != nil {
-			t.Fatal(err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(text)) {
+			return
 		}
-		if len(procs) == 0 || time.Now().After(deadline) {
-			break
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never held %s", path, text)
 		}
 	}
-	if len(procs) > 0 {
-		t.Errorf("%s: processes left after the run: %v", h.Name, procs)
+}
+
+// TestSSHTenHosts is the issue's run over 10 hosts: one cut off by a
+// partition (silent: it times out), one with a full disk and one whose
+// key differs from known_hosts are reported and skipped; the other 7 get
+// the binary and the deploy files in ~/.diperf, run 2 testers each (their
+// hostnames in testers.csv), and are left with no process and no file.
+func TestSSHTenHosts(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 10, Prefix: "ssh"})
+	if err := lab.Hosts[9].Partition(true); err != nil {
+		t.Fatal(err)
 	}
-	for _, d := range []string{"/root", "/tmp"} {
-		files, err := h.Files(d)
-		if err != nil {
-			t.Fatal(err)
+	if err := lab.Hosts[8].FillDisk(); err != nil {
+		t.Fatal(err)
+	}
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, known: sshBadKey(t, lab, lab.Hosts[7]), perHost: 2, minHosts: 7, testers: 14})
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	skipped := sshEvents(t, out, "host-skipped")
+	names := sshNames(lab.Hosts)
+	for i, why := range map[int]string{9: "no answer within testbed.connect_timeout", 8: "only 0 MiB free in " + sshWork, 7: "differs from the one"} {
+		if !slices.ContainsFunc(skipped, func(d string) bool { return strings.HasPrefix(d, names[i]+": ") && strings.Contains(d, why) }) {
+			t.Errorf("no host-skipped event says %s: %s\n%s", names[i], why, strings.Join(skipped, "\n"))
 		}
-		files = slices.DeleteFunc(files, func(f string) bool { return strings.Contains(f, ".netlab-fill") })
-		if len(files) > 0 {
-			t.Errorf("%s: files left in %s after the run: %v", h.Name, d, files)
+		if !strings.Contains(r.stderr, "testbed: skipped "+names[i]+": ") {
+			t.Errorf("the run's output does not show %s skipped:\n%s", names[i], r.stderr)
 		}
 	}
+	if len(skipped) != 3 {
+		t.Errorf("%d hosts skipped, want 3:\n%s", len(skipped), strings.Join(skipped, "\n"))
+	}
+	if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
+		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
+	}
+	s := readSummary(t, out)
+	if s.Testers.Started != 14 || s.Testers.Failed != 0 || s.Samples.OK == 0 || s.Samples.Failed != 0 {
+		t.Errorf("summary: %+v %+v", s.Testers, s.Samples)
+	}
+	byHost := map[string]int{}
+	for _, row := range readTesters(t, out) {
+		byHost[row.str(t, "host")]++
+	}
+	for _, h := range lab.Hosts[:7] {
+		if byHost[h.Name] != 2 {
+			t.Errorf("host %s ran %d testers, want 2 (testers by hostname: %v)", h.Name, byHost[h.Name], byHost)
+		}
+	}
+	checkRunDir(t, out)
+	sshCheckClean(t, lab.Hosts[:9], false)
+}
+
+// TestSSHMinHostsNotMet: with min_hosts 0 every host must be usable; a run
+// with a host that refuses connections and one with a changed key fails
+// at once, naming each host's reason, creates no run directory and leaves
+// nothing on the good host. Refused keys alone are the user's setup: exit
+// code 2.
+func TestSSHMinHostsNotMet(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 3, Prefix: "ssh"})
+	if err := lab.Hosts[2].Stop(); err != nil {
+		t.Fatal(err)
+	}
+	known := sshBadKey(t, lab, lab.Hosts[1])
+	names := sshNames(lab.Hosts)
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, known: known, perHost: 1, testers: 3})
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (an unreachable host is not a bad experiment)\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"1 usable host(s), and the run needs 3", names[2] + ": unreachable", "connection refused",
+		names[1] + ": ssh: handshake failed: host key", "differs from the one"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a run that could not start left its directory %s", out)
+	}
+	sshCheckClean(t, lab.Hosts[:2], false)
+
+	dir = sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts[:2], known: known, perHost: 1, minHosts: 2, testers: 2})
+	if r := sshRun(t, dir, out); r.code != 2 || !strings.Contains(r.stderr, "lower testbed.min_hosts") {
+		t.Errorf("a changed host key alone: exit %d, want 2 with a hint\n%s", r.code, r.stderr)
+	}
+	sshCheckClean(t, lab.Hosts[:2], false)
+}
+
+// TestSSHKeepFilesReusesUnchangedFiles: with keep_files the deployed files
+// stay; a second run uploads nothing (the notes say so and the binary's
+// mtime is unchanged), a changed deploy file alone is uploaded again, and
+// no run leaves a process or its own folder behind.
+func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2, keep: true})
+	run := func(i int, want string) {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), fmt.Sprint("run", i))
+		if r := sshRun(t, dir, out); r.code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", i, r.code, r.stderr)
+		}
+		if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, want) != 2 {
+			t.Errorf("run %d: want %q on both hosts:\n%s", i, want, notes)
+		}
+		sshCheckClean(t, lab.Hosts, true)
+	}
+	run(1, "2 file(s) uploaded, 0 unchanged")
+	binPath := lab.Hosts[0].Path(sshWork + "/bin/diperf")
+	st1, err := os.Stat(binPath)
+	if err != nil {
+		t.Fatalf("keep_files: the binary is not on the host: %v", err)
+	}
+	run(2, "0 file(s) uploaded, 2 unchanged")
+	if st2, err := os.Stat(binPath); err != nil || !st2.ModTime().Equal(st1.ModTime()) {
+		t.Errorf("the unchanged binary was written again (mtime %v, then %v, %v)", st1.ModTime(), st2.ModTime(), err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "data", "payload.txt"), []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(3, "1 file(s) uploaded, 1 unchanged")
+	if b, err := os.ReadFile(lab.Hosts[1].Path(sshWork + "/files/data/payload.txt")); err != nil || string(b) != "changed\n" {
+		t.Errorf("the changed deploy file on the host holds %q (%v)", b, err)
+	}
+}
+
+// TestSSHSweepKillsStrays: clients that leave a process in a process
+// group of its own (perl's setpgrp), which neither the client's end nor
+// the tester's kills, are swept at cleanup: nothing is left on any host.
+func TestSSHSweepKillsStrays(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2, edits: []string{
+		`"test -s data/payload.txt && sleep 0.05"`, `"perl -e 'setpgrp(0, 0); exec qw(sleep 300)' >/dev/null 2>&1 & sleep 0.2"`,
+		"tester_duration: 3s", "tester_duration: 1s"}})
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if c := strings.Join(sshEvents(t, out, "testbed-cleanup"), "\n"); !strings.Contains(c, "still running at cleanup") {
+		t.Errorf("the cleanup does not say it killed the strays: %q", c)
+	}
+	sshCheckClean(t, lab.Hosts, false)
+}
+
+// TestSSHMoreTestersThanMaxSessions: sshd lets one connection carry 10
+// sessions by default (MaxSessions); 25 testers on one host take three
+// connections, all run, and all are cleaned up.
+func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 1, Prefix: "ssh"})
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 25, testers: 25,
+		edits: []string{"tester_start_interval: 100ms", "tester_start_interval: 20ms"}})
+	out := filepath.Join(t.TempDir(), "run")
+	r := sshRun(t, dir, out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if s := readSummary(t, out); s.Testers.Started != 25 || s.Testers.Failed != 0 {
+		t.Errorf("summary: %+v", s.Testers)
+		for _, row := range readTesters(t, out) {
+			if why := row.str(t, "failure_reason"); why != "" {
+				t.Logf("tester failed: %s", why)
+			}
+		}
+	}
+	sshCheckClean(t, lab.Hosts, false)
+}
+
+// TestSSHControllerKilledLeavesNoLoad: a controller killed with SIGKILL
+// cleans nothing itself, but its SSH connections drop: every tester on
+// every host sees its stdin end, stops its clients (which ignore SIGTERM)
+// and exits, so no process of the run is left on any host. The next run
+// on those hosts removes what the killed one left there: no file stays.
+func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
+	spec := sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{"tester_duration: 3s", "tester_duration: 60s",
+		`"test -s data/payload.txt && sleep 0.05"`, `"trap '' TERM; sleep 1"`}}
+	dir := sshWriteExperiment(t, lab, spec)
+	out := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
+	cmd.Dir = dir
+	run := startCmd(t, nil, cmd)
+	sshWaitFor(t, filepath.Join(out, "events.jsonl"), `"event":"started","tester":3`)
+	for _, h := range lab.Hosts {
+		if procs, _ := h.Processes(); len(procs) < 2 { // at least a tester and a client
+			t.Fatalf("%s: no tester running before the kill: %v", h.Name, procs)
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	run.wait(t, 10*time.Second)
+	sshNoProcess(t, lab.Hosts)
+	if files, _ := lab.Hosts[0].Files(sshWork); len(files) == 0 {
+		t.Fatalf("the killed run left no file: the next run has nothing to sweep")
+	}
+	dir = sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4})
+	out2 := filepath.Join(t.TempDir(), "run2")
+	if r := sshRun(t, dir, out2); r.code != 0 {
+		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+	}
+	if notes := strings.Join(sshEvents(t, out2, "testbed-note"), "\n"); strings.Count(notes, "1 stale run(s) removed") != 2 {
+		t.Errorf("the next run does not say it removed the killed run's folder on both hosts:\n%s", notes)
+	}
+	sshCheckClean(t, lab.Hosts, false)
 }

@@ -181,7 +181,9 @@ func (h *sshHost) newSession() (*ssh.Session, error) {
 	}
 	s, err := c.NewSession()
 	var oe *ssh.OpenChannelError
-	if err == nil || !errors.As(err, &oe) || oe.Reason != ssh.Prohibited || h.dial == nil {
+	// sshd refuses a session past MaxSessions as "administratively
+	// prohibited" or (OpenSSH) "connect failed: open failed".
+	if err == nil || !errors.As(err, &oe) || h.dial == nil {
 		if err != nil {
 			return nil, fmt.Errorf("opening an SSH session: %w", err)
 		}
