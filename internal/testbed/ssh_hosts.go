@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/user"
+	"strconv"
 	"strings"
 
 	"github.com/diperf/diperf/internal/errs"
@@ -34,8 +35,14 @@ func parseTarget(s, defUser string) (sshTarget, error) {
 		return t, fmt.Errorf("host %q: want [user@]host[:port]: %w", s, err)
 	}
 	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if host == "" || t.user == "" || port == "" || strings.ContainsAny(host, " \t/@") {
+	n, err := strconv.Atoi(port)
+	switch {
+	case host == "" || t.user == "" || strings.ContainsAny(host, " \t/@[]") || strings.ContainsAny(t.user, " \t/:@"):
 		return t, fmt.Errorf("host %q: want [user@]host[:port]", s)
+	case strings.Contains(host, ":") && net.ParseIP(host) == nil:
+		return t, fmt.Errorf("host %q: an IPv6 address with a port is written [ADDR]:PORT", s)
+	case err != nil || n < 1 || n > 65535:
+		return t, fmt.Errorf("host %q: the port must be 1-65535", s)
 	}
 	t.addr = net.JoinHostPort(host, port)
 	return t, nil

@@ -31,7 +31,7 @@ func TestParseTarget(t *testing.T) {
 			t.Errorf("parseTarget(%q) = %+v, %v; want user %s addr %s", c.in, got, err, c.user, c.addr)
 		}
 	}
-	for _, bad := range []string{"", "@h", "bob@", "h:", "a b", "h/x"} {
+	for _, bad := range []string{"", "@h", "bob@", "h:", "a b", "h/x", "0[", "h:0", "h:99999", "h:ssh", "a@b@c", "fe80::zz"} {
 		if _, err := parseTarget(bad, "me"); err == nil {
 			t.Errorf("parseTarget(%q) accepted", bad)
 		}
