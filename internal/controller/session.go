@@ -156,6 +156,7 @@ func (c *controller) testDesc() protocol.TestDesc {
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
 		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),
 		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport,
+		ClientsPerTester: e.Schedule.ClientsPerTester, ClientStartIntervalNs: int64(e.Schedule.ClientStartInterval.D()),
 	}
 }
 

@@ -42,14 +42,14 @@ func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
 	return &outbox{conn: conn, cancel: cancel}
 }
 
-// call makes one timed call and queues its sample.
-func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) sample.Status {
+// call makes one timed call as client loop client and queues its sample.
+func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local, client uint32) sample.Status {
 	start := clk.Now()
 	r := c.Call(ctx)
 	end := clk.Now()
 	o.mu.Lock()
 	o.produced++
-	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Start: start, End: end,
+	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Client: client, Start: start, End: end,
 		Status: r.Status, Bytes: r.Bytes, Err: r.Err})
 	o.bound += protocol.SampleBound(&o.pending[len(o.pending)-1])
 	full := o.fullLocked()

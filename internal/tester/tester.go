@@ -203,7 +203,7 @@ func (t *Tester) finish(reason string) error {
 	return nil
 }
 
-// loop runs the client on schedule until the test duration is over or the
+// loop runs the clients on schedule (runClients) until the test duration is over or the
 // tester is stopped; it returns why it ended. woke is the local time a
 // synchronized start woke at, which is when the loop started (0: now);
 // targetRTT goes to the controller with the start.
@@ -212,8 +212,9 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
-	call := func(ctx context.Context) sample.Status { return t.out.call(ctx, c, t.clk) }
-	return pace(ctx, time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
+	call := func(ctx context.Context, client uint32) sample.Status { return t.out.call(ctx, c, t.clk, client) }
+	return runClients(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
+		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
 }
 
 // pace makes calls for duration from now, one every interval: a call
@@ -226,8 +227,9 @@ func pace(ctx context.Context, duration, interval time.Duration, call func(conte
 	end := start.Add(duration)
 	next := start
 	var backoff startBackoff
+	var sl sleeper // one timer for every wait
 	for {
-		if wait := time.Until(next); wait > 0 && !sleepCtx(ctx, wait) {
+		if wait := time.Until(next); wait > 0 && !sl.sleep(ctx, wait) {
 			return "stopped"
 		}
 		if ctx.Err() != nil {
