@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -230,10 +229,7 @@ func (r *failRelay) pipe(src, dst net.Conn) {
 				return
 			}
 		}
-		if err != nil {
-			if err != io.EOF {
-				return
-			}
+		if err != nil { // io.EOF or a reset: close the other side too
 			return
 		}
 	}
