@@ -152,6 +152,16 @@ type Ack struct {
 	Seq uint64 `json:"seq"` // the highest sample Seq of the batch just spooled
 }
 
+// Heartbeat is the optional payload of a TypeHeartbeat frame: most
+// heartbeats carry none (an empty payload), any frame being a sign of life;
+// a tester says here, once, what went wrong that the controller should
+// record but that does not end the test.
+type Heartbeat struct {
+	// SpoolError is why the tester's own disk spool stopped taking
+	// samples (e.g. a full disk); its samples still go over the wire.
+	SpoolError string `json:"spool_error,omitempty"`
+}
+
 // ErrorMsg carries a fatal error to the peer.
 type ErrorMsg struct {
 	Msg string `json:"msg"`
