@@ -28,7 +28,8 @@ func Compute(in *Input) (*Result, error) {
 		return nil, errNoData
 	}
 	a, err := NewAccumulator(Config{Name: in.Name, Quantum: in.Quantum, Planned: in.Planned,
-		Lost: in.Lost, Testers: in.Testers, Origin: EarliestStart(in.Calls)})
+		Lost: in.Lost, Testers: in.Testers, Origin: EarliestStart(in.Calls),
+		ClientsPerTester: in.ClientsPerTester, ClientStartInterval: in.ClientStartInterval})
 	if err != nil {
 		return nil, err
 	}

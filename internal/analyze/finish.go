@@ -19,17 +19,21 @@ func (a *Accumulator) Result() (*Result, error) {
 	v := a.cells.view(g.n)
 	quanta := a.buildQuanta(g, v)
 	all, allHist := a.quanta.merged()
-	act := newActivity(a.testers)
+	act := newActivity(lifetimes(a.testers))
 	clients := a.buildClients(g, v, act)
 	s := a.summarize(g, quanta, rtStats(all, allHist))
 	s.Peak = Peak{Testers: a.most}
-	if a.most > 0 {
+	if a.most > 0 || a.pc != nil && a.pc.most > 0 {
 		s.Peak.StartS, s.Peak.EndS = g.seconds(a.peak.start), g.seconds(a.peak.end)
 	}
 	s.Fairness = Fairness{Jain: jain(peakCounts(clients, a.testers, a.peak))}
 	s.OriginNs = g.origin
-	return &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
-		Clients: clients, Percentiles: percentiles(all, allHist)}, nil
+	r := &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
+		Clients: clients, Percentiles: percentiles(all, allHist)}
+	if a.pc != nil {
+		a.pc.finish(r, a, g, v)
+	}
+	return r, nil
 }
 
 // buildQuanta assembles the per-quantum time series.
@@ -166,15 +170,16 @@ type activity struct {
 	cum []float64 // ∫ active dt from t[0] to t[i], tester·ns
 }
 
-// newActivity builds the activity of testers over their [Start, End].
-func newActivity(testers []Tester) activity {
+// newActivity builds the activity of testers (or clients) over their
+// lifetimes.
+func newActivity(lives []window) activity {
 	type ev struct {
 		t int64
 		d int
 	}
-	evs := make([]ev, 0, 2*len(testers))
-	for _, t := range testers {
-		evs = append(evs, ev{t.Start, 1}, ev{t.End, -1})
+	evs := make([]ev, 0, 2*len(lives))
+	for _, t := range lives {
+		evs = append(evs, ev{t.start, 1}, ev{t.end, -1})
 	}
 	slices.SortFunc(evs, func(x, y ev) int { return cmp.Compare(x.t, y.t) })
 	var a activity

@@ -92,6 +92,10 @@ func (a *Accumulator) merge(b *Accumulator) {
 	a.quanta.merge(&b.quanta)
 	a.whole.merge(b.whole)
 	a.inPeak.merge(b.inPeak)
+	if a.pc != nil {
+		a.pc.whole.merge(b.pc.whole)
+		a.pc.inPeak.merge(b.pc.inPeak)
+	}
 	for k, n := range b.byClass {
 		a.byClass[k] += n
 	}

@@ -28,19 +28,20 @@ func (w window) within(start, end int64) bool {
 // window. The testers active over the whole window are those whose [Start,
 // End] contains it. With no tester of positive lifetime the window is the
 // earliest start instant; with no testers it is zero and the count 0.
-func peakWindow(testers []Tester) (window, int) {
+// (With many clients per tester, the lifetimes are the clients'.)
+func peakWindow(lives []window) (window, int) {
 	type event struct {
 		t     int64
 		delta int
 	}
-	evs := make([]event, 0, 2*len(testers))
-	for _, t := range testers {
-		if t.End > t.Start {
-			evs = append(evs, event{t.Start, +1}, event{t.End, -1})
+	evs := make([]event, 0, 2*len(lives))
+	for _, t := range lives {
+		if t.end > t.start {
+			evs = append(evs, event{t.start, +1}, event{t.end, -1})
 		}
 	}
 	if len(evs) == 0 {
-		return instantPeak(testers)
+		return instantPeak(lives)
 	}
 	slices.SortFunc(evs, func(a, b event) int { return cmp.Compare(a.t, b.t) })
 	var best window
@@ -62,23 +63,32 @@ func peakWindow(testers []Tester) (window, int) {
 	return best, most
 }
 
-// instantPeak is the peak of testers that all have zero lifetimes: the
-// earliest start instant and the number of testers there.
-func instantPeak(testers []Tester) (window, int) {
-	if len(testers) == 0 {
+// instantPeak is the peak of lifetimes that all are zero: the earliest
+// start instant and the number of lifetimes there.
+func instantPeak(lives []window) (window, int) {
+	if len(lives) == 0 {
 		return window{}, 0
 	}
-	first := testers[0].Start
-	for _, t := range testers {
-		first = min(first, t.Start)
+	first := lives[0].start
+	for _, t := range lives {
+		first = min(first, t.start)
 	}
 	n := 0
-	for _, t := range testers {
-		if t.Start == first {
+	for _, t := range lives {
+		if t.start == first {
 			n++
 		}
 	}
 	return window{first, first}, n
+}
+
+// lifetimes returns the testers' [Start, End].
+func lifetimes(testers []Tester) []window {
+	out := make([]window, len(testers))
+	for i, t := range testers {
+		out[i] = window{t.Start, t.End}
+	}
+	return out
 }
 
 // jain returns Jain's fairness index (Σx)²/(n·Σx²) of xs: 1 for a single

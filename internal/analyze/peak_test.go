@@ -36,7 +36,7 @@ func TestPeakWindow(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			w, n := peakWindow(tc.testers)
+			w, n := peakWindow(lifetimes(tc.testers))
 			want := window{}
 			if tc.n > 0 {
 				want = window{at(tc.from), at(tc.to)}

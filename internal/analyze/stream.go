@@ -22,6 +22,14 @@ type Config struct {
 	// testers (the earliest call start); with testers it is their earliest
 	// start. Either way it is rounded down to a multiple of the quantum.
 	Origin int64
+	// ClientsPerTester is how many client loops each tester ran (0 is
+	// one). With more, the analysis takes a client as (tester, client):
+	// Result.PerClient has a row for each, Jain's index is over them and
+	// the peak window is where the most clients ran.
+	ClientsPerTester int
+	// ClientStartInterval staggers a tester's clients: client j started
+	// j × this after its tester (0: together).
+	ClientStartInterval time.Duration
 }
 
 // Accumulator folds the calls of a run, in batches and in any order, into
@@ -40,8 +48,10 @@ type Accumulator struct {
 	quanta   quantaAcc
 	whole    *testerAcc
 	inPeak   *testerAcc
-	lastBusy []int   // per tester: last cell its latest-ending call was counted busy in
-	lastEnd  []int64 // per tester: end of its latest-ending call so far
+	pc       *perClient // nil when every tester ran one client
+	cpt      int        // clients per tester, at least 1
+	lastBusy []int      // per client (tester × cpt + client): last cell its latest-ending call was counted busy in
+	lastEnd  []int64    // per client: end of its latest-ending call so far
 	byClass  []int
 	calls    int
 	maxEnd   int64
@@ -73,11 +83,21 @@ func NewAccumulator(cfg Config) (*Accumulator, error) {
 	a.maxEnd = a.testEnd
 	a.cells = newCells(a.origin, a.qn, cellsFor(a.qn, a.testEnd-a.origin))
 	a.quanta.hists = newHistStore(maxLiveHists)
-	a.peak, a.most = peakWindow(testers)
+	a.cpt = max(cfg.ClientsPerTester, 1)
+	if a.cpt > maxClientsPerTester {
+		return nil, fmt.Errorf("analyze: %d clients per tester (at most %d)", a.cpt, maxClientsPerTester)
+	}
+	a.peak, a.most = peakWindow(lifetimes(testers))
+	if a.cpt > 1 {
+		a.pc = newPerClient(testers, a.cpt, cfg.ClientStartInterval)
+		a.peak, a.most = a.pc.peak, a.pc.testersIn(testers)
+	}
 	a.whole, a.inPeak = newTesterAcc(len(testers)), newTesterAcc(len(testers))
-	a.lastBusy, a.lastEnd = make([]int, len(testers)), make([]int64, len(testers))
+	a.lastBusy, a.lastEnd = make([]int, len(testers)*a.cpt), make([]int64, len(testers)*a.cpt)
+	for u := range a.lastBusy {
+		a.lastBusy[u], a.lastEnd[u] = -1, math.MinInt64
+	}
 	for i, t := range testers {
-		a.lastBusy[i], a.lastEnd[i] = -1, math.MinInt64
 		a.whole.win[i], a.whole.use[i] = window{t.Start, t.End}, true
 		a.inPeak.win[i], a.inPeak.use[i] = a.peak, a.peak.within(t.Start, t.End)
 	}
@@ -96,6 +116,9 @@ func (a *Accumulator) Add(calls []sample.Call) error {
 		if !c.Status.Valid() {
 			return fmt.Errorf("analyze: call of tester %d: unknown status %v", c.Tester, c.Status)
 		}
+		if int64(c.Client) >= int64(a.cpt) {
+			return fmt.Errorf("analyze: call of tester %d is of client %d, but each tester ran %d clients", c.Tester, c.Client, a.cpt)
+		}
 		a.add(c)
 	}
 	return nil
@@ -104,18 +127,22 @@ func (a *Accumulator) Add(calls []sample.Call) error {
 // add folds one valid call.
 func (a *Accumulator) add(c *sample.Call) {
 	slot := a.slots.at(c.Tester)
+	unit := -1 // the client: tester × cpt + client
+	if slot >= 0 {
+		unit = slot*a.cpt + int(c.Client)
+	}
 	s, e := max(c.Start, a.origin), max(c.End, a.origin)
 	if e > s {
-		// A tester's call that starts after its previous one ended shares
+		// A client's call that starts after its previous one ended shares
 		// no instant with it: in the cell where one ends and the next
-		// starts, the tester counts once towards the most in flight.
+		// starts, the client counts once towards the most in flight.
 		from := 0
-		if slot >= 0 && s >= a.lastEnd[slot] {
-			from = a.lastBusy[slot] + 1
+		if unit >= 0 && s >= a.lastEnd[unit] {
+			from = a.lastBusy[unit] + 1
 		}
 		last := a.cells.add(s, e, from)
-		if slot >= 0 && e >= a.lastEnd[slot] {
-			a.lastBusy[slot], a.lastEnd[slot] = last, e
+		if unit >= 0 && e >= a.lastEnd[unit] {
+			a.lastBusy[unit], a.lastEnd[unit] = last, e
 		}
 	}
 	a.calls++
@@ -130,6 +157,10 @@ func (a *Accumulator) add(c *sample.Call) {
 	if slot >= 0 {
 		a.whole.count(slot, c, d)
 		a.inPeak.count(slot, c, d)
+		if a.pc != nil {
+			a.pc.whole.count(unit, c, d)
+			a.pc.inPeak.count(unit, c, d)
+		}
 	}
 }
 
@@ -172,20 +203,28 @@ func (qa *quantaAcc) grow(q int) {
 	qa.mom = append(qa.mom, make([]moments, n-len(qa.mom))...)
 }
 
-// testerAcc accumulates one Share per tester, each over its own window.
+// testerAcc accumulates one Share per tester (or client), each over its
+// own window.
 type testerAcc struct {
-	win    []window // per tester
-	use    []bool   // per tester: whether it has a window at all
-	ok     []int
-	failed []int
-	mom    []moments
-	hists  []*hdr.Histogram // per tester, made at its first successful call
+	win     []window // per tester
+	use     []bool   // per tester: whether it has a window at all
+	ok      []int
+	failed  []int
+	mom     []moments
+	hists   []*hdr.Histogram // per tester, made at its first successful call
+	newHist func() *hdr.Histogram
 }
 
 // newTesterAcc prepares the accumulator of n testers.
 func newTesterAcc(n int) *testerAcc {
+	return newShareAcc(n, newHist)
+}
+
+// newShareAcc prepares the accumulator of n shares whose response times
+// go to histograms made by mk.
+func newShareAcc(n int, mk func() *hdr.Histogram) *testerAcc {
 	return &testerAcc{win: make([]window, n), use: make([]bool, n), ok: make([]int, n),
-		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n)}
+		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n), newHist: mk}
 }
 
 // count tallies call c, of duration d, of tester t if it ends in t's window.
@@ -198,7 +237,7 @@ func (ta *testerAcc) count(t int, c *sample.Call, d int64) {
 		ta.ok[t]++
 		ta.mom[t].add(d)
 		if ta.hists[t] == nil {
-			ta.hists[t] = newHist()
+			ta.hists[t] = ta.newHist()
 		}
 		record(ta.hists[t], d)
 	case sample.Cancelled:

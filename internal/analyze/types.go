@@ -39,9 +39,11 @@ type RTStats struct {
 	StdDev float64
 }
 
-// Client holds the per-tester figures (DiPerF's per-client metrics).
+// Client holds the per-tester figures (DiPerF's per-client metrics), or
+// those of one client of a tester that ran several (Result.PerClient).
 type Client struct {
 	Index  int     // start order, from 0
+	Client int     // the tester's client loop (in Result.PerClient; 0 in Result.Clients)
 	ID     string  // host:pid
 	Host   string  // host the tester ran on
 	StartS float64 // s since origin when the tester started its client loop
@@ -161,16 +163,24 @@ type Saturation struct {
 	Throughput float64 `json:"throughput"`
 }
 
-// Peak is the window in which the most testers ran at once.
+// Peak is the window in which the most testers (with several clients per
+// tester, the most clients) ran at once.
 type Peak struct {
 	StartS  float64 `json:"start_s"`
 	EndS    float64 `json:"end_s"`
 	Testers int     `json:"testers"`
+	// Clients counts the clients that ran over the whole window, when
+	// testers ran several each (else 0, left out).
+	Clients int `json:"clients,omitempty"`
 }
 
-// Fairness holds Jain's index over testers' successful calls in the peak window.
+// Fairness holds Jain's index over testers' successful calls in the peak
+// window; with several clients per tester, over every client's.
 type Fairness struct {
 	Jain float64 `json:"jain"`
+	// Clients is how many clients the index is over, when testers ran
+	// several each (else 0, left out: it is over Peak.Testers testers).
+	Clients int `json:"clients,omitempty"`
 }
 
 // ClockSummary holds the worst clock figures over all testers.
@@ -188,9 +198,21 @@ type Result struct {
 	Summary Summary   // the summary table
 	Quanta  []Quantum // the time series, one per quantum
 	Clients []Client  // per tester, by start order
+	// PerClient holds, when testers ran several clients each, every
+	// (tester, client) pair by tester start order, then client; nil else.
+	PerClient []Client
 	// Percentiles is the response-time distribution of every successful
 	// call of the run (graph f), at the percentiles of PercentileRanks.
 	Percentiles []PercentilePoint
+}
+
+// ClientRows returns the rows of clients.csv: one per client when
+// testers ran several each, else one per tester.
+func (r *Result) ClientRows() []Client {
+	if r.PerClient != nil {
+		return r.PerClient
+	}
+	return r.Clients
 }
 
 // PercentilePoint is one point of a response-time distribution.
@@ -236,4 +258,7 @@ type Input struct {
 	Lost    int           // samples known to be lost
 	Calls   []sample.Call // every call, any order
 	Testers []Tester      // every tester that started, any order
+	// ClientsPerTester and ClientStartInterval are as in Config.
+	ClientsPerTester    int
+	ClientStartInterval time.Duration
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // WriteQuanta writes qs as quanta.csv: a header, then one row per quantum.
@@ -11,9 +12,29 @@ func WriteQuanta(w io.Writer, qs []Quantum) error {
 	return writeCSV(w, quantaHeader, quantaRows(qs))
 }
 
-// WriteClients writes cs as clients.csv: a header, then one row per tester.
+// WriteClients writes cs as clients.csv: a header, then one row per
+// tester, or per client (Result.ClientRows). When any row is of a client
+// other than 0, a client column follows the index.
 func WriteClients(w io.Writer, cs []Client) error {
-	return writeCSV(w, clientsHeader, clientRows(cs))
+	if !manyClients(cs) {
+		return writeCSV(w, clientsHeader, clientRows(cs))
+	}
+	rows := clientRows(cs)
+	for i, r := range rows {
+		rows[i] = append(append(r[:1:1], strconv.Itoa(cs[i].Client)), r[1:]...)
+	}
+	header := append(append(clientsHeader[:1:1], "client"), clientsHeader[1:]...)
+	return writeCSV(w, header, rows)
+}
+
+// manyClients reports whether any row of cs is of a client other than 0.
+func manyClients(cs []Client) bool {
+	for _, c := range cs {
+		if c.Client != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // writeCSV writes a header and rows as CSV.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/tester"
 	"github.com/diperf/diperf/internal/transport"
 )
@@ -44,6 +45,8 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the secret in base64 (started over SSH)")
 	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
 	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
+	fs.StringVar(&o.SpoolPath, strings.TrimPrefix(testbed.SpoolFlag, "--"), "",
+		"append every sample batch to this file before sending it, so that the controller can take what it never received (a new file)")
 	fs.DurationVar(&o.ClockOffset, "clock-offset", 0, "test only: shift this tester's clock")
 	fs.Float64Var(&o.ClockDriftPPM, "clock-drift-ppm", 0, "test only: make this tester's clock run fast (ppm)")
 	if _, err := parse(fs, args, 0); err != nil {

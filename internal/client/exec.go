@@ -68,6 +68,15 @@ func (e *Exec) Call(ctx context.Context) Reply {
 	defer timer.Stop()
 	select {
 	case err := <-done:
+		if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil {
+			// The client exited, but its stderr was not drained within
+			// WaitDelay (a machine too busy to schedule the copy): the exit
+			// status is the call's outcome, not the late pipe.
+			err = nil
+			if !cmd.ProcessState.Success() {
+				err = &exec.ExitError{ProcessState: cmd.ProcessState}
+			}
+		}
 		return exitReply(err, stderr.String())
 	case <-timer.C:
 		g.kill()

@@ -105,3 +105,21 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+// TestExecStatusWinsOverLateStderr: a client whose stderr stays open after
+// it exits (here a grandchild in a session of its own holds it, as a
+// machine too busy to drain the pipe within WaitDelay looks to Wait) is
+// judged by its exit status, not failed for the late pipe.
+func TestExecStatusWinsOverLateStderr(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		code string
+		want sample.Status
+	}{{"0", sample.OK}, {"4", sample.Failed}} {
+		c := NewExec([]string{"sh", "-c", "setsid sleep 3 & sleep 0.3; exit " + tt.code}, os.Environ(), 10*time.Second)
+		r := c.Call(context.Background())
+		if r.Status != tt.want {
+			t.Errorf("exit %s: got %v %q, want %v", tt.code, r.Status, r.Err, tt.want)
+		}
+	}
+}

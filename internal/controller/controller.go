@@ -100,11 +100,15 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
 		err = c.conduct(ctx, ln)
 	}
+	if err == nil {
+		c.retrieve()
+	}
 	c.cleanup()
 	if err != nil {
 		return nil, err
 	}
-	return c.finish()
+	out, err := c.finish()
+	return out, c.withAbort(err)
 }
 
 // conduct starts the time service, accepts testers on ln, runs the
@@ -149,6 +153,10 @@ type controller struct {
 	guard     *guard         // protects the controller from unproven connections
 	selfCheck string         // local address of checkAdvertised's dial, not a rejected tester
 	sessions  sync.WaitGroup // one per tester connection being served
+	lastBeat  time.Time      // when heartbeats were last sent
+	stopping  bool           // every tester was told to stop: failures no longer count
+	aborted   bool           // the failure policy stopped the run
+	abortErr  error          // why (Run returns it)
 }
 
 // newController checks the options; it creates nothing. A bad testbed

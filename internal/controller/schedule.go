@@ -118,7 +118,7 @@ func (c *controller) plannedStart(i int) int64 {
 // that overruns its time and killing one that ignores the stop. When ctx is
 // cancelled it stops everyone.
 func (c *controller) waitAll(ctx context.Context) {
-	tk := time.NewTicker(100 * time.Millisecond)
+	tk := time.NewTicker(sweepEvery)
 	defer tk.Stop()
 	interrupted := false
 	for {
@@ -143,9 +143,11 @@ func (c *controller) sweep() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
+	c.liveness(now)
 	all := true // schedule has launched every slot it will by now
 	for _, s := range c.slots {
 		if s.finished() {
+			all = all && !c.waitLost(s, now)
 			continue
 		}
 		all = false
@@ -165,13 +167,20 @@ func (c *controller) sweep() bool {
 func (c *controller) stopAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.stopAllLocked("interrupted")
+}
+
+// stopAllLocked is stopAll with c.mu held; failures it causes do not
+// count against the failure policy.
+func (c *controller) stopAllLocked(why string) {
+	c.stopping = true
 	for _, s := range c.slots {
 		switch {
 		case s.finished():
 		case s.conn == nil:
-			c.markFailed(s, "interrupted before it joined")
+			c.markFailed(s, why+" before it joined")
 		default:
-			c.stop(s, "interrupted")
+			c.stop(s, why)
 		}
 	}
 }
@@ -179,9 +188,7 @@ func (c *controller) stopAll() {
 func (c *controller) stop(s *slot, why string) {
 	s.stopSent = time.Now()
 	c.events.Add("stop-sent", s.rec.Slot, s.rec.ID, why)
-	if err := s.conn.Write(protocol.TypeStop, nil); err != nil {
-		c.markFailed(s, "lost while stopping: "+err.Error())
-	}
+	c.send(s, protocol.TypeStop, nil) // a tester that cannot take it is lost, or killed after stopGrace
 }
 
 func sleepUntil(ctx context.Context, t time.Time) bool {

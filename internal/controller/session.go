@@ -49,6 +49,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer close(s.ended)
+	c.sessionOver(s)
 	var reported *reportedError
 	switch {
 	case s.state == done:
@@ -118,6 +119,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	s.conn = conn
 	s.ended = make(chan struct{})
 	s.state = joined
+	s.lastHeard = time.Now()
 	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
 	from := time.Now()
 	if s.rec.PlannedNs != 0 {
@@ -155,7 +157,8 @@ func (c *controller) testDesc() protocol.TestDesc {
 		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
 		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),
-		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport,
+		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport, HeartbeatNs: int64(HeartbeatEvery),
+		ClientsPerTester: e.Schedule.ClientsPerTester, ClientStartIntervalNs: int64(e.Schedule.ClientStartInterval.D()),
 	}
 }
 
@@ -166,6 +169,7 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 		if err != nil {
 			return err
 		}
+		c.heardFrom(s)
 		end, err := c.handle(s, t, p)
 		if err != nil || end {
 			return err
@@ -176,6 +180,9 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 // handle applies one message; end is true after Done.
 func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err error) {
 	switch t {
+	case protocol.TypeHeartbeat:
+		c.onHeartbeat(s, p)
+		return false, nil
 	case protocol.TypeSamples:
 		return false, c.onSamples(s, p)
 	case protocol.TypeSyncRecord:
@@ -223,10 +230,31 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 	c.mu.Lock()
 	s.rec.Received += uint64(len(b.Samples))
 	s.rec.Sent = max(s.rec.Sent, b.Produced)
+	if n := len(b.Samples); n > 0 {
+		s.maxSeq = max(s.maxSeq, b.Samples[n-1].Seq)
+	}
+	if s.lost {
+		s.late += uint64(len(b.Samples))
+	}
 	m := s.mapper
 	c.mu.Unlock()
 	c.stats.add(b.Samples, m)
 	return nil
+}
+
+// onHeartbeat takes what a heartbeat reports besides life: a tester's
+// spool error.
+func (c *controller) onHeartbeat(s *slot, p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	var h protocol.Heartbeat
+	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil || h.SpoolError == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+h.SpoolError)
 }
 
 func (c *controller) onSync(s *slot, r clock.Record) error {
@@ -240,7 +268,9 @@ func (c *controller) onSync(s *slot, r clock.Record) error {
 func (c *controller) onStarted(s *slot, m protocol.Started) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s.state = running
+	if !s.finished() {
+		s.state = running
+	}
 	s.rec.StartNs = s.mapper.Global(m.LocalNs)
 	s.rec.TargetRTTNs = max(m.TargetRTTNs, 0)
 	c.events.Add("started", s.rec.Slot, s.rec.ID, "client loop started")
@@ -251,6 +281,11 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
+	if s.finished() { // lost, and heard again: it stays failed, stopped when it was lost
+		c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
+		c.journal(s)
+		return
+	}
 	if m.Reason == stoppedEarly && s.stopSent.IsZero() {
 		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
 		return

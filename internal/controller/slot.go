@@ -31,6 +31,17 @@ type slot struct {
 	stopSent time.Time     // when Stop was sent (zero: not yet)
 	ended    chan struct{} // closed when its session has ended (nil: never joined)
 	mapper   *clock.Mapper
+
+	// liveness (liveness.go)
+	lastHeard  time.Time  // its last frame
+	lost       bool       // marked failed for its silence; its connection is kept
+	backAt     time.Time  // when a lost tester was heard again (zero: not yet)
+	late       uint64     // samples received after it was lost
+	over       bool       // its session has ended
+	outq       []outFrame // frames waiting for its writer
+	writing    bool       // a writer goroutine is sending outq
+	writeSince time.Time  // when the write in progress began
+	maxSeq     uint64     // the highest sample Seq received (its Seqs come in order)
 }
 
 func (s *slot) finished() bool { return s.state == done || s.state == failed }
@@ -52,6 +63,7 @@ func (c *controller) markFailed(s *slot, reason string) {
 	if s.handle != nil {
 		_ = s.handle.Kill()
 	}
+	c.onFailure(s)
 }
 
 // launch starts the tester for one slot and watches its process.

@@ -30,6 +30,12 @@ func TestUpperBounds(t *testing.T) {
 		// Row 10: a trillion testers were accepted and forked.
 		{"testers", "schedule:\n  testers: 1000000000000\n", 4, "schedule.testers", "must be at most 1000000, got 1000000000000"},
 		{"testers per host", "testbed:\n  testers_per_host: 1000001\n", 4, "testbed.testers_per_host", "must be at most 1000000"},
+		{"clients per tester", "schedule:\n  clients_per_tester: 100001\n", 4, "schedule.clients_per_tester", "must be at most 100000, got 100001"},
+		{"no clients", "schedule: {clients_per_tester: 0}\n", 3, "schedule.clients_per_tester", "must be at least 1, got 0"},
+		{"client start interval", "schedule:\n  client_start_interval: 721h\n", 4, "schedule.client_start_interval", "must be at most 720h"},
+		{"negative client start interval", "schedule:\n  client_start_interval: -1s\n", 4, "schedule.client_start_interval", "must not be negative"},
+		{"clients' ramp-up", "schedule:\n  clients_per_tester: 100000\n  client_start_interval: 26s\n", 5,
+			"schedule.client_start_interval", "(clients_per_tester − 1) × client_start_interval = 99999 × 26s, must be at most 720h"},
 		// Within MaxTesters but too many processes for one machine.
 		{"local testers", "schedule:\n  testers: 10001\n", 4, "schedule.testers", "spread them over more hosts"},
 		// Each within bounds, together a ramp-up of 10000 × 1h.
@@ -63,6 +69,7 @@ func TestUpperBounds(t *testing.T) {
 func TestBoundsAreInclusive(t *testing.T) {
 	t.Parallel()
 	in := base + "client: {exec: [true], timeout: 720h}\nschedule:\n  testers: 10000\n  tester_start_interval: 259s\n" +
+		"  clients_per_tester: 100000\n  client_start_interval: 25s\n" +
 		"  tester_duration: 720h\n  client_interval: 720h\ntestbed: {testers_per_host: 1000000, clock_skew: 720h}\n" +
 		"sync: {interval: 720h}\nanalysis: {quantum: 720h}\n"
 	in = strings.Replace(in, "client: {exec: [true]}\n", "", 1)

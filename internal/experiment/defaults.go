@@ -20,6 +20,7 @@ const (
 	DefaultTesterStartInterval = time.Second      // schedule.tester_start_interval
 	DefaultTesterDuration      = 60 * time.Second // schedule.tester_duration
 	DefaultClientInterval      = time.Second      // schedule.client_interval
+	DefaultClientsPerTester    = 1                // schedule.clients_per_tester
 	DefaultSyncInterval        = 5 * time.Minute  // sync.interval
 	DefaultQuantum             = time.Second      // analysis.quantum
 	DefaultSyncTransport       = SyncUDP          // sync.transport
@@ -51,14 +52,18 @@ const MinQuantum = 10 * time.Millisecond
 // Upper bounds Validate puts on an experiment, so that no setting can
 // overflow a time computation or fork this machine to a halt.
 const (
-	// MaxDuration bounds every duration of the file, and the ramp-up
-	// ((testers − 1) × tester_start_interval): 30 days.
+	// MaxDuration bounds every duration of the file, and the ramp-ups
+	// ((testers − 1) × tester_start_interval, (clients_per_tester − 1) ×
+	// client_start_interval): 30 days.
 	MaxDuration = 30 * 24 * time.Hour
 	// MaxTesters bounds schedule.testers and testbed.testers_per_host.
 	MaxTesters = 1_000_000
 	// MaxLocalTesters bounds schedule.testers on the local provider, where
 	// every tester is a process of this machine.
 	MaxLocalTesters = 10_000
+	// MaxClientsPerTester bounds schedule.clients_per_tester (the same
+	// bound as protocol.MaxClientsPerTester, which testers check).
+	MaxClientsPerTester = 100_000
 	// MaxLaunchRate is how many testers the controller starts per second
 	// at most, whatever tester_start_interval says (0 = as fast as that).
 	MaxLaunchRate = 200
@@ -77,6 +82,7 @@ func Default() Experiment {
 			TesterStartInterval: Duration(DefaultTesterStartInterval),
 			TesterDuration:      Duration(DefaultTesterDuration),
 			ClientInterval:      Duration(DefaultClientInterval),
+			ClientsPerTester:    DefaultClientsPerTester,
 		},
 		Sync:          Sync{Interval: Duration(DefaultSyncInterval), Transport: DefaultSyncTransport, Probes: DefaultSyncProbes},
 		Analysis:      Analysis{Quantum: Duration(DefaultQuantum)},

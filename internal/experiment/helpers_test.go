@@ -30,6 +30,7 @@ func exampleWant() Experiment {
 			TesterStartInterval: Duration(2 * time.Second),
 			TesterDuration:      Duration(time.Minute),
 			ClientInterval:      Duration(time.Second),
+			ClientsPerTester:    1,
 		},
 		Sync:          Sync{Interval: Duration(5 * time.Minute), Transport: SyncUDP, Probes: 16},
 		Analysis:      Analysis{Quantum: Duration(time.Second)},

@@ -42,6 +42,11 @@ func TestParseOverlaysDefaults(t *testing.T) {
 		// Zero client interval means back-to-back.
 		{"zero interval", "client: {exec: [x]}\nschedule: {client_interval: 0}\n",
 			func(e *Experiment) { e.Schedule.ClientInterval = 0 }},
+		// Many clients per tester, staggered.
+		{"clients per tester", "client: {exec: [x]}\nschedule: {clients_per_tester: 50, client_start_interval: 20ms}\n",
+			func(e *Experiment) {
+				e.Schedule.ClientsPerTester, e.Schedule.ClientStartInterval = 50, Duration(20*time.Millisecond)
+			}},
 		// Aliases are followed.
 		{"alias", "client: {exec: [x], timeout: &t 7s}\nsync: {interval: *t}\n",
 			func(e *Experiment) {

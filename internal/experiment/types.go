@@ -78,6 +78,13 @@ type Schedule struct {
 	TesterDuration      Duration `yaml:"tester_duration"`       // how long each tester runs
 	ClientInterval      Duration `yaml:"client_interval"`       // pause between client runs; 0 = back-to-back
 	SynchronizedStart   bool     `yaml:"synchronized_start"`    // launch all testers first, start each at a global time
+	// ClientsPerTester is how many clients each tester runs at once, each
+	// its own closed loop (client_interval between its call starts) with
+	// its own client index in the samples.
+	ClientsPerTester int `yaml:"clients_per_tester"`
+	// ClientStartInterval staggers a tester's clients: client j starts
+	// j × client_start_interval after the tester's start (0 = together).
+	ClientStartInterval Duration `yaml:"client_start_interval"`
 }
 
 // Sync configures clock synchronization between controller and testers.

@@ -21,6 +21,7 @@ func (e *Experiment) Validate() []Problem {
 	v.remote()
 	v.failurePolicy()
 	v.testers()
+	v.clients()
 	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
 	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
 	v.positive("sync.interval", e.Sync.Interval)
@@ -45,6 +46,26 @@ func (v *validator) testers() {
 		s.TesterStartInterval.D() <= MaxDuration && s.Testers > 1 && s.TesterStartInterval.D() > MaxDuration/time.Duration(s.Testers-1) {
 		v.add("schedule.tester_start_interval", fmt.Sprintf("the ramp-up, (testers − 1) × tester_start_interval = %d × %v, must be at most %v",
 			s.Testers-1, s.TesterStartInterval, maxDurationText))
+	}
+}
+
+// clients checks the clients per tester, at most MaxClientsPerTester,
+// and their ramp-up, at most MaxDuration.
+func (v *validator) clients() {
+	s := v.e.Schedule
+	ok := true
+	switch n := s.ClientsPerTester; {
+	case n < 1:
+		v.add("schedule.clients_per_tester", fmt.Sprintf("must be at least 1, got %d", n))
+		ok = false
+	case n > MaxClientsPerTester:
+		v.add("schedule.clients_per_tester", fmt.Sprintf("must be at most %d, got %d; run more testers instead", MaxClientsPerTester, n))
+		ok = false
+	}
+	if v.notNegative("schedule.client_start_interval", s.ClientStartInterval) && ok &&
+		s.ClientsPerTester > 1 && s.ClientStartInterval.D() > MaxDuration/time.Duration(s.ClientsPerTester-1) {
+		v.add("schedule.client_start_interval", fmt.Sprintf("the clients' ramp-up, (clients_per_tester − 1) × client_start_interval = %d × %v, must be at most %s",
+			s.ClientsPerTester-1, s.ClientStartInterval, maxDurationText))
 	}
 }
 

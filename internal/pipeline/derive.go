@@ -51,7 +51,7 @@ func writeAnalysis(dir string, res *analyze.Result) error {
 	if err := rundir.WriteFile(dir, rundir.Quanta, func(w io.Writer) error { return analyze.WriteQuanta(w, res.Quanta) }); err != nil {
 		return err
 	}
-	if err := rundir.WriteFile(dir, rundir.Clients, func(w io.Writer) error { return analyze.WriteClients(w, res.Clients) }); err != nil {
+	if err := rundir.WriteFile(dir, rundir.Clients, func(w io.Writer) error { return analyze.WriteClients(w, res.ClientRows()) }); err != nil {
 		return err
 	}
 	return rundir.WriteJSON(dir, rundir.Summary, &res.Summary)

@@ -69,7 +69,8 @@ func Load(dir string, o Options) (*Dataset, error) {
 	if quantum == 0 {
 		quantum = exp.Analysis.Quantum.D()
 	}
-	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers}
+	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers,
+		ClientsPerTester: exp.Schedule.ClientsPerTester, ClientStartInterval: exp.Schedule.ClientStartInterval.D()}
 	for _, t := range testers {
 		d.Config.Lost += int(t.Lost())
 		if t.StartNs == 0 {

@@ -37,8 +37,12 @@ import (
 // (docs/design/007-authenticated-sessions.md); the controller
 // acknowledges each batch once it is spooled (TypeAck). Version 4:
 // heartbeats both ways (TypeHeartbeat, TestDesc.HeartbeatNs), and a tester
-// that joined on its own asks for any slot (AnySlot).
-const Version = 4
+// that joined on its own asks for any slot (AnySlot). Version 5: many
+// client loops per tester (TestDesc.ClientsPerTester,
+// ClientStartIntervalNs), each sample carrying its client index
+// (BatchVersion 3): an older tester would run one client where many were
+// asked for.
+const Version = 5
 
 // Limits on what a peer may send.
 const (
@@ -48,7 +52,12 @@ const (
 	MaxBatch          = 8192      // most samples in one batch
 	MaxErrText        = 256       // longest per-sample error text, bytes
 	MaxArgv           = 256       // most client arguments
-	MaxStringJSON     = 64 << 10
+	// MaxClientsPerTester bounds TestDesc.ClientsPerTester: concurrent
+	// client loops in one tester.
+	MaxClientsPerTester = 100_000
+	// MaxClientIndex is the largest client index a sample may carry.
+	MaxClientIndex = MaxClientsPerTester - 1
+	MaxStringJSON  = 64 << 10
 )
 
 // Type identifies a message.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 )
 
 // Hello is the tester's first message.
@@ -47,7 +48,16 @@ type TestDesc struct {
 	StartAtNs      int64      `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
 	HeartbeatNs    int64      `json:"heartbeat_ns"`     // send a heartbeat this often (0: none)
 	Slot           int        `json:"slot"`             // the tester's slot (it may have asked for AnySlot)
+	// ClientsPerTester is how many client loops the tester runs at once,
+	// each its own closed loop with its own client index (0 means 1).
+	ClientsPerTester int `json:"clients_per_tester,omitempty"`
+	// ClientStartIntervalNs staggers them: client j starts j times this
+	// after the tester's loop start (0: all together).
+	ClientStartIntervalNs int64 `json:"client_start_interval_ns,omitempty"`
 }
+
+// Clients returns how many client loops the description asks for.
+func (d *TestDesc) Clients() int { return max(d.ClientsPerTester, 1) }
 
 // Client kinds a ClientDesc may name. Append only.
 const (
@@ -95,6 +105,20 @@ func (d *TestDesc) Validate() error {
 	case d.TimeServer == "" || (d.TimeTransport != "udp" && d.TimeTransport != "tcp"):
 		return fmt.Errorf("testdesc: need a time server and a transport (udp or tcp)")
 	}
+	return d.validateClients()
+}
+
+// validateClients checks the number of client loops and their stagger:
+// the last client's start, (clients − 1) × interval, must not overflow.
+func (d *TestDesc) validateClients() error {
+	switch n := d.ClientsPerTester; {
+	case n < 0 || n > MaxClientsPerTester:
+		return fmt.Errorf("testdesc: clients_per_tester must be 1..%d, got %d", MaxClientsPerTester, n)
+	case d.ClientStartIntervalNs < 0:
+		return fmt.Errorf("testdesc: negative client_start_interval_ns")
+	case n > 1 && d.ClientStartIntervalNs > math.MaxInt64/int64(n):
+		return fmt.Errorf("testdesc: client_start_interval_ns of %d for %d clients overflows", d.ClientStartIntervalNs, n)
+	}
 	return nil
 }
 
@@ -126,6 +150,16 @@ type Done struct {
 // the controller's spool: what a crash of the controller can no longer lose.
 type Ack struct {
 	Seq uint64 `json:"seq"` // the highest sample Seq of the batch just spooled
+}
+
+// Heartbeat is the optional payload of a TypeHeartbeat frame: most
+// heartbeats carry none (an empty payload), any frame being a sign of life;
+// a tester says here, once, what went wrong that the controller should
+// record but that does not end the test.
+type Heartbeat struct {
+	// SpoolError is why the tester's own disk spool stopped taking
+	// samples (e.g. a full disk); its samples still go over the wire.
+	SpoolError string `json:"spool_error,omitempty"`
 }
 
 // ErrorMsg carries a fatal error to the peer.

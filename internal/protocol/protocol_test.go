@@ -17,8 +17,8 @@ func TestBatchRoundTrip(t *testing.T) {
 	t.Parallel()
 	in := &Batch{Produced: 42, Samples: []sample.Sample{
 		{Seq: 1, Start: 1_000_000, End: 1_050_000, Status: sample.OK, Bytes: 12},
-		{Seq: 2, Start: 900_000, End: 2_000_000, Status: sample.Timeout, Err: "killed after 1s"},
-		{Seq: 3, Start: -5, End: -5, Status: sample.FailedToStart, Err: strings.Repeat("x", 1000)},
+		{Seq: 2, Client: 7, Start: 900_000, End: 2_000_000, Status: sample.Timeout, Err: "killed after 1s"},
+		{Seq: 3, Client: MaxClientIndex, Start: -5, End: -5, Status: sample.FailedToStart, Err: strings.Repeat("x", 1000)},
 	}}
 	out, err := DecodeBatch(AppendBatch(nil, in))
 	if err != nil {
@@ -43,6 +43,8 @@ func TestDecodeBatchRejects(t *testing.T) {
 		{"too many samples", binary.AppendUvarint(binary.AppendUvarint([]byte{BatchVersion}, 1), MaxBatch+1)},
 		{"unknown status", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Status: 200}}})},
 		{"ends before start", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Start: 10, End: 5}}})},
+		{"client index past the bound", AppendBatch(nil, &Batch{Samples: []sample.Sample{{Seq: 1, Client: MaxClientIndex + 1}}})},
+		{"client index past uint32", badClientBatch()},
 	}
 	for _, tt := range tests {
 		if _, err := DecodeBatch(tt.p); err == nil {
@@ -64,7 +66,8 @@ func TestDecodeBatchChecksVersion(t *testing.T) {
 	}{
 		// protocol version 1 had no version byte: uvarint(produced) came first
 		{"unversioned, as protocol 1 sent it", good[1:], "version 7"},
-		{"a future version", append([]byte{BatchVersion + 1}, good[1:]...), "version 3"},
+		{"a future version", append([]byte{BatchVersion + 1}, good[1:]...), "version 4"},
+		{"version 1", append([]byte{1}, good[1:]...), "version 1"},
 		{"version zero", append([]byte{0}, good[1:]...), "version 0"},
 	}
 	for _, tt := range tests {
@@ -75,6 +78,98 @@ func TestDecodeBatchChecksVersion(t *testing.T) {
 	}
 	if good[0] != BatchVersion {
 		t.Errorf("batch starts with %d, want the version byte %d", good[0], BatchVersion)
+	}
+}
+
+// badClientBatch is a version-3 batch of one sample whose client index
+// does not fit 32 bits.
+func badClientBatch() []byte {
+	p := []byte{BatchVersion, 1, 1, 1, 0, 0, byte(sample.OK)}
+	p = binary.AppendUvarint(p, 1<<40)
+	return append(p, 0, 0)
+}
+
+// appendBatchV2 encodes b as batch version 2 did, before client indexes:
+// the version byte, produced and count, then per sample seq, start delta,
+// duration, status, bytes, error length and text.
+func appendBatchV2(dst []byte, b *Batch) []byte {
+	dst = append(dst, 2)
+	dst = binary.AppendUvarint(dst, b.Produced)
+	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
+	var prev int64
+	for _, s := range b.Samples {
+		dst = binary.AppendUvarint(dst, s.Seq)
+		dst = binary.AppendVarint(dst, s.Start-prev)
+		prev = s.Start
+		dst = binary.AppendVarint(dst, s.End-s.Start)
+		dst = append(dst, byte(s.Status))
+		dst = binary.AppendVarint(dst, s.Bytes)
+		dst = binary.AppendUvarint(dst, uint64(len(s.Err)))
+		dst = append(dst, s.Err...)
+	}
+	return dst
+}
+
+// TestDecodeBatchVersion2 decodes batches as older testers sent them and
+// older spools hold them: every field read, every sample of client 0.
+func TestDecodeBatchVersion2(t *testing.T) {
+	t.Parallel()
+	in := &Batch{Produced: 9, Samples: []sample.Sample{
+		{Seq: 8, Start: 1_000, End: 3_000, Status: sample.OK, Bytes: 5},
+		{Seq: 9, Start: 500, End: 800, Status: sample.Failed, Err: "exit status 1"},
+	}}
+	// The same batch byte for byte as version 2 wrote it.
+	literal := []byte{2, 9, 2, 8, 0xd0, 0x0f, 0xa0, 0x1f, 0, 10, 0, 9, 0xe7, 0x07, 0xd8, 0x04, 1, 0, 13}
+	literal = append(literal, "exit status 1"...)
+	if p := appendBatchV2(nil, in); !bytes.Equal(p, literal) {
+		t.Fatalf("version-2 encoding\n got %v\nwant %v", p, literal)
+	}
+	out, err := DecodeBatch(literal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Fatalf("version 2:\n got %+v\nwant %+v", out, in)
+	}
+	// Decoded and encoded anew, it is a version-3 batch of the same samples.
+	if again, err := DecodeBatch(AppendBatch(nil, out)); err != nil || !reflect.DeepEqual(again, in) {
+		t.Fatalf("re-encoded: %+v, %v", again, err)
+	}
+}
+
+// TestTestDescClients checks the client loops a test description asks
+// for: none said is one, and the count and stagger are bounded.
+func TestTestDescClients(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		n        int
+		interval int64
+		clients  int
+		errHas   string
+	}{
+		{0, 0, 1, ""},
+		{1, 0, 1, ""},
+		{MaxClientsPerTester, 1e9, MaxClientsPerTester, ""},
+		{MaxClientsPerTester + 1, 0, 0, "clients_per_tester must be 1..100000"},
+		{-1, 0, 0, "clients_per_tester must be"},
+		{2, -1, 0, "negative client_start_interval_ns"},
+		{1000, 1 << 62, 0, "overflows"},
+	}
+	for _, tt := range tests {
+		d := TestDesc{Client: ClientDesc{Kind: ClientExec, Argv: []string{"true"}}, DurationNs: 1, TimeoutNs: 1,
+			SyncIntervalNs: 1, BatchNs: 1, SyncProbes: 1, TimeServer: "ts:1", TimeTransport: "udp",
+			ClientsPerTester: tt.n, ClientStartIntervalNs: tt.interval}
+		err := d.Validate()
+		switch {
+		case tt.errHas == "" && (err != nil || d.Clients() != tt.clients):
+			t.Errorf("%d clients every %d ns: %v, %d clients, want valid with %d", tt.n, tt.interval, err, d.Clients(), tt.clients)
+		case tt.errHas != "" && (err == nil || !strings.Contains(err.Error(), tt.errHas)):
+			t.Errorf("%d clients every %d ns: %v, want an error holding %q", tt.n, tt.interval, err, tt.errHas)
+		}
+	}
+	b, err := json.Marshal(TestDesc{ClientsPerTester: 50, ClientStartIntervalNs: 1e6})
+	if err != nil || !strings.Contains(string(b), `"clients_per_tester":50`) || !strings.Contains(string(b), `"client_start_interval_ns":1000000`) {
+		t.Errorf("on the wire: %s %v", b, err)
 	}
 }
 
@@ -178,10 +273,14 @@ func FuzzDecodeBatch(f *testing.F) {
 	f.Add(good)
 	f.Add(good[1:])                                      // the unversioned encoding of protocol 1
 	f.Add(append([]byte{BatchVersion + 1}, good[1:]...)) // a version from the future
+	f.Add(AppendBatch(nil, &Batch{Produced: 3, Samples: []sample.Sample{{Seq: 2, Client: 1, Start: 5, End: 9},
+		{Seq: 3, Client: MaxClientIndex, Start: 7, End: 8, Status: sample.Failed, Err: "x"}}}))
+	f.Add(appendBatchV2(nil, &Batch{Produced: 2, Samples: []sample.Sample{{Seq: 1, Start: 5, End: 9, Err: "e"}}}))
+	f.Add(badClientBatch())
 	f.Fuzz(func(t *testing.T, p []byte) {
 		b, err := DecodeBatch(p)
 		if err != nil {
-			if len(p) > 0 && p[0] != BatchVersion && !errors.Is(err, ErrBatchVersion) {
+			if len(p) > 0 && p[0] != BatchVersion && p[0] != 2 && !errors.Is(err, ErrBatchVersion) {
 				t.Fatalf("batch of version %d refused without ErrBatchVersion: %v", p[0], err)
 			}
 			return

@@ -18,8 +18,14 @@ type Batch struct {
 // BatchVersion is the version of the sample batch encoding, carried in
 // its first byte so that the encoding can change on its own (a batch also
 // lives on in the run directory's spool). Version 1 was the encoding of
-// protocol version 1, which had no version byte.
-const BatchVersion = 2
+// protocol version 1, which had no version byte. Version 3 adds each
+// sample's client index (a uvarint after its status); version 2, without
+// it, is still read (every sample of client 0), since the spools of older
+// runs hold it.
+const BatchVersion = 3
+
+// batchVersion2 is the encoding before client indexes, still decoded.
+const batchVersion2 = 2
 
 // ErrBatchVersion is returned for a batch in an encoding this build does
 // not read.
@@ -40,6 +46,7 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 		prev = s.Start
 		dst = binary.AppendVarint(dst, s.End-s.Start)
 		dst = append(dst, byte(s.Status))
+		dst = binary.AppendUvarint(dst, uint64(s.Client))
 		dst = binary.AppendVarint(dst, s.Bytes)
 		e := s.Err
 		if len(e) > MaxErrText {
@@ -54,7 +61,8 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 // Bounds of the encoding, for sizing batches before encoding them.
 const (
 	batchHeaderBound = 1 + 2*binary.MaxVarintLen64
-	sampleFixedBound = 4*binary.MaxVarintLen64 + 1 + 2 // seq, start, duration, bytes; status; error length
+	// seq, start, duration, bytes; client; status; error length
+	sampleFixedBound = 4*binary.MaxVarintLen64 + binary.MaxVarintLen32 + 1 + 2
 )
 
 // SampleBound is the most bytes s can take in an encoded batch.
@@ -81,11 +89,11 @@ func DecodeBatch(p []byte) (*Batch, error) {
 	if len(p) == 0 {
 		return nil, errShort
 	}
-	if p[0] != BatchVersion {
-		return nil, fmt.Errorf("%w: version %d, this build reads %d (are tester and controller the same diperf version?)",
-			ErrBatchVersion, p[0], BatchVersion)
+	if p[0] != BatchVersion && p[0] != batchVersion2 {
+		return nil, fmt.Errorf("%w: version %d, this build reads %d and %d (are tester and controller the same diperf version?)",
+			ErrBatchVersion, p[0], batchVersion2, BatchVersion)
 	}
-	d := decoder{p: p[1:]}
+	d := decoder{p: p[1:], clients: p[0] >= 3}
 	b := &Batch{Produced: d.uvarint()}
 	n := d.uvarint()
 	if d.err == nil && n > MaxBatch {
@@ -110,8 +118,9 @@ func DecodeBatch(p []byte) (*Batch, error) {
 }
 
 type decoder struct {
-	p   []byte
-	err error
+	p       []byte
+	err     error
+	clients bool // samples carry their client index (version 3 on)
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -152,6 +161,11 @@ func (d *decoder) sample(prev *int64) (sample.Sample, error) {
 	}
 	s.Status = sample.Status(d.p[0])
 	d.p = d.p[1:]
+	var client uint64
+	if d.clients {
+		client = d.uvarint()
+	}
+	s.Client = uint32(client)
 	s.Bytes = d.varint()
 	n := d.uvarint()
 	switch {
@@ -161,6 +175,8 @@ func (d *decoder) sample(prev *int64) (sample.Sample, error) {
 		return s, fmt.Errorf("protocol: sample %d ends before it starts", s.Seq)
 	case !s.Status.Valid():
 		return s, fmt.Errorf("protocol: sample %d has unknown status %d", s.Seq, s.Status)
+	case client > MaxClientIndex:
+		return s, fmt.Errorf("protocol: sample %d has client index %d (at most %d)", s.Seq, client, MaxClientIndex)
 	case n > MaxErrText || n > uint64(len(d.p)):
 		return s, fmt.Errorf("protocol: sample %d error text of %d bytes is too long or truncated", s.Seq, n)
 	}

@@ -83,6 +83,7 @@ type chart struct {
 // Colours shared by all charts, so a quantity looks the same everywhere.
 const (
 	colLoad   = "#1f77b4" // offered load
+	colLive   = "#7f7f7f" // live testers
 	colRT     = "#ff7f0e" // response time
 	colThr    = "#2ca02c" // throughput and successful calls
 	colMark   = "#d62728" // failed testers, saturation

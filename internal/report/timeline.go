@@ -35,8 +35,9 @@ type quantity struct {
 func timelineChart(r *analyze.Result) *chart {
 	n := len(r.Quanta)
 	t, load, rt, thr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	live := make([]float64, n)
 	for i, q := range r.Quanta {
-		t[i], load[i], thr[i], rt[i] = q.T, q.Load, q.Throughput, nan
+		t[i], load[i], thr[i], rt[i], live[i] = q.T, q.Load, q.Throughput, nan, float64(q.Active)
 		if q.RT.N > 0 {
 			rt[i] = q.RT.Mean
 		}
@@ -60,6 +61,7 @@ func timelineChart(r *analyze.Result) *chart {
 	for _, q := range qs {
 		c.series = append(c.series, smooth(t, q))
 	}
+	c.series = append(c.series, liveTesters(t, live))
 	c.extra = []legendItem{
 		{"per quantum", "#aaa", kindLine, 1, 0},
 		{"moving average of " + itoa(maWindow) + " quanta", colGuide, kindLine, 2.2, 0},
@@ -69,6 +71,16 @@ func timelineChart(r *analyze.Result) *chart {
 	}
 	c.addPolynomials(t, qs, min(polyDegree, n/4))
 	return c
+}
+
+// liveTesters is the step line of the testers alive in each quantum of
+// the upper panel: started and not yet stopped, failed or lost (a tester
+// marked lost stops counting from that moment), so that a degraded run
+// shows it.
+func liveTesters(t, live []float64) series {
+	xs, ys := minMax(t, live, maxPoints)
+	return series{name: "live testers (upper panel; a failed or lost tester stops counting when it failed)",
+		kind: kindLine, color: colLive, width: 1.4, upper: true, x: xs, y: ys}
 }
 
 // addPolynomials adds the dashed polynomial approximation of degree deg of

@@ -89,3 +89,39 @@ func TestTimelineLoadReadable(t *testing.T) {
 		t.Errorf("load line spans %.1f px, response time %.1f px: load is squashed", lh, rh)
 	}
 }
+
+// TestTimelineShowsLiveTesters has 4 testers live, then 2 after two were
+// lost: the timeline draws the live testers in the upper panel, with
+// the drop, and says in the legend what counts as live.
+func TestTimelineShowsLiveTesters(t *testing.T) {
+	t.Parallel()
+	r := &analyze.Result{Summary: analyze.Summary{QuantumS: 1, DurationS: 20}}
+	for i := range 20 {
+		active := 4
+		if i >= 10 {
+			active = 2
+		}
+		r.Quanta = append(r.Quanta, analyze.Quantum{T: float64(i), Load: float64(active), Active: active, Throughput: 1})
+	}
+	c := timelineChart(r)
+	var live *series
+	for i := range c.series {
+		if strings.HasPrefix(c.series[i].name, "live testers") {
+			live = &c.series[i]
+		}
+	}
+	if live == nil || !live.upper || !strings.Contains(live.name, "lost") {
+		t.Fatalf("no live testers series in the upper panel saying how lost testers count: %+v", live)
+	}
+	if lo, hi := slicesMinMax(live.y); lo != 2 || hi != 4 {
+		t.Errorf("live testers from %v to %v, want 4 then 2", hi, lo)
+	}
+}
+
+func slicesMinMax(v []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		lo, hi = math.Min(lo, x), math.Max(hi, x)
+	}
+	return lo, hi
+}

@@ -27,6 +27,9 @@ type Row struct {
 	Status       string `parquet:"status,dict"`
 	Bytes        int64  `parquet:"bytes"`
 	Error        string `parquet:"error,dict"`
+	// Client is the tester's client loop that made the call (0 in files
+	// written before clients_per_tester, which have no such column).
+	Client uint32 `parquet:"client"`
 }
 
 // RowChunk is how many rows the readers and writers of samples.parquet
@@ -123,7 +126,7 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 	off := m.Offset(s.Start)
 	return Row{Tester: int32(slot), TesterID: id, Seq: int64(s.Seq), StartNs: s.Start + off,
-		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err}
+		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err, Client: s.Client}
 }
 
 // ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
@@ -211,5 +214,6 @@ func toCall(row Row, m *clock.Mapper) (sample.Call, error) {
 	if m != nil {
 		start += m.Offset(start)
 	}
-	return sample.Call{Tester: row.Tester, Start: start, End: start + row.EndNs - row.StartNs, Status: st, Bytes: row.Bytes}, nil
+	return sample.Call{Tester: row.Tester, Client: row.Client, Start: start, End: start + row.EndNs - row.StartNs,
+		Status: st, Bytes: row.Bytes}, nil
 }

@@ -20,7 +20,7 @@ func writeSpool(t *testing.T, dir string) {
 	}
 	b0 := &protocol.Batch{Produced: 2, Samples: []sample.Sample{
 		{Seq: 1, Start: 1000, End: 1500, Status: sample.OK},
-		{Seq: 2, Start: 2000, End: 2600, Status: sample.Timeout, Err: "killed"},
+		{Seq: 2, Client: 41, Start: 2000, End: 2600, Status: sample.Timeout, Err: "killed"},
 	}}
 	b1 := &protocol.Batch{Produced: 1, Samples: []sample.Sample{{Seq: 1, Start: 5000, End: 5100, Status: sample.OK}}}
 	if err := sp.Sync(0, clock.Record{LocalNs: 1000, OffsetNs: 100}); err != nil {
@@ -77,15 +77,16 @@ func TestSamplesParquetMapsToGlobalTime(t *testing.T) {
 	// mapping is redone from the local times at every read.
 	want := []struct {
 		tester     int32
+		client     uint32
 		start, end int64
 		status     sample.Status
-	}{{0, 1100, 1600, sample.OK}, {0, 2200, 2800, sample.Timeout}, {1, 5000, 5100, sample.OK}}
+	}{{0, 0, 1100, 1600, sample.OK}, {0, 41, 2200, 2800, sample.Timeout}, {1, 0, 5000, 5100, sample.OK}}
 	if len(calls) != len(want) {
 		t.Fatalf("got %d calls", len(calls))
 	}
 	for i, w := range want {
 		c := calls[i]
-		if c.Tester != w.tester || c.Start != w.start || c.End != w.end || c.Status != w.status {
+		if c.Tester != w.tester || c.Client != w.client || c.Start != w.start || c.End != w.end || c.Status != w.status {
 			t.Errorf("call %d = %+v, want %+v", i, c, w)
 		}
 	}

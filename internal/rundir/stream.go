@@ -100,9 +100,15 @@ const (
 
 var colNames = [numCols]string{"tester", "start_ns", "end_ns", "local_start_ns", "status", "bytes"}
 
+// colClient is the column of the client index, which files written
+// before clients_per_tester lack: their calls are all of client 0.
+const colClient = "client"
+
 // rowGroupReader assembles calls from the columns of one row group.
 type rowGroupReader struct {
-	cols [numCols]*column
+	cols   [numCols]*column
+	client *column // nil: the file has no client column
+	all    []*column
 }
 
 // newRowGroupReader opens the analysis columns of rg.
@@ -116,6 +122,16 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 		}
 		rd.cols[i] = c
 	}
+	rd.all = rd.cols[:]
+	if _, ok := rg.Schema().Lookup(colClient); ok {
+		c, err := openColumn(rg, colClient)
+		if err != nil {
+			rd.close()
+			return nil, err
+		}
+		rd.client = c
+		rd.all = append(rd.all[:len(rd.all):len(rd.all)], c)
+	}
 	return rd, nil
 }
 
@@ -126,13 +142,16 @@ func (rd *rowGroupReader) close() {
 			c.close()
 		}
 	}
+	if rd.client != nil {
+		rd.client.close()
+	}
 }
 
 // read appends up to cap(b) calls to b; io.EOF once the row group is done.
 func (rd *rowGroupReader) read(b []sample.Call, mc *mapperCache) ([]sample.Call, error) {
 	for len(b) < cap(b) {
 		n := cap(b) - len(b)
-		for _, c := range rd.cols {
+		for _, c := range rd.all {
 			if err := c.fill(); err != nil {
 				if errors.Is(err, io.EOF) && c == rd.cols[0] {
 					return b, io.EOF
@@ -158,15 +177,23 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 	local := c[colLocal].i64[c[colLocal].off:][:n]
 	status := c[colStatus].st[c[colStatus].off:][:n]
 	bytes := c[colBytes].i64[c[colBytes].off:][:n]
+	var client []int32
+	if rd.client != nil {
+		client = rd.client.i32[rd.client.off:][:n]
+	}
 	for i := range n {
 		s := local[i]
 		if m := mc.get(tester[i]); m != nil {
 			s += m.Offset(s)
 		}
-		b = append(b, sample.Call{Tester: tester[i], Start: s, End: s + end[i] - start[i],
-			Status: status[i], Bytes: bytes[i]})
+		call := sample.Call{Tester: tester[i], Start: s, End: s + end[i] - start[i],
+			Status: status[i], Bytes: bytes[i]}
+		if client != nil {
+			call.Client = uint32(client[i])
+		}
+		b = append(b, call)
 	}
-	for _, col := range c {
+	for _, col := range rd.all {
 		col.off += n
 	}
 	return b

@@ -55,6 +55,7 @@ func Statuses() []Status {
 // controller maps them onto the global timeline with the tester's sync records.
 type Sample struct {
 	Seq    uint64 // per-tester sequence number, from 1
+	Client uint32 // the tester's client loop that made the call, from 0
 	Start  int64  // local ns when the call was started
 	End    int64  // local ns when the call ended
 	Status Status // outcome class
@@ -69,6 +70,7 @@ func (s Sample) Duration() int64 { return s.End - s.Start }
 // sample as the analyzer reads it back from the run directory.
 type Call struct {
 	Tester int32  // tester index (start order)
+	Client uint32 // the tester's client loop that made the call, from 0
 	Start  int64  // global Unix ns
 	End    int64  // global Unix ns
 	Status Status // outcome class

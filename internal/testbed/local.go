@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,7 +32,10 @@ type Local struct {
 	started []*localHandle
 }
 
-var _ Testbed = (*Local)(nil)
+var (
+	_ Testbed   = (*Local)(nil)
+	_ Retriever = (*localHandle)(nil)
+)
 
 // NewLocal returns the local testbed for an experiment's testbed section.
 // testbed.hosts may only name this machine (IsLocalHost).
@@ -88,8 +94,13 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 		return nil, fmt.Errorf("local testbed: %w", err)
 	}
 	defer secret.Close() // the child holds its own copy
-	args := append([]string{"tester", "--controller", s.Controller, "--slot", strconv.Itoa(s.Slot),
-		"--secret-fd", strconv.Itoa(SecretFD)}, s.ExtraArgs...)
+	args := []string{"tester", "--controller", s.Controller, "--slot", strconv.Itoa(s.Slot),
+		"--secret-fd", strconv.Itoa(SecretFD)}
+	spool := spoolPath(s.LogPath)
+	if spool != "" {
+		args = append(args, SpoolFlag, spool)
+	}
+	args = append(args, s.ExtraArgs...)
 	cmd := exec.Command(bin, args...)
 	cmd.ExtraFiles = []*os.File{secret} // fd 3 = SecretFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
@@ -105,7 +116,7 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 		return nil, fmt.Errorf("local testbed: starting tester %d: %w", s.Slot, err)
 	}
 	host, _ := os.Hostname()
-	h := &localHandle{cmd: cmd, host: host, done: make(chan struct{})}
+	h := &localHandle{cmd: cmd, host: host, spool: spool, done: make(chan struct{})}
 	go h.wait()
 	l.mu.Lock()
 	l.started = append(l.started, h)
@@ -153,10 +164,43 @@ func (l *Local) Cleanup(ctx context.Context) error {
 		case <-time.After(reapWait):
 		}
 	}
+	for _, h := range hs { // the controller took what it needed (Retrieve)
+		if h.spool != "" {
+			_ = os.Remove(h.spool)
+		}
+	}
 	if killed > 0 {
 		return fmt.Errorf("local testbed: killed %d tester(s) still running at cleanup", killed)
 	}
 	return nil
+}
+
+// spoolPath is where a local tester keeps its own samples: next to its
+// log, named like it with the extension .spool ("" when it has no log).
+func spoolPath(logPath string) string {
+	if logPath == "" {
+		return ""
+	}
+	return strings.TrimSuffix(logPath, filepath.Ext(logPath)) + ".spool"
+}
+
+// Retrieve reads the tester's own spool from this machine's disk
+// (testbed.Retriever); nil, nil when it has none.
+func (h *localHandle) Retrieve(ctx context.Context) ([]byte, error) {
+	if h.spool == "" {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(h.spool)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("local testbed: reading the tester's spool: %w", err)
+	}
+	return b, nil
 }
 
 // reapWait bounds how long Cleanup waits for a killed tester to be reaped.
@@ -164,10 +208,11 @@ const reapWait = 2 * time.Second
 
 // localHandle is a started tester process, reaped by its own goroutine.
 type localHandle struct {
-	cmd  *exec.Cmd
-	host string
-	done chan struct{} // closed once the process has been reaped
-	err  error         // its exit, valid after done
+	cmd   *exec.Cmd
+	host  string
+	spool string        // the tester's own sample spool ("" = none)
+	done  chan struct{} // closed once the process has been reaped
+	err   error         // its exit, valid after done
 
 	mu     sync.Mutex
 	reaped bool // the tester may be reaped: its pid may name another process

@@ -8,7 +8,8 @@ import (
 
 // readLoop handles what the controller sends during the test. Any read
 // error (a forged, replayed or reordered frame included), a Stop or an
-// Error ends the test at once; an Ack records what is safe.
+// Error ends the test at once; an Ack records what is safe; every frame,
+// a heartbeat included, says the controller is still there.
 func (t *Tester) readLoop() {
 	defer close(t.readCh)
 	for {
@@ -17,7 +18,9 @@ func (t *Tester) readLoop() {
 			t.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
 			return
 		}
+		t.heard() // any frame is a sign of life
 		switch typ {
+		case protocol.TypeHeartbeat:
 		case protocol.TypeStop:
 			t.cancel(errStopped)
 		case protocol.TypeAck:

@@ -25,8 +25,9 @@ type outbox struct {
 	acked    uint64     // highest sample Seq the controller has spooled
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
-	start    int64 // local time the client loop started, until sent (0: none pending)
-	rtt      int64 // round trip to the target, ns, sent with start (0: not measured)
+	start    int64      // local time the client loop started, until sent (0: none pending)
+	rtt      int64      // round trip to the target, ns, sent with start (0: not measured)
+	disk     *diskSpool // where every batch is kept before it is sent (nil: nowhere)
 }
 
 // started queues the Started message for the next flush rather than
@@ -42,14 +43,14 @@ func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
 	return &outbox{conn: conn, cancel: cancel}
 }
 
-// call makes one timed call and queues its sample.
-func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local) sample.Status {
+// call makes one timed call as client loop client and queues its sample.
+func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local, client uint32) sample.Status {
 	start := clk.Now()
 	r := c.Call(ctx)
 	end := clk.Now()
 	o.mu.Lock()
 	o.produced++
-	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Start: start, End: end,
+	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Client: client, Start: start, End: end,
 		Status: r.Status, Bytes: r.Bytes, Err: r.Err})
 	o.bound += protocol.SampleBound(&o.pending[len(o.pending)-1])
 	full := o.fullLocked()
@@ -85,7 +86,9 @@ func (o *outbox) producedCount() uint64 {
 	return o.produced
 }
 
-// flush sends everything pending, in as many batches as the caps need.
+// flush sends everything pending, in as many batches as the caps need;
+// each batch is kept in the disk spool before it is sent, and once the
+// wire fails the rest still goes to the spool.
 func (o *outbox) flush() error {
 	o.sendMu.Lock()
 	defer o.sendMu.Unlock()
@@ -95,22 +98,23 @@ func (o *outbox) flush() error {
 	start, rtt := o.start, o.rtt
 	o.start = 0
 	o.mu.Unlock()
+	var werr error
 	if start != 0 {
-		if err := o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start, TargetRTTNs: rtt}); err != nil {
-			o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
-			return err
-		}
+		werr = o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start, TargetRTTNs: rtt})
 	}
 	for len(samples) > 0 {
 		n := protocol.BatchFit(samples)
 		o.buf = protocol.AppendBatch(o.buf[:0], &protocol.Batch{Produced: produced, Samples: samples[:n]})
 		samples = samples[n:]
-		if err := o.conn.Write(protocol.TypeSamples, o.buf); err != nil {
-			o.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
-			return err
+		o.disk.batch(o.buf)
+		if werr == nil {
+			werr = o.conn.Write(protocol.TypeSamples, o.buf)
 		}
 	}
-	return nil
+	if werr != nil {
+		o.cancel(fmt.Errorf("%w: %v", ErrLostController, werr))
+	}
+	return werr
 }
 
 // flushLoop ships samples every period while the test runs.

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/diperf/diperf/internal/client"
@@ -41,6 +42,9 @@ type Options struct {
 	ClockOffset   time.Duration // test only: injected clock offset
 	ClockDriftPPM float64       // test only: injected clock drift
 	Log           io.Writer     // diagnostics
+	// SpoolPath, when set, is the file every sample batch is appended to
+	// before it is sent (diperf tester --spool; see diskSpool).
+	SpoolPath string
 }
 
 // ErrLostController is returned when the controller went away mid-test.
@@ -58,6 +62,10 @@ type Tester struct {
 	cancel context.CancelCauseFunc
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
+
+	lastHeard atomic.Int64 // Unix ns of the controller's last frame
+	mu        sync.Mutex
+	spoolErr  string // a spool error not yet reported to the controller
 }
 
 // Run connects, runs the whole test and returns when it is over.
@@ -85,7 +93,9 @@ func Run(ctx context.Context, o Options) error {
 	}
 	err := t.run(ctx)
 	if err != nil {
-		// Best effort: the controller records why (testers.csv failure_reason).
+		// Best effort: the controller records why (testers.csv
+		// failure_reason); a partition must not hold the exit.
+		_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 	}
 	return err
@@ -150,8 +160,18 @@ func (t *Tester) run(parent context.Context) error {
 	defer cancel(nil)
 	t.cancel = cancel
 	t.out = newOutbox(t.conn, cancel)
+	if t.o.SpoolPath != "" {
+		t.out.disk = openDiskSpool(t.o.SpoolPath, t.o.Slot, t.spoolFailed)
+		defer t.out.disk.close()
+	}
 	t.readCh = make(chan struct{})
+	t.heard()
 	go t.readLoop()
+	if hb := time.Duration(t.desc.HeartbeatNs); hb > 0 {
+		hbCtx, stop := context.WithCancel(parent)
+		defer stop()
+		go t.heartbeatLoop(hbCtx, hb)
+	}
 	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
@@ -165,15 +185,23 @@ func (t *Tester) run(parent context.Context) error {
 	wg.Add(2)
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
+	if t.desc.HeartbeatNs > 0 {
+		wg.Add(1)
+		go func() { defer wg.Done(); t.watchSilence(ctx, SilenceLimit) }()
+	}
 	reason := "stopped"
 	rtt := probeTarget(t.desc.Target)
 	if woke, ok := t.waitForStart(ctx); ok {
 		reason = t.loop(ctx, t.client, woke, rtt)
 	}
 	cancelLoops(cancel, &wg)
-	if cause := context.Cause(ctx); errors.Is(cause, ErrLostController) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, ErrLostController):
 		fmt.Fprintf(t.o.Log, "tester %s: %v; client loop stopped\n", t.id, cause)
+		_ = t.out.flush() // to the spool: the wire is gone
 		return cause
+	case errors.Is(cause, errCutOff):
+		return t.cutOff()
 	}
 	return t.finish(reason)
 }
@@ -203,7 +231,7 @@ func (t *Tester) finish(reason string) error {
 	return nil
 }
 
-// loop runs the client on schedule until the test duration is over or the
+// loop runs the clients on schedule (runClients) until the test duration is over or the
 // tester is stopped; it returns why it ended. woke is the local time a
 // synchronized start woke at, which is when the loop started (0: now);
 // targetRTT goes to the controller with the start.
@@ -212,8 +240,9 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
-	call := func(ctx context.Context) sample.Status { return t.out.call(ctx, c, t.clk) }
-	return pace(ctx, time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
+	call := func(ctx context.Context, client uint32) sample.Status { return t.out.call(ctx, c, t.clk, client) }
+	return runClients(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
+		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
 }
 
 // pace makes calls for duration from now, one every interval: a call
@@ -226,8 +255,9 @@ func pace(ctx context.Context, duration, interval time.Duration, call func(conte
 	end := start.Add(duration)
 	next := start
 	var backoff startBackoff
+	var sl sleeper // one timer for every wait
 	for {
-		if wait := time.Until(next); wait > 0 && !sleepCtx(ctx, wait) {
+		if wait := time.Until(next); wait > 0 && !sl.sleep(ctx, wait) {
 			return "stopped"
 		}
 		if ctx.Err() != nil {

@@ -1,0 +1,81 @@
+package tester
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// clientCall makes one timed call as client loop client and returns its
+// status class.
+type clientCall func(ctx context.Context, client uint32) sample.Status
+
+// runClients runs n client loops at once, each the closed loop of pace:
+// one call every interval, back-to-back when a call is slower, until
+// duration after now is over or ctx is done. Client j starts j × stagger
+// after now (a client whose start falls after the end never calls). Every
+// call carries its loop's index, 0 to n−1. It returns "completed" when
+// every loop ran to the end, "stopped" when ctx ended any of them first.
+//
+// Each loop costs one goroutine and one timer: call must be safe for
+// concurrent use (client.Client is: each call is its own), and it makes no
+// allocation of its own per call.
+func runClients(ctx context.Context, n int, stagger, duration, interval time.Duration, call clientCall) string {
+	if n <= 1 {
+		return pace(ctx, duration, interval, func(ctx context.Context) sample.Status { return call(ctx, 0) })
+	}
+	end := time.Now().Add(duration)
+	var stopped atomic.Bool
+	var wg sync.WaitGroup
+	for j := range n {
+		wg.Go(func() {
+			if clientLoop(ctx, j, time.Duration(j)*stagger, end, interval, call) == "stopped" {
+				stopped.Store(true)
+			}
+		})
+	}
+	wg.Wait()
+	if stopped.Load() {
+		return "stopped"
+	}
+	return "completed"
+}
+
+// clientLoop is client j's loop: it waits delay, then paces its calls
+// until end.
+func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, interval time.Duration, call clientCall) string {
+	if delay > 0 {
+		if !time.Now().Add(delay).Before(end) {
+			return "completed" // starts after the tester's duration: never calls
+		}
+		var s sleeper
+		if !s.sleep(ctx, delay) {
+			return "stopped"
+		}
+	}
+	client := uint32(j)
+	return pace(ctx, time.Until(end), interval, func(ctx context.Context) sample.Status { return call(ctx, client) })
+}
+
+// sleeper waits on one timer, reset from wait to wait, so that a client
+// loop allocates no timer per call.
+type sleeper struct{ tm *time.Timer }
+
+// sleep waits d, or until ctx is done: then it returns false.
+func (s *sleeper) sleep(ctx context.Context, d time.Duration) bool {
+	if s.tm == nil {
+		s.tm = time.NewTimer(d)
+	} else {
+		s.tm.Reset(d) // since Go 1.23 no stale tick survives Reset or Stop
+	}
+	select {
+	case <-s.tm.C:
+		return true
+	case <-ctx.Done():
+		s.tm.Stop()
+		return false
+	}
+}
