@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -412,6 +414,46 @@ func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
 	}
 	if notes := strings.Join(sshEvents(t, out2, "testbed-note"), "\n"); strings.Count(notes, "1 stale run(s) removed") != 2 {
 		t.Errorf("the next run does not say it removed the killed run's folder on both hosts:\n%s", notes)
+	}
+	sshCheckClean(t, lab.Hosts, false)
+}
+
+// TestSSHKilledTesterSpoolRetrieved: a tester killed with SIGKILL on its
+// host is marked failed, and its own spool there (--spool in the run's
+// folder) is fetched over SFTP before the cleanup removes it.
+func TestSSHKilledTesterSpoolRetrieved(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2,
+		edits: []string{"tester_duration: 3s", "tester_duration: 8s"}})
+	out := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
+	cmd.Dir = dir
+	run := startCmd(t, nil, cmd)
+	events := filepath.Join(out, "events.jsonl")
+	sshWaitFor(t, events, `"event":"started","tester":1`)
+	time.Sleep(time.Second) // a second of samples, some spooled and not yet shipped
+	var pid int
+	for _, e := range eventsOf(t, out) {
+		if id, _ := e["id"].(string); e["event"] == "launched" && e["tester"] == float64(1) {
+			pid, _ = strconv.Atoi(id[strings.LastIndex(id, ":")+1:])
+		}
+	}
+	if pid <= 1 {
+		t.Fatalf("no pid for tester 1 in the launched event")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if code := run.wait(t, time.Minute); code != 0 {
+		t.Fatalf("exit %d\n%s", code, run.stderr.String())
+	}
+	if row := testerRow(t, out, 1); row.str(t, "failed") != "true" {
+		t.Errorf("the killed tester is not marked failed")
+	}
+	got := strings.Join(sshEvents(t, out, "retrieved"), "\n")
+	t.Logf("retrieved: %s", got)
+	if !strings.Contains(got, "samples from the tester's own spool (") || strings.Contains(got, "(0 bytes)") {
+		t.Errorf("the killed tester's spool was not fetched from its host: %q (errors: %q)", got, sshEvents(t, out, "retrieve-error"))
 	}
 	sshCheckClean(t, lab.Hosts, false)
 }

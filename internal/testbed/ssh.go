@@ -31,8 +31,8 @@ type SSH struct {
 	Binary  string // the diperf binary for hosts like this one ("" = this executable)
 	Version string // what `diperf version` says here ("" = ask Binary)
 	// Spool has each tester keep its unacknowledged samples on its host
-	// (diperf tester --spool), fetched at cleanup (Retriever).
-	// TODO(integrator): set by NewSSH once diperf tester has --spool.
+	// (diperf tester --spool), fetched before cleanup (Retriever); NewSSH
+	// sets it.
 	Spool bool
 
 	tb      experiment.Testbed
@@ -63,7 +63,7 @@ const spaceMargin = 64 << 20
 // NewSSH returns the ssh testbed for an experiment's testbed section; it
 // connects to nothing before Prepare.
 func NewSSH(tb experiment.Testbed) *SSH {
-	t := &SSH{tb: tb, timeout: tb.ConnectTimeout.D(), bins: map[string]deployFile{}, ready: map[string]*sshHost{}}
+	t := &SSH{Spool: true, tb: tb, timeout: tb.ConnectTimeout.D(), bins: map[string]deployFile{}, ready: map[string]*sshHost{}}
 	if t.timeout <= 0 {
 		t.timeout = experiment.DefaultConnectTimeout
 	}
