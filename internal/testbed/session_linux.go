@@ -20,9 +20,17 @@ import (
 // the tester is not yet reaped (or was killed alive) when the session is
 // empty of all but the tester.
 func killSession(sid int) int {
+	return killSessions(map[int]bool{sid: true})
+}
+
+// killSessions kills every live process of the given sessions by process
+// group, with one scan of /proc per round for all of them (a host with a
+// thousand testers is swept in a few scans, not a thousand), until a scan
+// finds none (bounded). It returns the groups it signalled.
+func killSessions(sids map[int]bool) int {
 	signalled := 0
 	for range 10 {
-		groups := sessionGroups(sid)
+		groups := groupsOfSessions(sids)
 		if len(groups) == 0 {
 			break
 		}
@@ -35,9 +43,12 @@ func killSession(sid int) int {
 	return signalled
 }
 
-// sessionGroups returns the process groups of the live (not zombie)
-// processes of session sid.
-func sessionGroups(sid int) []int {
+// groupsOfSessions returns the process groups of the live processes of
+// any of the sessions.
+func groupsOfSessions(sids map[int]bool) []int {
+	if len(sids) == 0 {
+		return nil
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -53,7 +64,7 @@ func sessionGroups(sid int) []int {
 			continue // gone meanwhile
 		}
 		pg, s, live := parseStat(b)
-		if live && s == sid && !seen[pg] {
+		if live && sids[s] && !seen[pg] {
 			seen[pg] = true
 			groups = append(groups, pg)
 		}
