@@ -41,6 +41,13 @@ func (t *Tester) heardAt() time.Time { return time.Unix(0, t.lastHeard.Load()) }
 // write fails (the read side then sees the connection end). A write that
 // blocks (a partition) blocks this loop alone.
 func (t *Tester) heartbeatLoop(ctx context.Context, period time.Duration) {
+	tickEvery(ctx, period, func() bool {
+		return t.conn.Write(protocol.TypeHeartbeat, t.heartbeatPayload()) == nil
+	})
+}
+
+// tickEvery calls f every period until ctx is done or f returns false.
+func tickEvery(ctx context.Context, period time.Duration, f func() bool) {
 	tk := time.NewTicker(period)
 	defer tk.Stop()
 	for {
@@ -49,7 +56,7 @@ func (t *Tester) heartbeatLoop(ctx context.Context, period time.Duration) {
 			return
 		case <-tk.C:
 		}
-		if err := t.conn.Write(protocol.TypeHeartbeat, t.heartbeatPayload()); err != nil {
+		if !f() {
 			return
 		}
 	}
@@ -80,19 +87,13 @@ func (t *Tester) spoolFailed(err error) {
 // watchSilence ends the client loop (errCutOff) once the controller has
 // been silent for limit, checked every watchEvery until ctx is done.
 func (t *Tester) watchSilence(ctx context.Context, limit time.Duration) {
-	tk := time.NewTicker(watchEvery)
-	defer tk.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tk.C:
+	tickEvery(ctx, watchEvery, func() bool {
+		if time.Since(t.heardAt()) < limit {
+			return true
 		}
-		if time.Since(t.heardAt()) >= limit {
-			t.cancel(errCutOff)
-			return
-		}
-	}
+		t.cancel(errCutOff)
+		return false
+	})
 }
 
 // cutOff runs once the client loop stopped on the controller's silence:

@@ -119,14 +119,8 @@ func (o *outbox) flush() error {
 
 // flushLoop ships samples every period while the test runs.
 func (o *outbox) flushLoop(ctx context.Context, period time.Duration) {
-	tk := time.NewTicker(period)
-	defer tk.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tk.C:
-			_ = o.flush()
-		}
-	}
+	tickEvery(ctx, period, func() bool {
+		_ = o.flush()
+		return true
+	})
 }
