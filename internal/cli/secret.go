@@ -20,34 +20,38 @@ const secretHint = "make one with: (umask 077; head -c 32 /dev/urandom | base64 
 // the file's bytes without surrounding whitespace, at least
 // controller.MinSecret and at most maxSecret of them. The file must be a
 // regular file that neither its group nor others may read or write.
-func readSecretFile(path string) ([]byte, error) {
+func readSecretFile(path string) ([]byte, error) { return readPrivateSecret("--secret-file", path) }
+
+// readPrivateSecret is readSecretFile for a file named by setting (a flag
+// or an experiment key), which the errors name.
+func readPrivateSecret(setting, path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("--secret-file: %w", err), secretHint)
+		return nil, errs.Usage(fmt.Errorf("%s: %w", setting, err), secretHint)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("--secret-file: %w", err)
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, errs.Usage(fmt.Errorf("--secret-file %s is not a regular file", path), secretHint)
+		return nil, errs.Usage(fmt.Errorf("%s %s is not a regular file", setting, path), secretHint)
 	}
 	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return nil, errs.Usage(fmt.Errorf("--secret-file %s may be read or written by its group or others (mode %04o)", path, perm),
+		return nil, errs.Usage(fmt.Errorf("%s %s may be read or written by its group or others (mode %04o)", setting, path, perm),
 			"make it private: chmod 600 "+path)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, maxSecret+1))
 	if err != nil {
-		return nil, fmt.Errorf("--secret-file: %w", err)
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
 	if len(b) > maxSecret {
-		return nil, errs.Usage(fmt.Errorf("--secret-file %s holds more than %d bytes", path, maxSecret), secretHint)
+		return nil, errs.Usage(fmt.Errorf("%s %s holds more than %d bytes", setting, path, maxSecret), secretHint)
 	}
 	b = bytes.TrimSpace(b)
 	if len(b) < controller.MinSecret {
-		return nil, errs.Usage(fmt.Errorf("--secret-file %s holds %d bytes (without surrounding white space); a secret needs at least %d",
-			path, len(b), controller.MinSecret), secretHint)
+		return nil, errs.Usage(fmt.Errorf("%s %s holds %d bytes (without surrounding white space); a secret needs at least %d",
+			setting, path, len(b), controller.MinSecret), secretHint)
 	}
 	return b, nil
 }
@@ -57,7 +61,7 @@ func readSecretFile(path string) ([]byte, error) {
 // private to its owner, with a new random secret, and the user is told.
 func tokenFile(e *env, path string) ([]byte, error) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return readSecretFile(path)
+		return readPrivateSecret("testbed.token_file", path)
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
