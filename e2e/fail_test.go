@@ -79,28 +79,6 @@ func failSpoolSeqs(t *testing.T, data []byte, slot int) map[uint64]bool {
 	return seqs
 }
 
-// failParquetSeqs returns the sample Seqs of each tester in samples.parquet.
-func failParquetSeqs(t *testing.T, dir string) map[int]map[uint64]bool {
-	t.Helper()
-	got := map[int]map[uint64]bool{}
-	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
-		for _, r := range rows {
-			if got[int(r.Tester)] == nil {
-				got[int(r.Tester)] = map[uint64]bool{}
-			}
-			if got[int(r.Tester)][uint64(r.Seq)] {
-				t.Errorf("tester %d: sample %d twice in samples.parquet", r.Tester, r.Seq)
-			}
-			got[int(r.Tester)][uint64(r.Seq)] = true
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("reading samples.parquet: %v", err)
-	}
-	return got
-}
-
 // failKillMarked kills every process marked with mark when the test ends.
 func failKillMarked(t *testing.T, mark string) {
 	t.Cleanup(func() {
@@ -141,7 +119,7 @@ func TestFailTesterKilled(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, run.stderr.String())
 	}
 	spooled := failSpoolSeqs(t, spool, 1)
-	got := failParquetSeqs(t, out)[1]
+	got := parquetSeqs(t, out)[1]
 	missing := 0
 	for seq := range spooled {
 		if !got[seq] {
@@ -182,21 +160,10 @@ func failStartRelay(t *testing.T, upstream string) *failRelay {
 	r := &failRelay{ln: ln, upstream: upstream}
 	r.cond = sync.NewCond(&r.mu)
 	t.Cleanup(func() { ln.Close(); r.pause(false) })
-	go func() {
-		for {
-			down, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", upstream)
-			if err != nil {
-				down.Close()
-				continue
-			}
-			go r.pipe(down, up)
-			go r.pipe(up, down)
-		}
-	}()
+	relayEach(ln, upstream, func(down, up net.Conn) {
+		go r.pipe(down, up)
+		r.pipe(up, down)
+	})
 	return r
 }
 
@@ -304,7 +271,7 @@ func TestFailControllerKilled(t *testing.T) {
 	if res := diperf(t, time.Minute, "analyze", out); res.code != 0 {
 		t.Fatalf("analyze: exit %d\n%s", res.code, res.stderr)
 	}
-	got := failParquetSeqs(t, out)
+	got := parquetSeqs(t, out)
 	if n, acked := crashCheckAcked(t, out, got); n < 3 || acked == 0 {
 		t.Errorf("%d tester logs said what was acknowledged (%d samples), want all 3", n, acked)
 	}

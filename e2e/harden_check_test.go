@@ -38,16 +38,7 @@ var testerCounts = regexp.MustCompile(`acked_samples=(\d+) produced_samples=(\d+
 // (killed with SIGKILL) are skipped; want is how many testers must have one.
 func hardenNothingLost(t *testing.T, dir, mark string, want int) {
 	t.Helper()
-	inParquet := map[int32]int{}
-	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
-		for _, r := range rows {
-			inParquet[r.Tester]++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("reading samples.parquet: %v", err)
-	}
+	inParquet := samplesPerTester(t, dir)
 	counted := 0
 	for _, row := range readTesters(t, dir) {
 		i := row.int(t, "index")

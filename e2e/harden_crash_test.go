@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"errors"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -110,7 +109,7 @@ func crashRound(t *testing.T, exp string, at time.Duration) int {
 	if s := readSummary(t, out); !s.Incomplete || s.IncompleteReason == "" {
 		t.Errorf("summary.json not marked incomplete: %v %q", s.Incomplete, s.IncompleteReason)
 	}
-	got := crashParquetSeqs(t, out)
+	got := parquetSeqs(t, out)
 	for slot, seqs := range spooled {
 		if n := len(got[slot]); n != len(seqs) {
 			t.Errorf("tester %d: %d samples in the spool, %d in samples.parquet", slot, len(seqs), n)
@@ -158,29 +157,6 @@ func crashReadSpool(t *testing.T, dir string) map[int][]uint64 {
 		t.Fatalf("the spool holds %d tester records and samples of %d testers; the first tester had started", records, len(seqs))
 	}
 	return seqs
-}
-
-// crashParquetSeqs returns the sample seqs of each tester in
-// samples.parquet.
-func crashParquetSeqs(t *testing.T, dir string) map[int]map[uint64]bool {
-	t.Helper()
-	got := map[int]map[uint64]bool{}
-	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
-		for _, r := range rows {
-			if got[int(r.Tester)] == nil {
-				got[int(r.Tester)] = map[uint64]bool{}
-			}
-			if got[int(r.Tester)][uint64(r.Seq)] {
-				return errors.New("duplicate sample seq " + strconv.FormatInt(r.Seq, 10) + " of tester " + strconv.Itoa(int(r.Tester)))
-			}
-			got[int(r.Tester)][uint64(r.Seq)] = true
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("samples.parquet: %v", err)
-	}
-	return got
 }
 
 var crashAckedRE = regexp.MustCompile(`acked_samples=(\d+)`)

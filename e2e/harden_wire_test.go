@@ -75,20 +75,7 @@ func wireRelay(t *testing.T, addr, upstream string, attacks map[int]wireAttack) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			down, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", upstream)
-			if err != nil {
-				down.Close()
-				continue
-			}
-			go wireRelaySession(down, up, attacks)
-		}
-	}()
+	relayEach(ln, upstream, func(down, up net.Conn) { wireRelaySession(down, up, attacks) })
 }
 
 func wireRelaySession(down, up net.Conn, attacks map[int]wireAttack) {

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/diperf/diperf/internal/rundir"
 )
 
 // joinExperiment is a join-provider experiment: %[1]s is the client's
@@ -104,22 +102,6 @@ func (s *joinSetup) joinOutcomes(t *testing.T, name string, n int) []joinTester 
 	return out
 }
 
-// joinParquet counts the samples of each tester in samples.parquet.
-func joinParquet(t *testing.T, dir string) map[int32]int {
-	t.Helper()
-	n := map[int32]int{}
-	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
-		for _, r := range rows {
-			n[r.Tester]++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("reading samples.parquet: %v", err)
-	}
-	return n
-}
-
 // joinRan reports whether a client of tester id ran.
 func (s *joinSetup) joinRan(id string) bool {
 	_, err := os.Stat(filepath.Join(s.ran, "ran-"+id))
@@ -157,7 +139,7 @@ func TestJoinShellLoop(t *testing.T) {
 		byID[jt.id] = jt
 	}
 	host, _ := os.Hostname()
-	inParquet := joinParquet(t, s.out)
+	inParquet := samplesPerTester(t, s.out)
 	rows := readTesters(t, s.out)
 	if len(rows) != 3 {
 		t.Fatalf("testers.csv has %d rows, want 3", len(rows))

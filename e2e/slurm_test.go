@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/test/slurmlab"
 )
 
@@ -173,7 +172,7 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 			}
 		}
 	}
-	sampled := slurmSampled(t, out)
+	sampled := samplesPerTester(t, out)
 	for i := range int32(19) {
 		if sampled[i] == 0 {
 			t.Errorf("tester %d has no sample in samples.parquet", i)
@@ -184,22 +183,6 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 	}
 	hardenNothingLost(t, out, mark, 18)
 	lab.Run("scancel", blocker...)
-}
-
-// slurmSampled returns how many samples samples.parquet holds per tester.
-func slurmSampled(t *testing.T, dir string) map[int32]int {
-	t.Helper()
-	n := map[int32]int{}
-	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
-		for _, r := range rows {
-			n[r.Tester]++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("reading samples.parquet: %v", err)
-	}
-	return n
 }
 
 // TestSlurmInterruptLeavesNoJob sends SIGINT to diperf run while two of

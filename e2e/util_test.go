@@ -5,10 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/csv"
 	"encoding/hex"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 func itoa(v int) string { return strconv.Itoa(v) }
@@ -145,4 +149,63 @@ func markedProcesses(t *testing.T, mark string) []int {
 		}
 	}
 	return pids
+}
+
+// samplesPerTester counts the samples of each tester in samples.parquet.
+func samplesPerTester(t *testing.T, dir string) map[int32]int {
+	t.Helper()
+	n := map[int32]int{}
+	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
+		for _, r := range rows {
+			n[r.Tester]++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("reading samples.parquet: %v", err)
+	}
+	return n
+}
+
+// parquetSeqs returns the sample seqs of each tester in samples.parquet;
+// a seq found twice for a tester fails the test.
+func parquetSeqs(t *testing.T, dir string) map[int]map[uint64]bool {
+	t.Helper()
+	got := map[int]map[uint64]bool{}
+	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
+		for _, r := range rows {
+			if got[int(r.Tester)] == nil {
+				got[int(r.Tester)] = map[uint64]bool{}
+			}
+			if got[int(r.Tester)][uint64(r.Seq)] {
+				return fmt.Errorf("sample seq %d of tester %d is there twice", r.Seq, r.Tester)
+			}
+			got[int(r.Tester)][uint64(r.Seq)] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("samples.parquet: %v", err)
+	}
+	return got
+}
+
+// relayEach accepts connections on ln until it is closed, dials upstream
+// for each and hands both ends to serve on its own goroutine (a
+// connection upstream refuses is closed).
+func relayEach(ln net.Listener, upstream string, serve func(down, up net.Conn)) {
+	go func() {
+		for {
+			down, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", upstream)
+			if err != nil {
+				down.Close()
+				continue
+			}
+			go serve(down, up)
+		}
+	}()
 }
