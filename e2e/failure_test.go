@@ -58,11 +58,9 @@ func waitEvent(t *testing.T, dir, event string, tester int) map[string]any {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, err := os.Stat(filepath.Join(dir, "events.jsonl")); err == nil {
-			for _, e := range eventsOf(t, dir) {
-				if e["event"] == event && (tester < 0 || e["tester"] == float64(tester)) {
-					return e
-				}
+		for _, e := range liveEvents(t, dir) {
+			if e["event"] == event && (tester < 0 || e["tester"] == float64(tester)) {
+				return e
 			}
 		}
 		time.Sleep(50 * time.Millisecond)

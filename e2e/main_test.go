@@ -153,6 +153,26 @@ func eventsOf(t *testing.T, dir string) []map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseEvents(t, b)
+}
+
+// liveEvents returns the events a running controller has written so far:
+// none while events.jsonl is not there or still empty, and only whole
+// lines (the last may be half written).
+func liveEvents(t *testing.T, dir string) []map[string]any {
+	t.Helper()
+	b, _ := os.ReadFile(filepath.Join(dir, "events.jsonl"))
+	b = b[:bytes.LastIndexByte(b, '\n')+1]
+	if len(b) == 0 {
+		return nil
+	}
+	return parseEvents(t, b)
+}
+
+// parseEvents decodes events.jsonl lines; a line that is not JSON fails
+// the test.
+func parseEvents(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var m map[string]any

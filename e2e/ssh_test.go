@@ -198,20 +198,6 @@ func sshBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
 	return known
 }
 
-// sshWaitFor waits up to 30 s for a file to hold text (events.jsonl may
-// exist empty for a moment, which eventsOf refuses).
-func sshWaitFor(t *testing.T, path, text string) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if b, _ := os.ReadFile(path); bytes.Contains(b, []byte(text)) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never held %s", path, text)
-		}
-	}
-}
-
 // TestSSHTenHosts is the issue's run over 10 hosts: one cut off by a
 // partition (silent: it times out), one with a full disk and one whose
 // key differs from known_hosts are reported and skipped; the other 7 get
@@ -393,7 +379,7 @@ func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
 	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
 	cmd.Dir = dir
 	run := startCmd(t, nil, cmd)
-	sshWaitFor(t, filepath.Join(out, "events.jsonl"), `"event":"started","tester":3`)
+	waitEvent(t, out, "started", 3)
 	for _, h := range lab.Hosts {
 		if procs, _ := h.Processes(); len(procs) < 2 { // at least a tester and a client
 			t.Fatalf("%s: no tester running before the kill: %v", h.Name, procs)
@@ -429,8 +415,7 @@ func TestSSHKilledTesterSpoolRetrieved(t *testing.T) {
 	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
 	cmd.Dir = dir
 	run := startCmd(t, nil, cmd)
-	events := filepath.Join(out, "events.jsonl")
-	sshWaitFor(t, events, `"event":"started","tester":1`)
+	waitEvent(t, out, "started", 1)
 	time.Sleep(time.Second) // a second of samples, some spooled and not yet shipped
 	var pid int
 	for _, e := range eventsOf(t, out) {
