@@ -225,12 +225,10 @@ func TestSlurmTaskWithoutTheBinaryIsReported(t *testing.T) {
 	lab := slurmlab.Start(t, slurmlab.Options{Nodes: 3, CPUs: 16})
 	blocker := slurmBlock(t, lab, 16, 16, 16) // the cluster full
 	copyBin := filepath.Join(t.TempDir(), "diperf")
-	b, err := os.ReadFile(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(copyBin, b, 0o755); err != nil {
-		t.Fatal(err)
+	// cp, not a write from this process: a fork here would inherit the
+	// write descriptor and make the exec fail with "text file busy".
+	if out, err := exec.Command("cp", bin, copyBin).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
 	}
 	out := filepath.Join(t.TempDir(), "run")
 	run := slurmStart(t, lab, newMark(t), copyBin, "run", slurmExperiment(t, 2, "5s", "30s"), "--out", out)

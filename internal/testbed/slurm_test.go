@@ -110,9 +110,7 @@ func TestSlurmPrepareChecksSharedFiles(t *testing.T) {
 func slurmScriptRun(t *testing.T, dir string, i int, args ...string) (string, int) {
 	t.Helper()
 	script := filepath.Join(dir, "testers.sbatch")
-	if err := os.WriteFile(script, []byte(slurmScript), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, script, slurmScript)
 	cmd := exec.Command("sh", append([]string{script}, args...)...)
 	cmd.Env = append(os.Environ(), "SLURM_ARRAY_TASK_ID="+strconv.Itoa(i), "SLURMD_NODENAME=n7")
 	out, err := cmd.CombinedOutput()
@@ -143,9 +141,7 @@ func TestSlurmScriptPassesItsTasksLine(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	fake := filepath.Join(dir, "diperf")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\nfor a in \"$@\"; do echo \"[$a]\"; done\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExecutable(t, fake, "#!/bin/sh\nfor a in \"$@\"; do echo \"[$a]\"; done\n")
 	token := filepath.Join(dir, "token")
 	if err := os.WriteFile(token, []byte("x\n"), 0o600); err != nil {
 		t.Fatal(err)

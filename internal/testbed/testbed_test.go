@@ -3,6 +3,7 @@ package testbed
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -103,10 +104,26 @@ func TestLocalPrepareChecksDeploy(t *testing.T) {
 func fakeTester(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "fake-diperf")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	writeExecutable(t, p, "#!/bin/sh\n"+body+"\n")
+	return p
+}
+
+// writeExecutable writes an executable file through a child (cp): a
+// parallel test's fork in this process between our open and close would
+// otherwise inherit the write descriptor and make exec fail with "text
+// file busy".
+func writeExecutable(t *testing.T, path, content string) {
+	t.Helper()
+	src := path + ".src"
+	if err := os.WriteFile(src, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	if out, err := exec.Command("cp", src, path).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestLocalStartAndCleanup starts testers, checks what they are given,
