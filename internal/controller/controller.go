@@ -153,6 +153,8 @@ type controller struct {
 	guard     *guard         // protects the controller from unproven connections
 	selfCheck string         // local address of checkAdvertised's dial, not a rejected tester
 	sessions  sync.WaitGroup // one per tester connection being served
+	slotsMade chan struct{}  // closed once schedule has made every slot it will make at once
+	slotsOnce sync.Once
 	lastBeat  time.Time      // when heartbeats were last sent
 	stopping  bool           // every tester was told to stop: failures no longer count
 	aborted   bool           // the failure policy stopped the run
@@ -186,7 +188,7 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats()}, nil
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), slotsMade: make(chan struct{})}, nil
 }
 
 // runSecret returns a copy of the given secret, or a random one.

@@ -18,6 +18,7 @@ import (
 func (c *controller) schedule(ctx context.Context) {
 	c.started = time.Now()
 	c.events.Add("run-start", -1, "", c.exp.Name)
+	defer c.allSlotsMade()
 	if bs, ok := c.o.Testbed.(testbed.BatchStarter); ok {
 		c.launchAll(ctx, bs)
 		return
@@ -56,6 +57,7 @@ func (c *controller) launchAll(ctx context.Context, bs testbed.BatchStarter) {
 		slots[i] = c.newSlot(i)
 		specs[i] = c.spec(slots[i].rec)
 	}
+	c.allSlotsMade() // testers that joined early may take them now
 	join := c.ready.JoinWait
 	if join <= 0 {
 		join = c.o.JoinTimeout
