@@ -155,10 +155,10 @@ type controller struct {
 	sessions  sync.WaitGroup // one per tester connection being served
 	slotsMade chan struct{}  // closed once schedule has made every slot it will make at once
 	slotsOnce sync.Once
-	lastBeat  time.Time      // when heartbeats were last sent
-	stopping  bool           // every tester was told to stop: failures no longer count
-	aborted   bool           // the failure policy stopped the run
-	abortErr  error          // why (Run returns it)
+	lastBeat  time.Time // when heartbeats were last sent
+	stopping  bool      // every tester was told to stop: failures no longer count
+	aborted   bool      // the failure policy stopped the run
+	abortErr  error     // why (Run returns it)
 }
 
 // newController checks the options; it creates nothing. A bad testbed
