@@ -85,7 +85,7 @@ func (t *SSH) Prepare(ctx context.Context, _ Plan) (Ready, error) {
 	if err := t.setup(); err != nil {
 		return Ready{}, err
 	}
-	targets, err := sshTargets(t.tb.Hosts, t.tb.HostsFile, t.tb.User)
+	targets, err := sshTargets(t.tb.Hosts, homePath(t.tb.HostsFile), t.tb.User)
 	if err != nil {
 		return Ready{}, err
 	}
@@ -145,10 +145,10 @@ func (t *SSH) tooFew(usable, need int, problems []error) error {
 // deploy files and the run id.
 func (t *SSH) setup() error {
 	var err error
-	if t.auth, t.unagent, err = sshAuth(t.tb.IdentityFile); err != nil {
+	if t.auth, t.unagent, err = sshAuth(homePath(t.tb.IdentityFile)); err != nil {
 		return err
 	}
-	if t.keys, err = newHostKeys(t.tb.KnownHosts, t.tb.TrustNewHosts); err != nil {
+	if t.keys, err = newHostKeys(homePath(t.tb.KnownHosts), t.tb.TrustNewHosts); err != nil {
 		return err
 	}
 	if t.files, err = deployFiles(t.tb.Deploy); err != nil {

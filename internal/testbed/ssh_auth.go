@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"golang.org/x/crypto/ssh"
@@ -49,6 +50,21 @@ func sshAuth(identityFile string) (auth []ssh.AuthMethod, closeAgent func(), err
 		return nil, closeAgent, errs.Usagef("the ssh testbed has no key to log in with: no testbed.identity_file, no ssh agent with keys ($SSH_AUTH_SOCK), and no unencrypted ~/.ssh/id_ed25519, id_ecdsa or id_rsa")
 	}
 	return []ssh.AuthMethod{ssh.PublicKeys(signers...)}, closeAgent, nil
+}
+
+// homePath expands a leading "~/" to the home directory of the user
+// running diperf, as a shell would for the same path in ssh's own config
+// (the experiment file is read by no shell). Any other path is as given.
+func homePath(p string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p // the open then fails naming the path as written
+	}
+	return filepath.Join(home, rest)
 }
 
 // loadKey reads an unencrypted private key.

@@ -290,3 +290,15 @@ func TestDialHostSaysWhyAHostIsUnusable(t *testing.T) {
 		t.Errorf("a mute server: %v, want a timeout", err)
 	}
 }
+
+// TestHomePath checks that identity_file, known_hosts and hosts_file may
+// start with ~/ as in ssh's own config.
+func TestHomePath(t *testing.T) {
+	t.Setenv("HOME", "/home/bench")
+	for in, want := range map[string]string{"~/.ssh/id_ed25519": "/home/bench/.ssh/id_ed25519",
+		"keys/id": "keys/id", "/etc/k": "/etc/k", "~other/k": "~other/k", "": ""} {
+		if got := homePath(in); got != want {
+			t.Errorf("homePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
