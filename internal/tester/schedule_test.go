@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -176,4 +177,47 @@ func secs(v ...int) []time.Duration {
 		out[i] = time.Duration(x) * time.Second
 	}
 	return out
+}
+
+// TestFirstSyncRetries checks on fake time that the first clock sync is
+// tried again with back-off (a time server that comes up after its
+// testers), gives up after its window with the last error, and stops
+// when the tester is stopped.
+func TestFirstSyncRetries(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		var at []time.Duration
+		up := 2 * time.Second // the time server answers from then on
+		sync := func() error {
+			at = append(at, time.Since(t0))
+			if time.Since(t0) < up {
+				return errors.New("connection refused")
+			}
+			return nil
+		}
+		told := 0
+		if err := firstSync(t.Context(), 30*time.Second, sync, func(error) { told++ }); err != nil {
+			t.Fatalf("the time server came up after 2 s: %v", err)
+		}
+		want := []time.Duration{0, 250 * time.Millisecond, 750 * time.Millisecond, 1750 * time.Millisecond, 3750 * time.Millisecond}
+		if !slices.Equal(at, want) || told != 1 {
+			t.Errorf("synced at %v (failure told %d times), want %v (told once)", at, told, want)
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		t0 := time.Now()
+		err := firstSync(t.Context(), 30*time.Second, func() error { return errors.New("connection refused") }, func(error) {})
+		if err == nil || !strings.Contains(err.Error(), "connection refused") || time.Since(t0) != 30*time.Second {
+			t.Errorf("a time server that never answers: %v after %v, want its error after the 30 s window", err, time.Since(t0))
+		}
+	})
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(time.Second, cancel)
+		t0 := time.Now()
+		if err := firstSync(ctx, 30*time.Second, func() error { return errors.New("refused") }, func(error) {}); err == nil || time.Since(t0) != time.Second {
+			t.Errorf("stopped after 1 s: %v after %v", err, time.Since(t0))
+		}
+	})
 }

@@ -178,7 +178,9 @@ func (t *Tester) run(parent context.Context) error {
 	}
 	defer sy.Close()
 	t.sy = sy
-	if err := t.sync(); err != nil {
+	if err := firstSync(ctx, FirstSyncWindow, t.sync, func(err error) {
+		fmt.Fprintf(t.o.Log, "tester %s: clock sync failed (%v); trying again for up to %v\n", t.id, err, FirstSyncWindow)
+	}); err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
 	var wg sync.WaitGroup
