@@ -292,6 +292,13 @@ func TestJoinKubernetesExample(t *testing.T) {
 		}
 		testers = append(testers, startCmd(t, nil, exec.Command(bin, args...)))
 	}
+	t.Cleanup(func() {
+		for i, b := range testers {
+			if t.Failed() {
+				t.Logf("tester %d's output:\n%s", i, b.stderr.String())
+			}
+		}
+	})
 	if code := run.wait(t, 90*time.Second); code != 0 {
 		t.Fatalf("the example's run, moved here: exit %d\n%s", code, run.stderr.String())
 	}
