@@ -295,6 +295,11 @@ func TestJoinKubernetesExample(t *testing.T) {
 	t.Cleanup(func() {
 		for i, b := range testers {
 			if t.Failed() {
+				_ = b.cmd.Process.Kill() // its output is read once it is gone
+				select {
+				case <-b.done:
+				case <-time.After(2 * time.Second): // already waited for
+				}
 				t.Logf("tester %d's output:\n%s", i, b.stderr.String())
 			}
 		}
