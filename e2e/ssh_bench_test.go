@@ -206,24 +206,32 @@ func TestSSHBenchSmall(t *testing.T) {
 	}
 }
 
-// BenchmarkSSHTenThousandClients is issue 9's figure: 10 hosts, 10,000
-// null clients at 10 calls/s each (100,000 calls/s planned) for 20 s, the
-// samples through SSH to the controller; it reports samples/s, lost, and
-// the controller's CPU seconds, and fails if any sample is lost.
+// BenchmarkSSHTenThousandClients is issue 9's figure: 10 hosts, one
+// tester each, 10,000 null clients for 20 s, the samples through SSH to
+// the controller; it reports samples/s, lost, samples, the controller's
+// CPU seconds and the run's wall time, and fails if any sample is lost or
+// fetched from a spool rather than the live stream. Two loads: every
+// client at 10 calls/s (the issue's 100,000/s, which the rate can only
+// approach: it counts the loops' ramp and tail) and at 50 calls/s (a
+// planned 500,000/s: what this machine's path carries at most).
 //
 //	go test -run '^$' -bench BenchmarkSSH -benchtime 1x ./e2e/
 func BenchmarkSSHTenThousandClients(b *testing.B) {
-	s := bnSpec{hosts: 10, perHost: 1, clients: 1000, interval: 100 * time.Millisecond, duration: 20 * time.Second}
-	for range b.N {
-		r := bnRun(b, s)
-		bnCheck(b, r)
-		if b.Failed() {
-			b.FailNow()
-		}
-		b.ReportMetric(r.rate, "samples/s")
-		b.ReportMetric(float64(r.lost), "lost")
-		b.ReportMetric(float64(r.received), "samples")
-		b.ReportMetric(r.ctlCPU, "controller-cpu-s")
-		b.ReportMetric(r.wall.Seconds(), "run-s")
+	for _, perS := range []int{10, 50} {
+		b.Run(fmt.Sprintf("calls-per-client=%d/s", perS), func(b *testing.B) {
+			s := bnSpec{hosts: 10, perHost: 1, clients: 1000, interval: time.Second / time.Duration(perS), duration: 20 * time.Second}
+			for range b.N {
+				r := bnRun(b, s)
+				bnCheck(b, r)
+				if b.Failed() {
+					b.FailNow()
+				}
+				b.ReportMetric(r.rate, "samples/s")
+				b.ReportMetric(float64(r.lost), "lost")
+				b.ReportMetric(float64(r.received), "samples")
+				b.ReportMetric(r.ctlCPU, "controller-cpu-s")
+				b.ReportMetric(r.wall.Seconds(), "run-s")
+			}
+		})
 	}
 }
