@@ -68,11 +68,13 @@ type bnResult struct {
 	lost               int64   // produced − received, over every tester
 	loopS              float64 // from the first client loop's start to the last one's end
 	rate               float64 // received / loopS
+	median             float64 // the summary's median throughput over its quanta: the steady rate
 	ctlCPU             float64 // CPU seconds of this process (the controller) during the run
 	wall               time.Duration
 	retrieved          []string // retrieved events with samples: they did not come over the live stream
 	failed             int
 	ok                 int // OK samples in the summary
+	sumLost            int // lost samples in the summary
 }
 
 // bnRun builds a lab and runs s on it with the null client.
@@ -130,9 +132,9 @@ func bnRun(tb testing.TB, s bnSpec) bnResult {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r.ok = sum.Samples.OK
-	tb.Logf("%d hosts × %d testers × %d clients every %v for %v: %d received of %d produced, %.0f samples/s over %.1f s of client loops (%.0f planned), controller %.1f CPU-s, run %v",
-		s.hosts, s.perHost, s.clients, s.interval, s.duration, r.received, r.produced, r.rate, r.loopS, s.planned(), r.ctlCPU, r.wall.Round(time.Millisecond))
+	r.ok, r.sumLost, r.median = sum.Samples.OK, sum.Samples.Lost, sum.Throughput.Median
+	tb.Logf("%d hosts × %d testers × %d clients every %v for %v: %d received of %d produced, %.0f samples/s over %.1f s of client loops (median %.0f/s over the quanta; %.0f planned), controller %.1f CPU-s, run %v",
+		s.hosts, s.perHost, s.clients, s.interval, s.duration, r.received, r.produced, r.rate, r.loopS, r.median, s.planned(), r.ctlCPU, r.wall.Round(time.Millisecond))
 	return r
 }
 
@@ -141,8 +143,8 @@ func bnRun(tb testing.TB, s bnSpec) bnResult {
 // tester ran to its end and every sample is OK.
 func bnCheck(tb testing.TB, r bnResult) {
 	tb.Helper()
-	if r.lost != 0 || r.received == 0 {
-		tb.Errorf("%d samples lost (%d produced, %d received)", r.lost, r.produced, r.received)
+	if r.lost != 0 || r.sumLost != 0 || r.received == 0 {
+		tb.Errorf("%d samples lost (%d produced, %d received; the summary says %d lost)", r.lost, r.produced, r.received, r.sumLost)
 	}
 	if len(r.retrieved) > 0 {
 		tb.Errorf("samples came from the testers' spools at cleanup, not over the live stream:\n%s", strings.Join(r.retrieved, "\n"))
@@ -227,6 +229,7 @@ func BenchmarkSSHTenThousandClients(b *testing.B) {
 					b.FailNow()
 				}
 				b.ReportMetric(r.rate, "samples/s")
+				b.ReportMetric(r.median, "median-samples/s")
 				b.ReportMetric(float64(r.lost), "lost")
 				b.ReportMetric(float64(r.received), "samples")
 				b.ReportMetric(r.ctlCPU, "controller-cpu-s")
