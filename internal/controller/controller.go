@@ -20,6 +20,7 @@ import (
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/transport"
@@ -50,6 +51,10 @@ type Options struct {
 	// holds (nil: a random one; else at least MinSecret bytes). It never
 	// reaches the run directory, the logs or a client.
 	Secret []byte
+	// Client overrides the experiment's client (nil: the experiment's).
+	// Benchmarks use it for protocol.ClientNull, which the experiment file
+	// does not offer.
+	Client *protocol.ClientDesc
 }
 
 // MinSecret is the shortest secret Options.Secret may give.
@@ -164,6 +169,11 @@ type controller struct {
 // newController checks the options; it creates nothing. A bad testbed
 // section, advertise address or secret is a usage error.
 func newController(o Options) (*controller, error) {
+	if o.Client != nil {
+		if err := o.Client.Validate(); err != nil {
+			return nil, fmt.Errorf("controller: Options.Client: %w", err)
+		}
+	}
 	if o.Testbed == nil {
 		tb, err := testbed.New(o.Experiment.Testbed)
 		if err != nil {

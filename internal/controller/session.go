@@ -182,8 +182,12 @@ func (c *controller) testerBudget() time.Duration {
 
 func (c *controller) testDesc() protocol.TestDesc {
 	e := c.exp
+	cl := protocol.ClientDesc{Kind: protocol.ClientExec, Argv: e.Client.Exec}
+	if c.o.Client != nil {
+		cl = *c.o.Client
+	}
 	return protocol.TestDesc{
-		Target: e.Target, Client: protocol.ClientDesc{Kind: protocol.ClientExec, Argv: e.Client.Exec},
+		Target: e.Target, Client: cl,
 		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
 		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),

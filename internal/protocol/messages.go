@@ -62,6 +62,10 @@ func (d *TestDesc) Clients() int { return max(d.ClientsPerTester, 1) }
 // Client kinds a ClientDesc may name. Append only.
 const (
 	ClientExec = "exec" // an executable run once per call: exit status 0 is success
+	// ClientNull is a benchmark instrument: each call returns OK at once,
+	// so a run measures diperf's own sample path. It takes no settings and
+	// is not offered in the experiment file (controller.Options.Client).
+	ClientNull = "null"
 )
 
 // ClientDesc says which client a tester runs: its kind, and the settings
@@ -81,6 +85,11 @@ func (c *ClientDesc) Validate() error {
 		}
 		if c.Argv[0] == "" {
 			return fmt.Errorf("testdesc: exec client has an empty program name")
+		}
+		return nil
+	case ClientNull:
+		if len(c.Argv) > 0 || len(c.Env) > 0 {
+			return fmt.Errorf("testdesc: the null client takes no argv or env")
 		}
 		return nil
 	case "":
