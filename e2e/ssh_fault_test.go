@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,20 +29,23 @@ func sfStart(t *testing.T, dir, out string) *background {
 	return startCmd(t, nil, cmd)
 }
 
-// sfTesterOn waits until every one of n testers has started and returns
-// the index of the one launched on h (its event id is "root@ADDR:PID").
-func sfTesterOn(t *testing.T, out string, h *netlab.Host, n int) int {
+// sfTestersOn waits until every one of n testers has started and returns
+// the indexes of those launched on h (their event id is "root@ADDR:PID").
+func sfTestersOn(t *testing.T, out string, h *netlab.Host, n int) []int {
 	t.Helper()
 	for i := range n {
 		waitEvent(t, out, "started", i)
 	}
+	var on []int
 	for _, e := range eventsOf(t, out) {
 		if id, _ := e["id"].(string); e["event"] == "launched" && strings.HasPrefix(id, "root@"+h.Addr+":") {
-			return int(e["tester"].(float64))
+			on = append(on, int(e["tester"].(float64)))
 		}
 	}
-	t.Fatalf("no tester was launched on %s (%s)", h.Name, h.Addr)
-	return -1
+	if len(on) == 0 {
+		t.Fatalf("no tester was launched on %s (%s)", h.Name, h.Addr)
+	}
+	return on
 }
 
 // sfClients lists the processes on h that are neither sshd's nor the
@@ -156,7 +160,7 @@ func TestSSHPartitionHealed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "run")
 	run := sfStart(t, dir, out)
 	h := lab.Hosts[1]
-	cutT := sfTesterOn(t, out, h, 3)
+	cutT := sfTestersOn(t, out, h, 3)[0]
 	time.Sleep(2 * time.Second)
 	for deadline := time.Now().Add(5 * time.Second); len(sfClients(t, h)) == 0; time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -231,5 +235,67 @@ func TestSSHPartitionHealed(t *testing.T) {
 	}
 	sfNothingLost(t, out, 3)
 	checkRunDir(t, out)
+	sshCheckClean(t, lab.Hosts, false)
+}
+
+// TestSSHDiskFullMidRun fills the disk of one of two SSH hosts (its /root
+// and /tmp, where the testers' spools are) once its testers run, and
+// leaves it full to the end. The spool is only the backup: each of its
+// testers reports the failed write (spool-error, its log says the samples
+// go on over the wire), none fails, their samples go on arriving, the
+// run ends normally with every sample each tester recorded, and the
+// cleanup, on the full disk, still leaves no process and no file.
+func TestSSHDiskFullMidRun(t *testing.T) {
+	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "sf"})
+	// The spool fails once it needs a page the full disk does not have:
+	// at ~15 bytes a sample, 3 clients of 20 ms fill a 4 KiB page in about
+	// 2 s, so that the failure comes early whatever room was left in it.
+	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{
+		`[sh, -c, "test -s data/payload.txt && sleep 0.05"]`, `[sleep, "0.02"]`, "tester_duration: 3s", "tester_duration: 15s",
+		"client_interval: 0s", "client_interval: 0s\n  clients_per_tester: 3"}})
+	out := filepath.Join(t.TempDir(), "run")
+	run := sfStart(t, dir, out)
+	h := lab.Hosts[0]
+	full := sfTestersOn(t, out, h, 4)
+	time.Sleep(time.Second)
+	if err := h.FillDisk(); err != nil {
+		t.Fatal(err)
+	}
+	filled := time.Now()
+	t.Cleanup(func() { _ = h.FreeDisk() })
+	if code := run.wait(t, 90*time.Second); code != 0 {
+		t.Fatalf("exit %d with a host's disk full\n%s", code, run.stderr.String())
+	}
+	for i := range 4 {
+		e := sfEvent(t, out, "spool-error", i)
+		on := slices.Contains(full, i)
+		switch {
+		case on && e == nil:
+			t.Errorf("tester %d, on the full disk, reported no spool-error", i)
+		case on:
+			t.Logf("tester %d: %v after the fill: %s", i, time.Unix(0, int64(e["t_ns"].(float64))).Sub(filled).Round(time.Millisecond), e["detail"])
+			if d, _ := e["detail"].(string); !strings.Contains(d, "no space left on device") {
+				t.Errorf("tester %d's spool-error says %q, want the full disk", i, d)
+			}
+		case e != nil:
+			t.Errorf("tester %d, not on the full disk, reported %v", i, e)
+		}
+		log, _ := os.ReadFile(rundir.LogPath(out, i))
+		if on && !strings.Contains(string(log), "samples go on over the wire only") {
+			t.Errorf("tester %d's log does not say its spool failed:\n%s", i, log)
+		}
+		if e != nil && sfCount(sfStarts(t, out, i), time.Unix(0, int64(e["t_ns"].(float64))), filled.Add(time.Hour)) == 0 {
+			t.Errorf("tester %d has no sample from after its spool failed: samples must go on over the wire", i)
+		}
+	}
+	s := readSummary(t, out)
+	if s.Testers.Started != 4 || s.Testers.Failed != 0 || s.Samples.Lost != 0 {
+		t.Errorf("summary: testers %+v, samples %+v: want 4 started, none failed, none lost", s.Testers, s.Samples)
+	}
+	sfNothingLost(t, out, 4)
+	checkRunDir(t, out)
+	if files, _ := h.Files("/tmp"); !slices.ContainsFunc(files, func(f string) bool { return strings.Contains(f, ".netlab-fill") }) {
+		t.Fatalf("the disk of %s was freed before the cleanup: the check below would not test a full disk", h.Name)
+	}
 	sshCheckClean(t, lab.Hosts, false)
 }
