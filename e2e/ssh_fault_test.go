@@ -145,6 +145,34 @@ func sfEvent(t *testing.T, out, kind string, i int) map[string]any {
 // the tester was heard again, and how many of its samples came late.
 var sfBack = regexp.MustCompile(`heard again (\S+) after it was lost; (\d+) late samples`)
 
+// sfCheckBack asserts that tester i, marked lost at lostAt, was heard
+// again after the heal (its tester-back event) and that samples of it
+// arrived then.
+func sfCheckBack(t *testing.T, out string, i int, lostAt, heal time.Time) {
+	t.Helper()
+	back := sfEvent(t, out, "tester-back", i)
+	if back == nil {
+		t.Fatalf("no tester-back event for tester %d after the heal; its events: retrieved %v, retrieve-error %v",
+			i, sfEvent(t, out, "retrieved", i), sfEvent(t, out, "retrieve-error", i))
+	}
+	detail, _ := back["detail"].(string)
+	m := sfBack.FindStringSubmatch(detail)
+	if m == nil {
+		t.Fatalf("tester-back says %q", detail)
+	}
+	after, err := time.ParseDuration(m[1])
+	if err != nil {
+		t.Fatalf("tester-back says %q: %v", detail, err)
+	}
+	if heardAt := lostAt.Add(after); heardAt.Before(heal) {
+		t.Errorf("tester %d heard again %v before the heal: the partition did not cut it off", i, heal.Sub(heardAt))
+	}
+	if late, _ := strconv.Atoi(m[2]); late == 0 {
+		t.Errorf("tester-back says %q: no sample of tester %d arrived after the heal", detail, i)
+	}
+	t.Logf("tester-back: %s; retrieved: %v", detail, sfEvent(t, out, "retrieved", i)["detail"])
+}
+
 // TestSSHPartitionHealed cuts one of three SSH hosts off from the
 // controller for 20 s (iptables DROP in its namespace: the SSH connection
 // that carries its tester's stdio stalls, nothing closes it) and heals
@@ -196,27 +224,7 @@ func TestSSHPartitionHealed(t *testing.T) {
 	t.Logf("tester %d marked lost %v after the cut; healed 20 s after it; the run ended %v after the heal",
 		cutT, lostAt.Sub(cut).Round(time.Millisecond), time.Since(heal).Round(time.Second))
 
-	back := sfEvent(t, out, "tester-back", cutT)
-	if back == nil {
-		t.Fatalf("no tester-back event for tester %d after the heal; its events: retrieved %v, retrieve-error %v",
-			cutT, sfEvent(t, out, "retrieved", cutT), sfEvent(t, out, "retrieve-error", cutT))
-	}
-	detail, _ := back["detail"].(string)
-	m := sfBack.FindStringSubmatch(detail)
-	if m == nil {
-		t.Fatalf("tester-back says %q", detail)
-	}
-	after, err := time.ParseDuration(m[1])
-	if err != nil {
-		t.Fatalf("tester-back says %q: %v", detail, err)
-	}
-	if heardAt := lostAt.Add(after); heardAt.Before(heal) {
-		t.Errorf("tester %d heard again %v before the heal: the partition did not cut it off", cutT, heal.Sub(heardAt))
-	}
-	if late, _ := strconv.Atoi(m[2]); late == 0 {
-		t.Errorf("tester-back says %q: no sample of tester %d arrived after the heal", detail, cutT)
-	}
-	t.Logf("tester-back: %s; retrieved: %v", detail, sfEvent(t, out, "retrieved", cutT)["detail"])
+	sfCheckBack(t, out, cutT, lostAt, heal)
 
 	starts := sfStarts(t, out, cutT)
 	if n := sfCount(starts, cut.Add(5*time.Second), heal); n > 0 {
