@@ -168,7 +168,11 @@ func (t *SSH) startTester(ctx context.Context, h *sshHost, s Spec) (*sshHandle, 
 		return nil, fmt.Errorf("%s: the tester did not start (%v); see its log %s", h.t.name, hd.err, s.LogPath)
 	}
 	if s.Attach != nil {
-		s.Attach(transport.Stdio(stdout, stdin, "ssh", "ssh:"+h.t.name))
+		// stdout is the session's channel itself: the connection's Close
+		// must not close it, only stdin (EOF: the tester ends on its own),
+		// or the tester's last words on stderr (its sample counts, why it
+		// ended) are cut off. The session is closed once it has ended.
+		s.Attach(transport.Stdio(struct{ io.Reader }{stdout}, stdin, "ssh", "ssh:"+h.t.name))
 	}
 	return hd, nil
 }
