@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/diperf/diperf/internal/tester"
 	"github.com/diperf/diperf/internal/transport"
 )
 
@@ -17,12 +18,9 @@ import (
 // listens or before its name resolves.
 const defaultJoinRetry = 2 * time.Minute
 
-// Back-off between a joining tester's connection attempts: doubling from
-// the first to the last.
-const (
-	joinRetryFirst = 100 * time.Millisecond
-	joinRetryMax   = 5 * time.Second
-)
+// joinBackoff spaces a joining tester's connection attempts: doubling
+// from 100 ms to 5 s, for --join-retry in all.
+var joinBackoff = tester.Backoff{First: 100 * time.Millisecond, Max: 5 * time.Second}
 
 // joinDialer is a transport whose first dial of the controller's address
 // is retried with back-off for up to window. Every later dial (the time
@@ -42,38 +40,22 @@ func (d *joinDialer) Dial(ctx context.Context, addr string) (net.Conn, error) {
 	if addr != d.addr || d.dialed.Swap(true) || d.window <= 0 {
 		return d.Transport.Dial(ctx, addr)
 	}
-	deadline := time.Now().Add(d.window)
-	wait := joinRetryFirst
-	for attempt := 1; ; attempt++ {
-		c, err := d.Transport.Dial(ctx, addr)
-		if err == nil {
-			if attempt > 1 {
-				fmt.Fprintf(d.log, "diperf tester: reached the controller at %s after %d attempts\n", addr, attempt)
-			}
-			return c, nil
-		}
-		left := time.Until(deadline)
-		if left <= 0 || ctx.Err() != nil {
-			return nil, fmt.Errorf("no controller answered at %s within --join-retry %v (%d attempts): %w", addr, d.window, attempt, err)
-		}
-		if attempt == 1 {
-			fmt.Fprintf(d.log, "diperf tester: the controller at %s does not answer yet (%v); trying again for up to %v\n", addr, err, d.window)
-		}
-		if !sleepCtx(ctx, min(wait, left)) {
-			return nil, fmt.Errorf("joining the controller at %s: %w", addr, ctx.Err())
-		}
-		wait = min(2*wait, joinRetryMax)
+	b := joinBackoff
+	b.Window = d.window
+	var c net.Conn
+	attempts, stopped, err := b.Retry(ctx, func() (err error) {
+		c, err = d.Transport.Dial(ctx, addr)
+		return err
+	}, func(err error) {
+		fmt.Fprintf(d.log, "diperf tester: the controller at %s does not answer yet (%v); trying again for up to %v\n", addr, err, d.window)
+	})
+	switch {
+	case stopped:
+		return nil, fmt.Errorf("joining the controller at %s: %w", addr, ctx.Err())
+	case err != nil:
+		return nil, fmt.Errorf("no controller answered at %s within --join-retry %v (%d attempts): %w", addr, d.window, attempts, err)
+	case attempts > 1:
+		fmt.Fprintf(d.log, "diperf tester: reached the controller at %s after %d attempts\n", addr, attempts)
 	}
-}
-
-// sleepCtx sleeps for d, or until ctx ends (false).
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return c, nil
 }

@@ -24,35 +24,23 @@ func (t *Tester) sync() error {
 // (Kubernetes starts pods in any order), or drop a first burst.
 const FirstSyncWindow = 30 * time.Second
 
-// Back-off between first-sync attempts: doubling from the first to the
-// last.
-const (
-	firstSyncRetryFirst = 250 * time.Millisecond
-	firstSyncRetryMax   = 4 * time.Second
-)
+// firstSyncBackoff spaces the first-sync attempts: doubling from 250 ms
+// to 4 s, for FirstSyncWindow (firstSync's window) in all.
+var firstSyncBackoff = Backoff{First: 250 * time.Millisecond, Max: 4 * time.Second}
 
 // firstSync calls sync until it succeeds, window has passed (its last
 // error is returned), or ctx ends; failed hears the first failure.
 func firstSync(ctx context.Context, window time.Duration, sync func() error, failed func(error)) error {
-	deadline := time.Now().Add(window)
-	wait := firstSyncRetryFirst
-	for attempt := 1; ; attempt++ {
-		err := sync()
-		if err == nil {
-			return nil
-		}
-		left := time.Until(deadline)
-		if left <= 0 || ctx.Err() != nil {
-			return fmt.Errorf("clock sync: %d attempts in %v: %w", attempt, window, err)
-		}
-		if attempt == 1 {
-			failed(err)
-		}
-		if !sleepCtx(ctx, min(wait, left)) {
-			return fmt.Errorf("clock sync: %w (stopped: %w)", err, context.Cause(ctx))
-		}
-		wait = min(2*wait, firstSyncRetryMax)
+	b := firstSyncBackoff
+	b.Window = window
+	attempts, stopped, err := b.Retry(ctx, sync, failed)
+	switch {
+	case err == nil:
+		return nil
+	case stopped:
+		return fmt.Errorf("clock sync: %w (stopped: %w)", err, context.Cause(ctx))
 	}
+	return fmt.Errorf("clock sync: %d attempts in %v: %w", attempts, window, err)
 }
 
 // resyncLoop re-syncs while the test runs.
