@@ -109,16 +109,10 @@ func (c *controller) liveness(now time.Time) {
 // connection: if it is heard again its samples are still taken
 // (tester-back). Called with c.mu held.
 func (c *controller) markLost(s *slot, reason string) {
-	if s.finished() {
+	if !c.recordFailure(s, "tester-lost", reason) {
 		return
 	}
-	s.state = failed
 	s.lost = true
-	s.rec.Failed = true
-	s.rec.FailureReason = reason
-	s.rec.StopNs = time.Now().UnixNano()
-	c.events.Add("tester-lost", s.rec.Slot, s.rec.ID, reason)
-	c.journal(s)
 	c.onFailure(s)
 }
 

@@ -46,17 +46,26 @@ type slot struct {
 
 func (s *slot) finished() bool { return s.state == done || s.state == failed }
 
-// markFailed marks a slot failed once, with the time and the reason.
-func (c *controller) markFailed(s *slot, reason string) {
+// recordFailure marks s failed, with the time and the reason, as event,
+// and journals it; false if s had already finished (nothing done).
+func (c *controller) recordFailure(s *slot, event, reason string) bool {
 	if s.finished() {
-		return
+		return false
 	}
 	s.state = failed
 	s.rec.Failed = true
 	s.rec.FailureReason = reason
 	s.rec.StopNs = time.Now().UnixNano()
-	c.events.Add("failed", s.rec.Slot, s.rec.ID, reason)
+	c.events.Add(event, s.rec.Slot, s.rec.ID, reason)
 	c.journal(s)
+	return true
+}
+
+// markFailed marks a slot failed once, with the time and the reason.
+func (c *controller) markFailed(s *slot, reason string) {
+	if !c.recordFailure(s, "failed", reason) {
+		return
+	}
 	if s.conn != nil {
 		s.conn.Close()
 	}
