@@ -127,9 +127,8 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	c.events.Add("time-server", -1, "", c.times.addr)
 	stopGuard := c.newGuard()
 	defer stopGuard()
-	go c.acceptLoop(ln)
 	stopProgress := c.startProgress()
-	c.schedule(ctx)
+	c.schedule(ctx, func() { go c.acceptLoop(ln) })
 	c.waitAll(ctx)
 	stopProgress()
 	ln.Close()
@@ -158,12 +157,10 @@ type controller struct {
 	guard     *guard         // protects the controller from unproven connections
 	selfCheck string         // local address of checkAdvertised's dial, not a rejected tester
 	sessions  sync.WaitGroup // one per tester connection being served
-	slotsMade chan struct{}  // closed once schedule has made every slot it will make at once
-	slotsOnce sync.Once
-	lastBeat  time.Time // when heartbeats were last sent
-	stopping  bool      // every tester was told to stop: failures no longer count
-	aborted   bool      // the failure policy stopped the run
-	abortErr  error     // why (Run returns it)
+	lastBeat  time.Time      // when heartbeats were last sent
+	stopping  bool           // every tester was told to stop: failures no longer count
+	aborted   bool           // the failure policy stopped the run
+	abortErr  error          // why (Run returns it)
 }
 
 // newController checks the options; it creates nothing. A bad testbed
@@ -198,7 +195,7 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), slotsMade: make(chan struct{})}, nil
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats()}, nil
 }
 
 // runSecret returns a copy of the given secret, or a random one.

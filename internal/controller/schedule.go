@@ -14,15 +14,18 @@ import (
 // (DiPerF's ramp-up). With a synchronized start it launches them all at
 // once, a few ms apart, and tells each the global time to start at. Either
 // way it never launches faster than experiment.MaxLaunchRate per second,
-// even to catch up after a slow launch.
-func (c *controller) schedule(ctx context.Context) {
+// even to catch up after a slow launch. accept starts taking testers'
+// connections: once the slots they bind to exist, so that a tester that
+// dialled early (engines start testers before their controller: they
+// wait in the listen backlog) finds its slot.
+func (c *controller) schedule(ctx context.Context, accept func()) {
 	c.started = time.Now()
 	c.events.Add("run-start", -1, "", c.exp.Name)
-	defer c.allSlotsMade()
 	if bs, ok := c.o.Testbed.(testbed.BatchStarter); ok {
-		c.launchAll(ctx, bs)
+		c.launchAll(ctx, bs, accept)
 		return
 	}
+	accept() // each slot is made before its tester starts
 	launchEvery := c.exp.Schedule.TesterStartInterval.D()
 	if c.exp.Schedule.SynchronizedStart {
 		launchEvery = syncLaunchStagger
@@ -48,7 +51,8 @@ const batchStartLead = 2 * time.Second
 // launchAll starts every tester at once through a BatchStarter; the
 // ramp-up is kept by planned start times, tester i at T0 + i ×
 // tester_start_interval, and each must join within the testbed's wait.
-func (c *controller) launchAll(ctx context.Context, bs testbed.BatchStarter) {
+// Testers' connections are accepted once every slot exists.
+func (c *controller) launchAll(ctx context.Context, bs testbed.BatchStarter, accept func()) {
 	c.t0 = c.started.Add(batchStartLead)
 	n := c.exp.Schedule.Testers
 	slots := make([]*slot, n)
@@ -57,7 +61,7 @@ func (c *controller) launchAll(ctx context.Context, bs testbed.BatchStarter) {
 		slots[i] = c.newSlot(i)
 		specs[i] = c.spec(slots[i].rec)
 	}
-	c.allSlotsMade() // testers that joined early may take them now
+	accept()
 	join := c.ready.JoinWait
 	if join <= 0 {
 		join = c.o.JoinTimeout

@@ -100,37 +100,7 @@ func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
 	}
 	conn.Secure(protocol.SessionKeys(c.secret, protocol.RoleController, b))
 	_ = conn.SetReadDeadline(time.Time{})
-	s, err := c.bind(conn, h)
-	if errors.Is(err, errNoSlot) && c.awaitSlots(handshakeTimeout) {
-		s, err = c.bind(conn, h)
-	}
-	return s, err
-}
-
-// errNoSlot is bind's refusal of a tester no slot is waiting for.
-var errNoSlot = errors.New("no tester slot is waiting to join")
-
-// allSlotsMade tells the testers waiting in awaitSlots that every slot the
-// schedule makes up front exists: with a batch start, all of them; with a
-// ramp-up, the last one launched.
-func (c *controller) allSlotsMade() {
-	c.slotsOnce.Do(func() { close(c.slotsMade) })
-}
-
-// awaitSlots waits up to d for allSlotsMade, and reports whether it came:
-// a tester that joins in the moment between the listener's first accept
-// and the schedule making its slot (engines start testers before their
-// controller, which queue in the listen backlog) waits for its slot
-// instead of being refused.
-func (c *controller) awaitSlots(d time.Duration) bool {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-c.slotsMade:
-		return true
-	case <-tm.C:
-		return false
-	}
+	return c.bind(conn, h)
 }
 
 func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) {
@@ -142,9 +112,9 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	}
 	if s == nil || s.state != launched || s.conn != nil {
 		if h.Slot == protocol.AnySlot {
-			return nil, fmt.Errorf("%w: all %d are taken", errNoSlot, len(c.slots))
+			return nil, fmt.Errorf("no tester slot is waiting to join: all %d are taken", len(c.slots))
 		}
-		return nil, fmt.Errorf("%w: slot %d", errNoSlot, h.Slot)
+		return nil, fmt.Errorf("no tester slot %d is waiting to join", h.Slot)
 	}
 	s.conn = conn
 	s.ended = make(chan struct{})

@@ -27,27 +27,21 @@ func rogueJoin(ctx context.Context, net *transport.Memory, s testbed.Spec, proto
 		return nil, err
 	}
 	conn := protocol.NewConn(nc)
-	return conn, rogueHandshake(conn, s.Slot, s.Secret, proto)
-}
-
-// rogueHandshake is a tester's side of the handshake for slot, up to the
-// test description.
-func rogueHandshake(conn *protocol.Conn, slot int, secret []byte, proto int) error {
-	hello := protocol.Hello{Proto: proto, Slot: slot, ID: "rogue:1", Nonce: protocol.NewNonce()}
+	hello := protocol.Hello{Proto: proto, Slot: s.Slot, ID: "rogue:1", Nonce: protocol.NewNonce()}
 	if err := conn.WriteJSON(protocol.TypeHello, hello); err != nil {
-		return err
+		return conn, err
 	}
 	var ch protocol.Challenge
 	if err := conn.Expect(protocol.TypeChallenge, &ch); err != nil {
-		return err
+		return conn, err
 	}
 	b := protocol.BindingOf(hello, ch.Nonce)
-	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(secret, protocol.RoleTester, b)}); err != nil {
-		return err
+	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(s.Secret, protocol.RoleTester, b)}); err != nil {
+		return conn, err
 	}
-	conn.Secure(protocol.SessionKeys(secret, protocol.RoleTester, b))
+	conn.Secure(protocol.SessionKeys(s.Secret, protocol.RoleTester, b))
 	var d protocol.TestDesc
-	return conn.Expect(protocol.TypeTestDesc, &d)
+	return conn, conn.Expect(protocol.TypeTestDesc, &d)
 }
 
 // events reads the run's events.jsonl.
