@@ -81,6 +81,14 @@ func teardown(name string) error {
 		if err := killAll(ns); err != nil {
 			errs = append(errs, err)
 		}
+		// The kernel frees a deleted namespace's devices later, on a work
+		// queue; deleting the root-side veth first is synchronous, so no
+		// "<lab>v<i>" outlives Close.
+		if veth := vethOf(name, filepath.Base(ns)); run(ctx, "ip", "link", "show", veth) == nil {
+			if err := run(ctx, "ip", "link", "del", veth); err != nil {
+				errs = append(errs, err)
+			}
+		}
 		if err := run(ctx, "ip", "netns", "del", filepath.Base(ns)); err != nil {
 			errs = append(errs, err)
 		}
@@ -126,4 +134,10 @@ func killAll(ns string) error {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// vethOf is the root-side veth of the host namespace ns ("<lab>-h<i>") of
+// lab name: "<lab>v<i>".
+func vethOf(name, ns string) string {
+	return name + "v" + strings.TrimPrefix(ns, name+"-h")
 }
