@@ -82,7 +82,7 @@ func ParseHey(out []byte) (Result, error) {
 	if !haveRate || !have50 || !have99 {
 		return r, fmt.Errorf("no Requests/sec or 50%%/99%% latency in the report: %s", tail(out, 200))
 	}
-	return r, nil
+	return valid(r)
 }
 
 // heyPercentile reads "50% in 0.0096 secs" (or "50%% in …").

@@ -87,12 +87,12 @@ func ParseK6(out []byte) (Result, error) {
 	if m.HTTPReqs.Count == nil || m.HTTPReqs.Rate == nil || m.Duration.Med == nil || m.Duration.P99 == nil {
 		return Result{}, fmt.Errorf("summary export lacks http_reqs count/rate or http_req_duration med/p(99)")
 	}
-	return Result{
+	return valid(Result{
 		Tool:         "k6",
 		Requests:     int64(*m.HTTPReqs.Count),
 		Errors:       int64(m.Failed.Passes),
 		RequestsPerS: *m.HTTPReqs.Rate,
 		P50Ms:        *m.Duration.Med,
 		P99Ms:        *m.Duration.P99,
-	}, nil
+	})
 }

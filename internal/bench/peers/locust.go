@@ -127,5 +127,5 @@ func locustRow(row []string, col map[string]int) (Result, error) {
 		}
 		v[i] = x
 	}
-	return Result{Tool: "locust", Requests: int64(v[0]), Errors: int64(v[1]), RequestsPerS: v[2], P50Ms: v[3], P99Ms: v[4]}, nil
+	return valid(Result{Tool: "locust", Requests: int64(v[0]), Errors: int64(v[1]), RequestsPerS: v[2], P50Ms: v[3], P99Ms: v[4]})
 }

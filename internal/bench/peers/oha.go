@@ -83,5 +83,5 @@ func ParseOha(out []byte) (Result, error) {
 	for _, n := range j.ErrorDistribution {
 		r.Errors += n
 	}
-	return r, nil
+	return valid(r)
 }

@@ -83,12 +83,12 @@ func ParseWrk(out []byte) (Result, error) {
 	if j.DurationUs <= 0 || j.Requests < 0 {
 		return Result{}, fmt.Errorf("the done() line %q: no duration or negative requests", line)
 	}
-	return Result{
+	return valid(Result{
 		Tool:         "wrk",
 		Requests:     j.Requests,
 		Errors:       j.Errors,
 		RequestsPerS: float64(j.Requests) / (float64(j.DurationUs) / 1e6),
 		P50Ms:        float64(j.P50Us) / 1e3,
 		P99Ms:        float64(j.P99Us) / 1e3,
-	}, nil
+	})
 }
