@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -92,7 +93,8 @@ func installDirs() []string {
 	if home, err := os.UserHomeDir(); err == nil {
 		ds = append(ds, filepath.Join(home, "go", "bin"), filepath.Join(home, ".cargo", "bin"), filepath.Join(home, ".local", "bin"))
 	}
-	return ds
+	slices.Sort(ds)
+	return slices.Compact(ds)
 }
 
 func goEnv(key string) (string, error) {

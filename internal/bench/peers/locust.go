@@ -2,18 +2,20 @@ package peers
 
 import (
 	"context"
-	"encoding/csv"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Locust is Locust (PyPI locust): Python and gevent, one process here. Far
 // slower than the others, so not among Defaults. Its users are
-// FastHttpUser with no wait time; its --csv stats file is read.
+// FastHttpUser with no wait time; its --json final stats are read.
 type Locust struct{}
 
 // Name implements Tool.
@@ -53,18 +55,13 @@ func (Locust) Run(ctx context.Context, l Load) (Result, error) {
 		return Result{}, err
 	}
 	defer os.RemoveAll(dir)
-	prefix := filepath.Join(dir, "out")
 	n := strconv.Itoa(l.Connections)
-	c, err := runChild(ctx, dir, "python3", "-m", "locust", "-f", file, "--headless", "--only-summary",
-		"-u", n, "-r", n, "-t", seconds(l.Duration), "--host", host, "--csv", prefix)
+	c, err := runChild(ctx, dir, "python3", "-m", "locust", "-f", file, "--headless", "--json",
+		"-u", n, "-r", n, "-t", seconds(l.Duration), "--host", host)
 	if err != nil {
 		return Result{}, err
 	}
-	out, err := os.ReadFile(prefix + "_stats.csv")
-	if err != nil {
-		return Result{}, fmt.Errorf("locust stats: %w", err)
-	}
-	r, err := ParseLocust(out)
+	r, err := ParseLocust(c.Stdout)
 	if err != nil {
 		return Result{}, fmt.Errorf("locust: %w", err)
 	}
@@ -84,48 +81,61 @@ func splitURL(u string) (host, path string) {
 	return u, "/"
 }
 
-// ParseLocust reads the "Aggregated" row of Locust's _stats.csv.
-func ParseLocust(out []byte) (Result, error) {
-	rows, err := csv.NewReader(strings.NewReader(string(out))).ReadAll()
-	if err != nil {
-		return Result{}, fmt.Errorf("stats csv: %w", err)
-	}
-	if len(rows) < 2 {
-		return Result{}, fmt.Errorf("stats csv: no rows")
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	for _, row := range rows[1:] {
-		if len(row) != len(rows[0]) || row[col["Name"]] != "Aggregated" {
-			continue
-		}
-		return locustRow(row, col)
-	}
-	return Result{}, fmt.Errorf("stats csv: no Aggregated row")
+// locustEntry is one entry of Locust's --json final stats (times in ms,
+// timestamps in Unix seconds).
+type locustEntry struct {
+	NumRequests   int64            `json:"num_requests"`
+	NumFailures   int64            `json:"num_failures"`
+	StartTime     float64          `json:"start_time"`
+	LastRequestTS float64          `json:"last_request_timestamp"`
+	ResponseTimes map[string]int64 `json:"response_times"` // rounded ms → count
 }
 
-// locustRow reads the figures of one stats row (times in ms).
-func locustRow(row []string, col map[string]int) (Result, error) {
-	get := func(name string) (float64, error) {
-		i, ok := col[name]
-		if !ok {
-			return 0, fmt.Errorf("stats csv: no column %q", name)
-		}
-		v, err := strconv.ParseFloat(row[i], 64)
-		if err != nil {
-			return 0, fmt.Errorf("stats csv: column %q: %w", name, err)
-		}
-		return v, nil
+// ParseLocust reads Locust's --json final stats: requests/s as Locust
+// computes its total (requests over first to last request), percentiles by
+// nearest rank over its rounded response-time histogram.
+func ParseLocust(out []byte) (Result, error) {
+	var entries []locustEntry
+	if err := json.Unmarshal(out, &entries); err != nil {
+		return Result{}, fmt.Errorf("json stats: %w", err)
 	}
-	var v [5]float64
-	for i, name := range []string{"Request Count", "Failure Count", "Requests/s", "50%", "99%"} {
-		x, err := get(name)
-		if err != nil {
-			return Result{}, err
+	r := Result{Tool: "locust"}
+	first, last := math.Inf(1), math.Inf(-1)
+	hist := map[float64]int64{}
+	for _, e := range entries {
+		r.Requests += e.NumRequests
+		r.Errors += e.NumFailures
+		first, last = min(first, e.StartTime), max(last, e.LastRequestTS)
+		for k, n := range e.ResponseTimes {
+			ms, err := strconv.ParseFloat(k, 64)
+			if err != nil || n < 0 {
+				return Result{}, fmt.Errorf("json stats: response time bucket %q: %d", k, n)
+			}
+			hist[ms] += n
 		}
-		v[i] = x
 	}
-	return valid(Result{Tool: "locust", Requests: int64(v[0]), Errors: int64(v[1]), RequestsPerS: v[2], P50Ms: v[3], P99Ms: v[4]})
+	if r.Requests <= 0 || !(last > first) {
+		return Result{}, fmt.Errorf("json stats: no requests over a positive time")
+	}
+	r.RequestsPerS = float64(r.Requests) / (last - first)
+	r.P50Ms, r.P99Ms = histPercentile(hist, 50), histPercentile(hist, 99)
+	return valid(r)
+}
+
+// histPercentile is the nearest-rank pct-th percentile of a histogram.
+func histPercentile(hist map[float64]int64, pct int) float64 {
+	keys := slices.Sorted(maps.Keys(hist))
+	var total int64
+	for _, k := range keys {
+		total += hist[k]
+	}
+	need := (total*int64(pct) + 99) / 100
+	var seen int64
+	for _, k := range keys {
+		seen += hist[k]
+		if seen >= need {
+			return k
+		}
+	}
+	return 0
 }
