@@ -53,6 +53,15 @@ func TestParseK6(t *testing.T) {
 	checkResult(t, got, Result{Tool: "k6", Requests: 13849, RequestsPerS: 4602.39619149997, P50Ms: 8.739926, P99Ms: 41.27551008000001})
 }
 
+func TestParseOha(t *testing.T) {
+	got, err := ParseOha(capture(t, "oha.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 50 requests "aborted due to deadline" at the end of -z are not errors.
+	checkResult(t, got, Result{Tool: "oha", Requests: 103199, RequestsPerS: 34369.07417226184, P50Ms: 1.193389, P99Ms: 5.633772})
+}
+
 func TestParseLocust(t *testing.T) {
 	got, err := ParseLocust(capture(t, "locust.json"))
 	if err != nil {
@@ -76,12 +85,12 @@ func TestParseRejectsTruncated(t *testing.T) {
 
 // captures names each parser's captured report.
 var captures = map[string]string{
-	"wrk": "wrk.txt", "hey": "hey.txt", "locust": "locust.json", "k6": "k6_summary.json",
+	"wrk": "wrk.txt", "hey": "hey.txt", "locust": "locust.json", "k6": "k6_summary.json", "oha": "oha.json",
 }
 
 func parsers() map[string]func([]byte) (Result, error) {
 	return map[string]func([]byte) (Result, error){
-		"wrk": ParseWrk, "hey": ParseHey, "locust": ParseLocust, "k6": ParseK6,
+		"wrk": ParseWrk, "hey": ParseHey, "locust": ParseLocust, "k6": ParseK6, "oha": ParseOha,
 	}
 }
 
@@ -106,3 +115,4 @@ func FuzzParseWrk(f *testing.F)    { fuzzParser(f, "wrk") }
 func FuzzParseHey(f *testing.F)    { fuzzParser(f, "hey") }
 func FuzzParseLocust(f *testing.F) { fuzzParser(f, "locust") }
 func FuzzParseK6(f *testing.F)     { fuzzParser(f, "k6") }
+func FuzzParseOha(f *testing.F)    { fuzzParser(f, "oha") }
