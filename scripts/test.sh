@@ -17,6 +17,8 @@ command -v pgrep >/dev/null || need_apt+=(procps)
 command -v ssh >/dev/null || need_apt+=(openssh-client) # test/netlab: ssh, ssh-keygen
 command -v iptables >/dev/null || need_apt+=(iptables) # test/netlab partitions and delays
 command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client munge) # test/slurmlab: a local Slurm cluster
+[ -x /usr/sbin/nginx ] || need_apt+=(nginx) # internal/bench/peers: the private nginx the peers load
+command -v wrk >/dev/null || need_apt+=(wrk) # internal/bench/peers: the wrk runner against it
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
