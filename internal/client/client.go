@@ -27,6 +27,8 @@ type Reply struct {
 	Status sample.Status
 	Bytes  int64
 	Err    string
+	Phases sample.Phases  // http: the call's phases (zero for other kinds)
+	Extras []sample.Extra // what the client reported for the call (exec, persistent)
 }
 
 // Spec says which client New builds.

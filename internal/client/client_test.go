@@ -23,7 +23,7 @@ func TestNew(t *testing.T) {
 		wantErr string // "" = builds
 	}{
 		{"exec", Spec{Desc: exec, Timeout: time.Second}, ""},
-		{"unknown kind", Spec{Desc: protocol.ClientDesc{Kind: "persistent", Argv: []string{"x"}}, Timeout: time.Second}, `unknown client kind "persistent"`},
+		{"unknown kind", Spec{Desc: protocol.ClientDesc{Kind: "grpc", Argv: []string{"x"}}, Timeout: time.Second}, `unknown client kind "grpc"`},
 		{"no kind", Spec{Desc: protocol.ClientDesc{Argv: []string{"x"}}, Timeout: time.Second}, "no kind"},
 		{"exec without argv", Spec{Desc: protocol.ClientDesc{Kind: protocol.ClientExec}, Timeout: time.Second}, "argv"},
 		{"no timeout", Spec{Desc: exec}, "timeout"},

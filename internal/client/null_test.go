@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestNull(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if r := c.Call(ctx); r != (Reply{Status: sample.OK}) {
+	if r := c.Call(ctx); !reflect.DeepEqual(r, Reply{Status: sample.OK}) {
 		t.Errorf("Call = %+v, want OK with no bytes and no error", r)
 	}
 	if allocs := testing.AllocsPerRun(100, func() { c.Call(ctx) }); allocs != 0 {

@@ -54,50 +54,15 @@ type TestDesc struct {
 	// ClientStartIntervalNs staggers them: client j starts j times this
 	// after the tester's loop start (0: all together).
 	ClientStartIntervalNs int64 `json:"client_start_interval_ns,omitempty"`
+	// Rate, when set, is the open model: calls are started at this
+	// tester's arrival rate by whichever of its clients is free, instead
+	// of each client's closed loop (IntervalNs is then unused).
+	Rate *RateDesc `json:"rate,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
 func (d *TestDesc) Clients() int { return max(d.ClientsPerTester, 1) }
 
-// Client kinds a ClientDesc may name. Append only.
-const (
-	ClientExec = "exec" // an executable run once per call: exit status 0 is success
-	// ClientNull is a benchmark instrument: each call returns OK at once,
-	// so a run measures diperf's own sample path. It takes no settings and
-	// is not offered in the experiment file (controller.Options.Client).
-	ClientNull = "null"
-)
-
-// ClientDesc says which client a tester runs: its kind, and the settings
-// of that kind (the other kinds' fields stay empty).
-type ClientDesc struct {
-	Kind string   `json:"kind"`           // one of the Client constants
-	Argv []string `json:"argv,omitempty"` // exec: the command, $VAR expanded by the tester
-	Env  []string `json:"env,omitempty"`  // exec: extra KEY=VALUE for the client
-}
-
-// Validate checks a ClientDesc received from the wire.
-func (c *ClientDesc) Validate() error {
-	switch c.Kind {
-	case ClientExec:
-		if len(c.Argv) == 0 || len(c.Argv) > MaxArgv {
-			return fmt.Errorf("testdesc: exec client argv must have 1..%d elements, got %d", MaxArgv, len(c.Argv))
-		}
-		if c.Argv[0] == "" {
-			return fmt.Errorf("testdesc: exec client has an empty program name")
-		}
-		return nil
-	case ClientNull:
-		if len(c.Argv) > 0 || len(c.Env) > 0 {
-			return fmt.Errorf("testdesc: the null client takes no argv or env")
-		}
-		return nil
-	case "":
-		return fmt.Errorf("testdesc: the client has no kind (this tester runs %q clients)", ClientExec)
-	}
-	return fmt.Errorf("testdesc: unknown client kind %q (this tester runs %q clients; is it an older diperf than its controller?)",
-		c.Kind, ClientExec)
-}
 
 // Validate checks a TestDesc received from the wire.
 func (d *TestDesc) Validate() error {
@@ -114,7 +79,13 @@ func (d *TestDesc) Validate() error {
 	case d.TimeServer == "" || (d.TimeTransport != "udp" && d.TimeTransport != "tcp"):
 		return fmt.Errorf("testdesc: need a time server and a transport (udp or tcp)")
 	}
-	return d.validateClients()
+	if err := d.validateClients(); err != nil {
+		return err
+	}
+	if d.Rate != nil {
+		return d.Rate.Validate()
+	}
+	return nil
 }
 
 // validateClients checks the number of client loops and their stagger:

@@ -45,20 +45,32 @@ func newOutbox(conn *protocol.Conn, cancel context.CancelCauseFunc) *outbox {
 
 // call makes one timed call as client loop client and queues its sample.
 func (o *outbox) call(ctx context.Context, c client.Client, clk *clock.Local, client uint32) sample.Status {
+	return o.callAt(ctx, c, clk, client, 0)
+}
+
+// callAt makes one timed call as client loop client, due at intended
+// (local ns; 0 in the closed loop), and queues its sample.
+func (o *outbox) callAt(ctx context.Context, c client.Client, clk *clock.Local, client uint32, intended int64) sample.Status {
 	start := clk.Now()
 	r := c.Call(ctx)
 	end := clk.Now()
+	o.add(sample.Sample{Client: client, Start: start, End: end, Intended: intended,
+		Status: r.Status, Bytes: r.Bytes, Err: r.Err, Phases: r.Phases, Extras: r.Extras})
+	return r.Status
+}
+
+// add queues s, numbering it, and flushes when a batch is full.
+func (o *outbox) add(s sample.Sample) {
 	o.mu.Lock()
 	o.produced++
-	o.pending = append(o.pending, sample.Sample{Seq: o.produced, Client: client, Start: start, End: end,
-		Status: r.Status, Bytes: r.Bytes, Err: r.Err})
+	s.Seq = o.produced
+	o.pending = append(o.pending, s)
 	o.bound += protocol.SampleBound(&o.pending[len(o.pending)-1])
 	full := o.fullLocked()
 	o.mu.Unlock()
 	if full {
 		_ = o.flush()
 	}
-	return r.Status
 }
 
 // fullLocked reports whether pending holds a batch's worth.
