@@ -63,7 +63,6 @@ type TestDesc struct {
 // Clients returns how many client loops the description asks for.
 func (d *TestDesc) Clients() int { return max(d.ClientsPerTester, 1) }
 
-
 // Validate checks a TestDesc received from the wire.
 func (d *TestDesc) Validate() error {
 	if err := d.Client.Validate(); err != nil {
