@@ -15,7 +15,10 @@ import (
 )
 
 // Client makes one call to the service. It never returns an error: a failed
-// call is data, classified in the Reply.
+// call is data, classified in the Reply. One Client serves every client
+// loop of a tester at once, so Call is safe for concurrent use. A client
+// that holds resources between calls (processes, connections) also
+// implements io.Closer; the tester closes it after its last call.
 type Client interface {
 	Call(ctx context.Context) Reply
 }

@@ -196,6 +196,9 @@ func (t *Tester) run(parent context.Context) error {
 	if woke, ok := t.waitForStart(ctx); ok {
 		reason = t.loop(ctx, t.client, woke, rtt)
 	}
+	if c, ok := t.client.(io.Closer); ok {
+		_ = c.Close() // a client's processes or connections (persistent, tcp keep-alive)
+	}
 	cancelLoops(cancel, &wg)
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, ErrLostController):
