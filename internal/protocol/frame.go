@@ -41,8 +41,10 @@ import (
 // client loops per tester (TestDesc.ClientsPerTester,
 // ClientStartIntervalNs), each sample carrying its client index
 // (BatchVersion 3): an older tester would run one client where many were
-// asked for.
-const Version = 5
+// asked for. Version 6: client kinds http, tcp, udp and persistent, the
+// open model (TestDesc.Rate), and samples carrying an intended start,
+// HTTP phases and client extras (BatchVersion 4).
+const Version = 6
 
 // Limits on what a peer may send.
 const (

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/diperf/diperf/internal/sample"
 )
@@ -21,8 +22,23 @@ type Batch struct {
 // protocol version 1, which had no version byte. Version 3 adds each
 // sample's client index (a uvarint after its status); version 2, without
 // it, is still read (every sample of client 0), since the spools of older
-// runs hold it.
-const BatchVersion = 3
+// runs hold it. Version 4 adds, after the client index, a flags byte and
+// what it flags: the intended start (a varint, Start − Intended), the HTTP
+// phases (four uvarints) and the extras (a count, then each key's length
+// and bytes and its value's IEEE 754 bits, 8 bytes little-endian).
+const BatchVersion = 4
+
+// Flags of a version 4 sample.
+const (
+	flagIntended = 1 << iota
+	flagPhases
+	flagExtras
+	knownFlags = flagIntended | flagPhases | flagExtras
+)
+
+// batchVersion3 is the encoding before intended starts, phases and
+// extras, still decoded.
+const batchVersion3 = 3
 
 // batchVersion2 is the encoding before client indexes, still decoded.
 const batchVersion2 = 2
@@ -47,6 +63,7 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 		dst = binary.AppendVarint(dst, s.End-s.Start)
 		dst = append(dst, byte(s.Status))
 		dst = binary.AppendUvarint(dst, uint64(s.Client))
+		dst = appendV4(dst, &s)
 		dst = binary.AppendVarint(dst, s.Bytes)
 		e := s.Err
 		if len(e) > MaxErrText {
@@ -58,16 +75,73 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 	return dst
 }
 
+// appendV4 encodes the version 4 fields of s: flags, then the flagged.
+// Extras past sample.MaxExtras, or with an invalid key, are left out.
+func appendV4(dst []byte, s *sample.Sample) []byte {
+	var flags byte
+	if s.Intended != 0 {
+		flags |= flagIntended
+	}
+	if !s.Phases.Zero() {
+		flags |= flagPhases
+	}
+	extras := validExtras(s.Extras)
+	if extras > 0 {
+		flags |= flagExtras
+	}
+	dst = append(dst, flags)
+	if flags&flagIntended != 0 {
+		dst = binary.AppendVarint(dst, s.Start-s.Intended)
+	}
+	if flags&flagPhases != 0 {
+		for _, v := range [...]int64{s.Phases.DNS, s.Phases.Connect, s.Phases.TLS, s.Phases.FirstByte} {
+			dst = binary.AppendUvarint(dst, uint64(max(v, 0)))
+		}
+	}
+	if flags&flagExtras != 0 {
+		dst = binary.AppendUvarint(dst, uint64(extras))
+		for _, e := range s.Extras {
+			if !encodable(e) || extras == 0 {
+				continue
+			}
+			extras--
+			dst = binary.AppendUvarint(dst, uint64(len(e.Key)))
+			dst = append(dst, e.Key...)
+			dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(e.Value))
+		}
+	}
+	return dst
+}
+
+// encodable reports whether e is sent: a valid key and a finite value.
+func encodable(e sample.Extra) bool {
+	return sample.ValidExtraKey(e.Key) && !math.IsNaN(e.Value) && !math.IsInf(e.Value, 0)
+}
+
+// validExtras counts the extras of es that are encoded: those with a
+// valid key and a finite value, at most sample.MaxExtras.
+func validExtras(es []sample.Extra) int {
+	n := 0
+	for _, e := range es {
+		if encodable(e) {
+			n++
+		}
+	}
+	return min(n, sample.MaxExtras)
+}
+
 // Bounds of the encoding, for sizing batches before encoding them.
 const (
 	batchHeaderBound = 1 + 2*binary.MaxVarintLen64
-	// seq, start, duration, bytes; client; status; error length
-	sampleFixedBound = 4*binary.MaxVarintLen64 + binary.MaxVarintLen32 + 1 + 2
+	// seq, start, duration, bytes, intended; client; status, flags; error
+	// length; phases
+	sampleFixedBound = 5*binary.MaxVarintLen64 + binary.MaxVarintLen32 + 2 + 2 + 4*binary.MaxVarintLen64
+	extraBound       = 1 + sample.MaxExtraKey + 8
 )
 
 // SampleBound is the most bytes s can take in an encoded batch.
 func SampleBound(s *sample.Sample) int {
-	return sampleFixedBound + min(len(s.Err), MaxErrText)
+	return sampleFixedBound + min(len(s.Err), MaxErrText) + 1 + min(len(s.Extras), sample.MaxExtras)*extraBound
 }
 
 // BatchFit returns how many of the first samples fit one batch: at most
@@ -89,11 +163,11 @@ func DecodeBatch(p []byte) (*Batch, error) {
 	if len(p) == 0 {
 		return nil, errShort
 	}
-	if p[0] != BatchVersion && p[0] != batchVersion2 {
-		return nil, fmt.Errorf("%w: version %d, this build reads %d and %d (are tester and controller the same diperf version?)",
+	if p[0] < batchVersion2 || p[0] > BatchVersion {
+		return nil, fmt.Errorf("%w: version %d, this build reads %d to %d (are tester and controller the same diperf version?)",
 			ErrBatchVersion, p[0], batchVersion2, BatchVersion)
 	}
-	d := decoder{p: p[1:], clients: p[0] >= 3}
+	d := decoder{p: p[1:], clients: p[0] >= batchVersion3, v4: p[0] >= 4}
 	b := &Batch{Produced: d.uvarint()}
 	n := d.uvarint()
 	if d.err == nil && n > MaxBatch {
@@ -121,6 +195,7 @@ type decoder struct {
 	p       []byte
 	err     error
 	clients bool // samples carry their client index (version 3 on)
+	v4      bool // samples carry flags and what they flag (version 4 on)
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -166,6 +241,11 @@ func (d *decoder) sample(prev *int64) (sample.Sample, error) {
 		client = d.uvarint()
 	}
 	s.Client = uint32(client)
+	if d.v4 {
+		if err := d.fieldsV4(&s); err != nil {
+			return s, err
+		}
+	}
 	s.Bytes = d.varint()
 	n := d.uvarint()
 	switch {
@@ -183,4 +263,62 @@ func (d *decoder) sample(prev *int64) (sample.Sample, error) {
 	s.Err = string(d.p[:n])
 	d.p = d.p[n:]
 	return s, nil
+}
+
+// fieldsV4 decodes the version 4 fields of s.
+func (d *decoder) fieldsV4(s *sample.Sample) error {
+	if d.err != nil || len(d.p) < 1 {
+		return errShort
+	}
+	flags := d.p[0]
+	d.p = d.p[1:]
+	if flags&^knownFlags != 0 {
+		return fmt.Errorf("protocol: sample %d has unknown flags %#x", s.Seq, flags)
+	}
+	if flags&flagIntended != 0 {
+		lag := d.varint()
+		s.Intended = s.Start - lag
+		if s.Intended <= 0 && d.err == nil {
+			return fmt.Errorf("protocol: sample %d has intended start %d", s.Seq, s.Intended)
+		}
+	}
+	if flags&flagPhases != 0 {
+		for _, v := range [...]*int64{&s.Phases.DNS, &s.Phases.Connect, &s.Phases.TLS, &s.Phases.FirstByte} {
+			u := d.uvarint()
+			if u > math.MaxInt64 {
+				return fmt.Errorf("protocol: sample %d has a phase of %d ns", s.Seq, u)
+			}
+			*v = int64(u)
+		}
+	}
+	if flags&flagExtras != 0 {
+		return d.extras(s)
+	}
+	return d.err
+}
+
+// extras decodes the extras of s.
+func (d *decoder) extras(s *sample.Sample) error {
+	n := d.uvarint()
+	if d.err != nil {
+		return d.err
+	}
+	if n == 0 || n > sample.MaxExtras {
+		return fmt.Errorf("protocol: sample %d has %d extras (1..%d)", s.Seq, n, sample.MaxExtras)
+	}
+	s.Extras = make([]sample.Extra, n)
+	for i := range s.Extras {
+		k := d.uvarint()
+		if d.err != nil || k > sample.MaxExtraKey || k+8 > uint64(len(d.p)) {
+			return fmt.Errorf("protocol: sample %d has a truncated or too long extra", s.Seq)
+		}
+		key := string(d.p[:k])
+		v := math.Float64frombits(binary.LittleEndian.Uint64(d.p[k:]))
+		d.p = d.p[k+8:]
+		if !sample.ValidExtraKey(key) || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("protocol: sample %d has a bad extra %q=%v", s.Seq, key, v)
+		}
+		s.Extras[i] = sample.Extra{Key: key, Value: v}
+	}
+	return nil
 }

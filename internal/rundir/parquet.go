@@ -30,6 +30,18 @@ type Row struct {
 	// Client is the tester's client loop that made the call (0 in files
 	// written before clients_per_tester, which have no such column).
 	Client uint32 `parquet:"client"`
+	// IntendedNs is an open-model call's intended start (global Unix ns;
+	// 0 in the closed loop and in files written before the open model).
+	IntendedNs int64 `parquet:"intended_ns"`
+	// The HTTP phases of the call, ns (0: not measured).
+	DNSNs       int64 `parquet:"dns_ns"`
+	ConnectNs   int64 `parquet:"connect_ns"`
+	TLSNs       int64 `parquet:"tls_ns"`
+	FirstByteNs int64 `parquet:"first_byte_ns"`
+	// Extras are what the client reported for the call: each key is an
+	// optional DOUBLE column x_<key> of the file (null where a call did
+	// not report it). Not a column itself.
+	Extras []sample.Extra `parquet:"-"`
 }
 
 // RowChunk is how many rows the readers and writers of samples.parquet
@@ -51,17 +63,32 @@ func writerOptions() []parquet.WriterOption {
 // WriteSampleRows writes samples.parquet in dir: fill hands its rows to put,
 // in as many calls as it likes. The file is replaced only when fill returns
 // nil (see WriteFile); an error from fill or put leaves it as it was.
+// Rows' extras are dropped: see WriteSampleRowsExtras.
 func WriteSampleRows(dir string, fill func(put func([]Row) error) error) error {
+	return WriteSampleRowsExtras(dir, nil, fill)
+}
+
+// WriteSampleRowsExtras is WriteSampleRows for a file with one optional
+// DOUBLE column x_<key> per key of extras (sorted), filled from each
+// row's Extras.
+func WriteSampleRowsExtras(dir string, extras []string, fill func(put func([]Row) error) error) error {
 	return WriteFile(dir, Samples, func(f io.Writer) error {
-		w := parquet.NewGenericWriter[Row](f, writerOptions()...)
-		put := func(rows []Row) error {
-			_, err := w.Write(rows)
+		if len(extras) == 0 {
+			w := parquet.NewGenericWriter[Row](f, writerOptions()...)
+			put := func(rows []Row) error {
+				_, err := w.Write(rows)
+				return err
+			}
+			if err := fill(put); err != nil {
+				return err
+			}
+			return w.Close()
+		}
+		w := newExtrasWriter(f, extras)
+		if err := fill(w.write); err != nil {
 			return err
 		}
-		if err := fill(put); err != nil {
-			return err
-		}
-		return w.Close()
+		return w.close()
 	})
 }
 
@@ -84,7 +111,8 @@ func WriteRows(dir string, next func(buf []Row) (int, error)) error {
 
 // WriteSamples converts the spool into samples.parquet, mapping each
 // tester's local times onto the global timeline with its sync records.
-// It returns how many samples each slot had in the spool.
+// Extras the clients reported become columns x_<key>. It returns how many
+// samples each slot had in the spool.
 func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 	mappers := map[int]*clock.Mapper{}
 	ids := map[int]string{}
@@ -92,8 +120,12 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 		mappers[t.Slot] = clock.NewMapper(t.Syncs)
 		ids[t.Slot] = t.ID
 	}
+	keys, err := spoolExtraKeys(filepath.Join(dir, Spool))
+	if err != nil {
+		return nil, err
+	}
 	counts := map[int]uint64{}
-	err := WriteSampleRows(dir, func(put func([]Row) error) error {
+	err = WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
 		rows := make([]Row, 0, RowChunk)
 		err := ReadSpool(filepath.Join(dir, Spool), SpoolVisitor{
 			Sync: func(int, clock.Record) error { return nil },
@@ -125,8 +157,13 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 
 func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 	off := m.Offset(s.Start)
-	return Row{Tester: int32(slot), TesterID: id, Seq: int64(s.Seq), StartNs: s.Start + off,
-		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err, Client: s.Client}
+	r := Row{Tester: int32(slot), TesterID: id, Seq: int64(s.Seq), StartNs: s.Start + off,
+		EndNs: s.End + off, LocalStartNs: s.Start, Status: s.Status.String(), Bytes: s.Bytes, Error: s.Err, Client: s.Client,
+		DNSNs: s.Phases.DNS, ConnectNs: s.Phases.Connect, TLSNs: s.Phases.TLS, FirstByteNs: s.Phases.FirstByte, Extras: s.Extras}
+	if s.Intended != 0 {
+		r.IntendedNs = s.Intended + off
+	}
+	return r
 }
 
 // ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
@@ -214,6 +251,11 @@ func toCall(row Row, m *clock.Mapper) (sample.Call, error) {
 	if m != nil {
 		start += m.Offset(start)
 	}
-	return sample.Call{Tester: row.Tester, Client: row.Client, Start: start, End: start + row.EndNs - row.StartNs,
-		Status: st, Bytes: row.Bytes}, nil
+	c := sample.Call{Tester: row.Tester, Client: row.Client, Start: start, End: start + row.EndNs - row.StartNs,
+		Status: st, Bytes: row.Bytes, Extras: row.Extras,
+		Phases: sample.Phases{DNS: row.DNSNs, Connect: row.ConnectNs, TLS: row.TLSNs, FirstByte: row.FirstByteNs}}
+	if row.IntendedNs != 0 {
+		c.Intended = start - (row.StartNs - row.IntendedNs)
+	}
+	return c, nil
 }

@@ -104,11 +104,16 @@ var colNames = [numCols]string{"tester", "start_ns", "end_ns", "local_start_ns",
 // before clients_per_tester lack: their calls are all of client 0.
 const colClient = "client"
 
+// colIntended is the column of open-model calls' intended starts, which
+// files written before the open model lack.
+const colIntended = "intended_ns"
+
 // rowGroupReader assembles calls from the columns of one row group.
 type rowGroupReader struct {
-	cols   [numCols]*column
-	client *column // nil: the file has no client column
-	all    []*column
+	cols     [numCols]*column
+	client   *column // nil: the file has no client column
+	intended *column // nil: the file has no intended_ns column
+	all      []*column
 }
 
 // newRowGroupReader opens the analysis columns of rg.
@@ -123,13 +128,19 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 		rd.cols[i] = c
 	}
 	rd.all = rd.cols[:]
-	if _, ok := rg.Schema().Lookup(colClient); ok {
-		c, err := openColumn(rg, colClient)
+	for _, opt := range []struct {
+		name string
+		col  **column
+	}{{colClient, &rd.client}, {colIntended, &rd.intended}} {
+		if _, ok := rg.Schema().Lookup(opt.name); !ok {
+			continue
+		}
+		c, err := openColumn(rg, opt.name)
 		if err != nil {
 			rd.close()
 			return nil, err
 		}
-		rd.client = c
+		*opt.col = c
 		rd.all = append(rd.all[:len(rd.all):len(rd.all)], c)
 	}
 	return rd, nil
@@ -142,8 +153,10 @@ func (rd *rowGroupReader) close() {
 			c.close()
 		}
 	}
-	if rd.client != nil {
-		rd.client.close()
+	for _, c := range []*column{rd.client, rd.intended} {
+		if c != nil {
+			c.close()
+		}
 	}
 }
 
@@ -181,6 +194,10 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 	if rd.client != nil {
 		client = rd.client.i32[rd.client.off:][:n]
 	}
+	var intended []int64
+	if rd.intended != nil {
+		intended = rd.intended.i64[rd.intended.off:][:n]
+	}
 	for i := range n {
 		s := local[i]
 		if m := mc.get(tester[i]); m != nil {
@@ -190,6 +207,9 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 			Status: status[i], Bytes: bytes[i]}
 		if client != nil {
 			call.Client = uint32(client[i])
+		}
+		if intended != nil && intended[i] != 0 {
+			call.Intended = s - (start[i] - intended[i])
 		}
 		b = append(b, call)
 	}

@@ -167,7 +167,7 @@ func TestReadFilesWithoutClientColumn(t *testing.T) {
 		o := old[i]
 		want := Row{Tester: o.Tester, TesterID: o.TesterID, Seq: o.Seq, StartNs: o.StartNs, EndNs: o.EndNs,
 			LocalStartNs: o.LocalStartNs, Status: o.Status, Bytes: o.Bytes, Error: o.Error}
-		if r != want {
+		if !reflect.DeepEqual(r, want) {
 			t.Fatalf("row %d: %+v, want %+v", i, r, want)
 		}
 	}

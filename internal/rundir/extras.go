@@ -1,0 +1,113 @@
+package rundir
+
+import (
+	"io"
+	"reflect"
+	"slices"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
+)
+
+// MaxExtraColumns bounds the extras columns of samples.parquet: the
+// first keys the spool holds, in the order they first appear, up to this
+// many; later keys are left out of the file (a client inventing keys
+// cannot make the schema grow without bound).
+const MaxExtraColumns = 64
+
+// ExtraPrefix starts the name of each extras column of samples.parquet.
+const ExtraPrefix = "x_"
+
+// extrasWriter writes rows whose extras become optional DOUBLE columns
+// after Row's own: the schema is Row's fields plus one x_<key> field per
+// key, so Row's columns keep their indexes and each row is Row's values
+// followed by one value (or null) per extra column.
+type extrasWriter struct {
+	w     *parquet.Writer
+	fixed *parquet.Schema // Row's own schema
+	keys  map[string]int  // key -> column index
+	n     int             // Row's columns
+	buf   []parquet.Row
+	vals  []float64 // this row's extra values, by key order
+	has   []bool
+}
+
+func newExtrasWriter(f io.Writer, keys []string) *extrasWriter {
+	rt := reflect.TypeFor[Row]()
+	var fields []reflect.StructField
+	for i := range rt.NumField() {
+		if sf := rt.Field(i); sf.Tag.Get("parquet") != "-" {
+			fields = append(fields, sf)
+		}
+	}
+	fixed := parquet.SchemaOf(Row{})
+	ew := &extrasWriter{fixed: fixed, keys: map[string]int{}, n: len(fixed.Columns()),
+		vals: make([]float64, len(keys)), has: make([]bool, len(keys))}
+	for i, k := range keys {
+		fields = append(fields, reflect.StructField{Name: "X" + itoaField(i), Type: reflect.TypeFor[*float64](),
+			Tag: reflect.StructTag(`parquet:"` + ExtraPrefix + k + `,optional"`)})
+		ew.keys[k] = i
+	}
+	full := parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface())
+	ew.w = parquet.NewWriter(f, append(writerOptions(), full)...)
+	return ew
+}
+
+func itoaField(i int) string { return string(rune('A'+i/26/26%26)) + string(rune('A'+i/26%26)) + string(rune('A'+i%26)) }
+
+// write writes rows with their extras.
+func (ew *extrasWriter) write(rows []Row) error {
+	ew.buf = ew.buf[:0]
+	for i := range rows {
+		pr := ew.fixed.Deconstruct(nil, &rows[i])
+		clear(ew.has)
+		for _, e := range rows[i].Extras {
+			if j, ok := ew.keys[e.Key]; ok {
+				ew.vals[j], ew.has[j] = e.Value, true
+			}
+		}
+		for j := range ew.vals {
+			col := ew.n + j
+			if ew.has[j] {
+				pr = append(pr, parquet.DoubleValue(ew.vals[j]).Level(0, 1, col))
+			} else {
+				pr = append(pr, parquet.NullValue().Level(0, 0, col))
+			}
+		}
+		ew.buf = append(ew.buf, pr)
+	}
+	_, err := ew.w.WriteRows(ew.buf)
+	return err
+}
+
+func (ew *extrasWriter) close() error { return ew.w.Close() }
+
+// spoolExtraKeys returns the sorted keys of the extras in the spool at
+// path, at most MaxExtraColumns of them.
+func spoolExtraKeys(path string) ([]string, error) {
+	seen := map[string]bool{}
+	err := ReadSpool(path, SpoolVisitor{
+		Sync: func(int, clock.Record) error { return nil },
+		Batch: func(_ int, b *protocol.Batch) error {
+			for i := range b.Samples {
+				for _, e := range b.Samples[i].Extras {
+					if len(seen) < MaxExtraColumns {
+						seen[e.Key] = true
+					}
+				}
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(seen))
+	for k := range seen {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys, nil
+}

@@ -1,0 +1,81 @@
+package rundir
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// TestExtrasBecomeColumns writes rows with extras and reads the file back
+// as any Parquet reader would: one x_<key> DOUBLE column per key, null
+// where a call did not report the key, and Row's own columns unchanged.
+func TestExtrasBecomeColumns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rows := []Row{
+		{Tester: 1, Seq: 1, StartNs: 10, LocalStartNs: 110, EndNs: 20, Status: "ok", IntendedNs: 5, ConnectNs: 7,
+			Extras: []sample.Extra{{Key: "mb", Value: 12.5}, {Key: "files", Value: 3}}},
+		{Tester: 1, Seq: 2, StartNs: 30, EndNs: 40, Status: "failed", Error: "x"},
+		{Tester: 2, Seq: 1, StartNs: 50, EndNs: 60, Status: "ok", Extras: []sample.Extra{{Key: "mb", Value: 1}}},
+	}
+	err := WriteSampleRowsExtras(dir, []string{"files", "mb"}, func(put func([]Row) error) error { return put(rows) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(dir, Samples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]any{}
+	r := parquet.NewReader(pf)
+	for range rows {
+		m := map[string]any{}
+		if err := r.Read(&m); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range m {
+			got[k] = append(got[k], v)
+		}
+	}
+	check := func(col string, want ...any) {
+		t.Helper()
+		if len(got[col]) != len(want) {
+			t.Fatalf("column %s: %v, want %v", col, got[col], want)
+		}
+		for i := range want {
+			if got[col][i] != want[i] {
+				t.Errorf("column %s row %d: %v (%T), want %v (%T)", col, i, got[col][i], got[col][i], want[i], want[i])
+			}
+		}
+	}
+	check("x_mb", 12.5, nil, 1.0)
+	check("x_files", 3.0, nil, nil)
+	check("seq", int64(1), int64(2), int64(1))
+	check("status", "ok", "failed", "ok")
+	check("intended_ns", int64(5), int64(0), int64(0))
+	check("connect_ns", int64(7), int64(0), int64(0))
+	// The analysis' own reader still reads the file.
+	var n int
+	if err := ScanRows(dir, Samples, func(rs []Row) error { n += len(rs); return nil }); err != nil || n != 3 {
+		t.Fatalf("ScanRows: %d rows, %v", n, err)
+	}
+	var calls []sample.Call
+	err = StreamCalls(dir, func(int32) *clock.Mapper { return nil }, func(b []sample.Call) error { calls = append(calls, b...); return nil })
+	if err != nil || len(calls) != 3 {
+		t.Fatalf("StreamCalls: %d calls, %v", len(calls), err)
+	}
+	if c := calls[0]; c.Start != 110 || c.Intended != 105 || calls[1].Intended != 0 {
+		t.Errorf("intended starts as read for the analysis: %+v, %+v; want 105 (5 ns before the start at 110) and 0", c, calls[1])
+	}
+}
