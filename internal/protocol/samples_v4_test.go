@@ -109,7 +109,9 @@ func TestDecodeBatchVersion3(t *testing.T) {
 // TestDecodeBatchV4Rejects checks that bad version 4 fields are refused.
 func TestDecodeBatchV4Rejects(t *testing.T) {
 	t.Parallel()
-	enc := func(s sample.Sample) []byte { return AppendBatch(nil, &Batch{Produced: 1, Samples: []sample.Sample{s}}) }
+	enc := func(s sample.Sample) []byte {
+		return AppendBatch(nil, &Batch{Produced: 1, Samples: []sample.Sample{s}})
+	}
 	withExtra := enc(sample.Sample{Seq: 1, Start: 5, End: 9, Extras: []sample.Extra{{Key: "ab", Value: 1}}})
 	badKey := bytes.Replace(withExtra, []byte("ab"), []byte("A!"), 1)
 	nanBits := bytes.Clone(withExtra)

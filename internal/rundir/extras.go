@@ -55,7 +55,9 @@ func newExtrasWriter(f io.Writer, keys []string) *extrasWriter {
 	return ew
 }
 
-func itoaField(i int) string { return string(rune('A'+i/26/26%26)) + string(rune('A'+i/26%26)) + string(rune('A'+i%26)) }
+func itoaField(i int) string {
+	return string(rune('A'+i/26/26%26)) + string(rune('A'+i/26%26)) + string(rune('A'+i%26))
+}
 
 // write writes rows with their extras.
 func (ew *extrasWriter) write(rows []Row) error {
