@@ -40,6 +40,7 @@ func (d *decoder) document(root *yaml.Node, exp *Experiment) {
 var (
 	durationType = reflect.TypeFor[Duration]()
 	percentType  = reflect.TypeFor[Percent]()
+	rateType     = reflect.TypeFor[Rate]()
 )
 
 // value decodes n into v, the field at key path.
@@ -61,6 +62,14 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		v.Set(reflect.ValueOf(pc))
+	case v.Type() == rateType && n.Kind == yaml.ScalarNode:
+		d.lines[path+".target"] = line // "rate: 500" is rate.target
+		d.float(n, line, v.FieldByName("Target"), path+".target")
+	case v.Kind() == reflect.Pointer:
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.value(n, v.Elem(), path)
 	case v.Kind() == reflect.String:
 		d.str(n, line, v, path)
 	case v.Kind() == reflect.Int:

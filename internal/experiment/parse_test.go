@@ -91,8 +91,8 @@ func TestParseEmpty(t *testing.T) {
 			}
 			// The defaults have no client command; that is the only problem.
 			ps := problems(t, err)
-			if len(ps) != 1 || ps[0].Key != "client.exec" || ps[0].Line != 0 {
-				t.Errorf("problems %v, want only client.exec without a line", ps)
+			if len(ps) != 1 || ps[0].Key != "client" || ps[0].Line != 0 {
+				t.Errorf("problems %v, want only client without a line", ps)
 			}
 		})
 	}

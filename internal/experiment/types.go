@@ -24,10 +24,55 @@ type Experiment struct {
 	lines map[string]int // key path -> line in the file where it was set
 }
 
-// Client is the command each tester runs, once per client run.
+// Client is what each of a tester's clients runs per call: exactly one of
+// an executable (exec), a built-in client (http, tcp, udp) or a
+// persistent process told to make each call (persistent).
 type Client struct {
-	Exec    []string `yaml:"exec"`    // argv; Exec[0] is the program
-	Timeout Duration `yaml:"timeout"` // a run taking longer is killed and counted failed
+	Exec       []string      `yaml:"exec,omitempty"`       // argv run once per call; Exec[0] is the program
+	HTTP       *HTTPClient   `yaml:"http,omitempty"`       // built-in HTTP client
+	TCP        *SocketClient `yaml:"tcp,omitempty"`        // built-in TCP client
+	UDP        *SocketClient `yaml:"udp,omitempty"`        // built-in UDP request/response client
+	Persistent []string      `yaml:"persistent,omitempty"` // argv of a long-lived client (docs/clients.md)
+	Timeout    Duration      `yaml:"timeout"`              // a call taking longer is cut off and counted as a timeout
+}
+
+// HTTPClient is the built-in HTTP client's request.
+type HTTPClient struct {
+	URL       string            `yaml:"url"`                  // http:// or https://; $DIPERF_TARGET is expanded
+	Method    string            `yaml:"method,omitempty"`     // default GET
+	Headers   map[string]string `yaml:"headers,omitempty"`    // sent in name order
+	Body      string            `yaml:"body,omitempty"`       // request body
+	BodyFile  string            `yaml:"body_file,omitempty"`  // or the body from this file (read at the start)
+	KeepAlive *bool             `yaml:"keep_alive,omitempty"` // reuse connections (default true)
+	Version   string            `yaml:"version,omitempty"`    // "1.1" (default) or "2"
+	TLS       *TLS              `yaml:"tls,omitempty"`        // for https
+	// Success lists the status codes that count as success: codes or
+	// ranges, e.g. ["200-299", "404"] (default 200-299).
+	Success []string `yaml:"success,omitempty"`
+}
+
+// TLS says how the HTTP client trusts the server.
+type TLS struct {
+	CAFile     string `yaml:"ca_file,omitempty"`     // PEM certificates to trust besides the system's (a test CA)
+	ServerName string `yaml:"server_name,omitempty"` // name to verify ("" = the URL's host)
+	Insecure   bool   `yaml:"insecure,omitempty"`    // do not verify the certificate at all
+}
+
+// SocketClient is the tcp or udp client's exchange.
+type SocketClient struct {
+	Address     string `yaml:"address"`                // HOST:PORT; $DIPERF_TARGET is expanded
+	Send        string `yaml:"send,omitempty"`         // payload (YAML escapes such as "\r\n" work in double quotes)
+	SendHex     string `yaml:"send_hex,omitempty"`     // or the payload in hex
+	Expect      Expect `yaml:"expect,omitempty"`       // what a good reply is (nothing: tcp reads what comes, udp any datagram)
+	ConnectOnly bool   `yaml:"connect_only,omitempty"` // tcp: a call is a connect alone
+	KeepAlive   bool   `yaml:"keep_alive,omitempty"`   // tcp: reuse the connection between calls
+}
+
+// Expect says when a tcp or udp reply is complete and good.
+type Expect struct {
+	Bytes   string `yaml:"bytes,omitempty"`   // the reply starts with these bytes
+	Length  int    `yaml:"length,omitempty"`  // the reply is this many bytes
+	Pattern string `yaml:"pattern,omitempty"` // the reply matches this regular expression (RE2)
 }
 
 // Testbed says where testers run.
@@ -85,6 +130,33 @@ type Schedule struct {
 	// ClientStartInterval staggers a tester's clients: client j starts
 	// j × client_start_interval after the tester's start (0 = together).
 	ClientStartInterval Duration `yaml:"client_start_interval"`
+	// Rate, when set, is the open model: calls start at this arrival rate
+	// (calls/s) by whichever client of a tester is free, instead of each
+	// client's closed loop. A number, or a mapping with stages.
+	Rate *Rate `yaml:"rate,omitempty"`
+}
+
+// Rate is the open model's arrival rate. "rate: 500" is Target 500: a
+// constant rate for the whole run.
+type Rate struct {
+	Target   float64 `yaml:"target,omitempty"`   // calls/s, constant (with no stages)
+	Per      string  `yaml:"per,omitempty"`      // "run" (default: split evenly over the testers) or "tester"
+	Arrivals string  `yaml:"arrivals,omitempty"` // "uniform" (default) or "poisson"
+	Start    float64 `yaml:"start,omitempty"`    // calls/s at the start of the first stage (default 0)
+	// Stages ramp the rate linearly from the previous stage's target (or
+	// Start) to their own over their duration; after the last stage its
+	// target holds until the tester's duration is over.
+	Stages []Stage `yaml:"stages,omitempty"`
+	// MaxLateness: a call that cannot start within this of its intended
+	// start, every client being busy, is dropped and counted (default
+	// client.timeout).
+	MaxLateness Duration `yaml:"max_lateness,omitempty"`
+}
+
+// Stage is one stage of the open model's rate.
+type Stage struct {
+	Duration Duration `yaml:"duration"`
+	Target   float64  `yaml:"target"` // calls/s at the stage's end
 }
 
 // Sync configures clock synchronization between controller and testers.

@@ -10,11 +10,7 @@ import (
 func (e *Experiment) Validate() []Problem {
 	v := validator{e: e}
 	v.name()
-	if len(e.Client.Exec) == 0 {
-		v.add("client.exec", "must not be empty: give the command to run, e.g. [curl, -sf, \"$DIPERF_TARGET\"]")
-	} else if e.Client.Exec[0] == "" {
-		v.add("client.exec[0]", "the program name must not be empty")
-	}
+	v.client()
 	v.positive("client.timeout", e.Client.Timeout)
 	v.provider()
 	v.count("testbed.testers_per_host", e.Testbed.TestersPerHost)
@@ -24,6 +20,7 @@ func (e *Experiment) Validate() []Problem {
 	v.clients()
 	v.positive("schedule.tester_duration", e.Schedule.TesterDuration)
 	v.notNegative("schedule.client_interval", e.Schedule.ClientInterval)
+	v.rate()
 	v.positive("sync.interval", e.Sync.Interval)
 	v.syncAndClock()
 	if v.notNegative("analysis.quantum", e.Analysis.Quantum) && e.Analysis.Quantum.D() < MinQuantum {

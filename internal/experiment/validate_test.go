@@ -31,7 +31,7 @@ func TestValidate(t *testing.T) {
 		// An empty name.
 		{"name empty", func(e *Experiment) { e.Name = "" }, "name", "must not be empty"},
 		// No command.
-		{"no exec", func(e *Experiment) { e.Client.Exec = nil }, "client.exec", "must not be empty"},
+		{"no client", func(e *Experiment) { e.Client.Exec = nil }, "client", "give exactly one of exec, http"},
 		// An empty program name.
 		{"empty program", func(e *Experiment) { e.Client.Exec = []string{""} }, "client.exec[0]", "must not be empty"},
 		// A zero timeout.
