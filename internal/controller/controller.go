@@ -138,6 +138,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 }
 
 type controller struct {
+	client    protocol.ClientDesc // what testers run (unless Options.Client)
 	o         Options
 	exp       *experiment.Experiment
 	secret    []byte
@@ -166,9 +167,15 @@ type controller struct {
 // newController checks the options; it creates nothing. A bad testbed
 // section, advertise address or secret is a usage error.
 func newController(o Options) (*controller, error) {
+	var cl protocol.ClientDesc
 	if o.Client != nil {
 		if err := o.Client.Validate(); err != nil {
 			return nil, fmt.Errorf("controller: Options.Client: %w", err)
+		}
+	} else {
+		var err error
+		if cl, err = clientDesc(o.Experiment); err != nil {
+			return nil, err
 		}
 	}
 	if o.Testbed == nil {
@@ -195,7 +202,7 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats()}, nil
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl}, nil
 }
 
 // runSecret returns a copy of the given secret, or a random one.

@@ -131,6 +131,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	d := c.testDesc()
 	d.StartAtNs = s.rec.PlannedNs
 	d.Slot = s.rec.Slot
+	d.Rate = rateDesc(c.exp, s.rec.Slot)
 	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
 }
 
@@ -152,7 +153,7 @@ func (c *controller) testerBudget() time.Duration {
 
 func (c *controller) testDesc() protocol.TestDesc {
 	e := c.exp
-	cl := protocol.ClientDesc{Kind: protocol.ClientExec, Argv: e.Client.Exec}
+	cl := c.client
 	if c.o.Client != nil {
 		cl = *c.o.Client
 	}
