@@ -15,6 +15,12 @@ func firstDiff(a, b any, path string) string {
 func diffValues(a, b reflect.Value, path string) string {
 	switch a.Kind() {
 	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			if a.IsNil() != b.IsNil() {
+				return fmt.Sprintf("%s: nil vs not", path)
+			}
+			return ""
+		}
 		return diffValues(a.Elem(), b.Elem(), path)
 	case reflect.Struct:
 		for i := range a.NumField() {

@@ -90,6 +90,7 @@ func (p *Parallel) Result() (*Result, error) {
 func (a *Accumulator) merge(b *Accumulator) {
 	a.cells.merge(b.cells)
 	a.quanta.merge(&b.quanta)
+	a.open.merge(&b.open)
 	a.whole.merge(b.whole)
 	a.inPeak.merge(b.inPeak)
 	if a.pc != nil {

@@ -46,6 +46,7 @@ type Accumulator struct {
 	most     int
 	cells    *cells
 	quanta   quantaAcc
+	open     openAcc // the open model's figures (schedule.rate)
 	whole    *testerAcc
 	inPeak   *testerAcc
 	pc       *perClient // nil when every tester ran one client
@@ -150,6 +151,13 @@ func (a *Accumulator) add(c *sample.Call) {
 	a.maxEnd = max(a.maxEnd, c.End)
 	q := int((e - a.origin) / a.qn)
 	d := c.End - c.Start
+	if c.Intended != 0 {
+		// The open model: the response time is measured from the
+		// intended start, so that a call that waited for a client (a
+		// stalled service) shows the wait (no coordinated omission).
+		d = c.End - min(c.Intended, c.Start)
+		a.open.add(c, a.quantumOf)
+	}
 	a.quanta.add(q, c, d)
 	if c.Status == sample.OK {
 		a.cells.complete(e)
@@ -163,6 +171,10 @@ func (a *Accumulator) add(c *sample.Call) {
 		}
 	}
 }
+
+// quantumOf returns the quantum of global time t (times before the
+// origin are in quantum 0).
+func (a *Accumulator) quantumOf(t int64) int { return int((max(t, a.origin) - a.origin) / a.qn) }
 
 // quantaAcc accumulates the per-quantum figures.
 type quantaAcc struct {

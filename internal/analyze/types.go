@@ -24,6 +24,7 @@ type Quantum struct {
 	Errors     map[string]int // completed non-OK calls by status class
 	Bytes      int64          // bytes the calls completed in the quantum reported (0 when clients report none)
 	BytesPerS  float64        // Bytes per second of the quantum
+	Open       *OpenQuantum   // the open model's figures (nil in a closed-loop run)
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means
@@ -105,6 +106,9 @@ type Summary struct {
 	Errors         map[string]int `json:"errors"`
 	DurationS      float64        `json:"duration_s"`
 	OriginNs       int64          `json:"origin_ns"` // global Unix ns of t = 0, where the quanta start
+	// Open is the open model's summary (schedule.rate); absent in a
+	// closed-loop run.
+	Open *OpenModel `json:"open_model,omitempty"`
 	// Incomplete is set (by the pipeline) when the run's controller
 	// stopped before the run ended and its raw data were recovered from
 	// the spool: testers were cut short, and samples not yet received

@@ -8,9 +8,22 @@ import (
 )
 
 // WriteQuanta writes qs as quanta.csv: a header, then one row per quantum.
+// An open-model run's file has four more columns: offered_per_s,
+// achieved_per_s, late and dropped.
 func WriteQuanta(w io.Writer, qs []Quantum) error {
-	return writeCSV(w, quantaHeader, quantaRows(qs))
+	rows := quantaRows(qs)
+	if len(qs) == 0 || qs[0].Open == nil {
+		return writeCSV(w, quantaHeader, rows)
+	}
+	for i, q := range qs {
+		o := q.Open
+		rows[i] = append(rows[i], ff(o.OfferedPS), ff(o.AchievedPS), strconv.Itoa(o.Late), strconv.Itoa(o.Dropped))
+	}
+	return writeCSV(w, append(quantaHeader[:len(quantaHeader):len(quantaHeader)], openHeader...), rows)
 }
+
+// openHeader is the open model's part of quanta.csv's header.
+var openHeader = []string{"offered_per_s", "achieved_per_s", "late", "dropped"}
 
 // WriteClients writes cs as clients.csv: a header, then one row per
 // tester, or per client (Result.ClientRows). When any row is of a client
