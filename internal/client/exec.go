@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,7 +18,9 @@ import (
 // stderrKeep is how much of a failed client's stderr is kept as its error.
 const stderrKeep = 200
 
-// Exec runs an executable per call: exit status 0 is success. Each call runs
+// Exec runs an executable per call: exit status 0 is success. The client
+// may report extras for its call on fd 3 (ExtrasFD, named in the
+// environment as DIPERF_EXTRAS_FD): key=value pairs, docs/clients.md. Each call runs
 // in its own process group so that a timeout kills the client and whatever
 // it started; on Linux whatever is left of that group when the client
 // exits is killed too (a call leaves no load behind), and the client gets
@@ -49,13 +53,21 @@ func NewExec(argv, env []string, timeout time.Duration) *Exec {
 // Call runs the program once.
 func (e *Exec) Call(ctx context.Context) Reply {
 	cmd := exec.Command(e.Argv[0], e.Argv[1:]...)
-	cmd.Env = e.Env
+	cmd.Env = append(e.Env[:len(e.Env):len(e.Env)], ExtrasFDEnv+"="+strconv.Itoa(ExtrasFD))
 	cmd.Dir = e.Dir
 	cmd.SysProcAttr = clientProcAttr()
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	extras, w, err := openExtras()
+	if err != nil {
+		return Reply{Status: sample.FailedToStart, Err: "extras pipe: " + err.Error()}
+	}
+	cmd.ExtraFiles = []*os.File{w} // fd 3 = ExtrasFD
+	err = cmd.Start()
+	_ = w.Close()
+	if err != nil {
+		extras.abandon()
 		return Reply{Status: sample.FailedToStart, Err: err.Error()}
 	}
 	g := &procGroup{pid: cmd.Process.Pid}
@@ -77,14 +89,16 @@ func (e *Exec) Call(ctx context.Context) Reply {
 				err = &exec.ExitError{ProcessState: cmd.ProcessState}
 			}
 		}
-		return exitReply(err, stderr.String())
+		return withExtras(exitReply(err, stderr.String()), extras.collect())
 	case <-timer.C:
 		g.kill()
 		<-done
+		extras.abandon()
 		return Reply{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
 	case <-ctx.Done():
 		g.kill()
 		<-done
+		extras.abandon()
 		return Reply{Status: sample.Cancelled, Err: "tester stopped"}
 	}
 }
