@@ -27,7 +27,7 @@ const stderrKeep = 200
 // SIGKILL if its tester dies (Pdeathsig).
 type Exec struct {
 	Argv    []string      // program and arguments, already expanded
-	Env     []string      // full environment of the client
+	Env     []string      // full environment of the client (NewExec adds DIPERF_EXTRAS_FD)
 	Dir     string        // working directory ("" = the tester's)
 	Timeout time.Duration // a call past this is killed and classed Timeout
 }
@@ -35,8 +35,10 @@ type Exec struct {
 var _ Client = (*Exec)(nil)
 
 // NewExec expands $VAR and ${VAR} in argv from env (KEY=VALUE pairs, the
-// last one wins) — no shell is involved — and returns the client.
+// last one wins) — no shell is involved — and returns the client. It adds
+// DIPERF_EXTRAS_FD=3 to env (so $DIPERF_EXTRAS_FD in argv expands too).
 func NewExec(argv, env []string, timeout time.Duration) *Exec {
+	env = append(env[:len(env):len(env)], ExtrasFDEnv+"="+strconv.Itoa(ExtrasFD))
 	vars := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -53,7 +55,7 @@ func NewExec(argv, env []string, timeout time.Duration) *Exec {
 // Call runs the program once.
 func (e *Exec) Call(ctx context.Context) Reply {
 	cmd := exec.Command(e.Argv[0], e.Argv[1:]...)
-	cmd.Env = append(e.Env[:len(e.Env):len(e.Env)], ExtrasFDEnv+"="+strconv.Itoa(ExtrasFD))
+	cmd.Env = e.Env
 	cmd.Dir = e.Dir
 	cmd.SysProcAttr = clientProcAttr()
 	var stderr tailBuffer
