@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -239,5 +240,21 @@ func TestPersistentCloseIsPromptForWellBehavedClients(t *testing.T) {
 	_ = p.Close()
 	if el := time.Since(start); el > 2*time.Second || alive(pidOf(r)) {
 		t.Fatalf("Close took %v; process alive: %v", el, alive(pidOf(r)))
+	}
+}
+
+// TestNewPersistent: client.New builds the persistent kind with the
+// description's env after the tester's, expanded into argv.
+func TestNewPersistent(t *testing.T) {
+	t.Parallel()
+	c, err := New(Spec{Desc: protocol.ClientDesc{Kind: protocol.ClientPersistent,
+		Argv: []string{"sh", "-c", "echo ready; while read -r l; do echo ok $X=1; done"}, Env: []string{"X=mb"}},
+		Env: os.Environ(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.(*Persistent).Close()
+	if r := c.Call(context.Background()); r.Status != sample.OK || len(r.Extras) != 1 || r.Extras[0].Key != "mb" {
+		t.Fatalf("got %+v", r)
 	}
 }
