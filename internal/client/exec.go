@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,14 +18,16 @@ import (
 // stderrKeep is how much of a failed client's stderr is kept as its error.
 const stderrKeep = 200
 
-// Exec runs an executable per call: exit status 0 is success. Each call runs
+// Exec runs an executable per call: exit status 0 is success. The client
+// may report extras for its call on fd 3 (ExtrasFD, named in the
+// environment as DIPERF_EXTRAS_FD): key=value pairs, docs/clients.md. Each call runs
 // in its own process group so that a timeout kills the client and whatever
 // it started; on Linux whatever is left of that group when the client
 // exits is killed too (a call leaves no load behind), and the client gets
 // SIGKILL if its tester dies (Pdeathsig).
 type Exec struct {
 	Argv    []string      // program and arguments, already expanded
-	Env     []string      // full environment of the client
+	Env     []string      // full environment of the client (NewExec adds DIPERF_EXTRAS_FD)
 	Dir     string        // working directory ("" = the tester's)
 	Timeout time.Duration // a call past this is killed and classed Timeout
 }
@@ -31,8 +35,10 @@ type Exec struct {
 var _ Client = (*Exec)(nil)
 
 // NewExec expands $VAR and ${VAR} in argv from env (KEY=VALUE pairs, the
-// last one wins) — no shell is involved — and returns the client.
+// last one wins) — no shell is involved — and returns the client. It adds
+// DIPERF_EXTRAS_FD=3 to env (so $DIPERF_EXTRAS_FD in argv expands too).
 func NewExec(argv, env []string, timeout time.Duration) *Exec {
+	env = append(env[:len(env):len(env)], ExtrasFDEnv+"="+strconv.Itoa(ExtrasFD))
 	vars := map[string]string{}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -55,7 +61,15 @@ func (e *Exec) Call(ctx context.Context) Reply {
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	extras, w, err := openExtras()
+	if err != nil {
+		return Reply{Status: sample.FailedToStart, Err: "extras pipe: " + err.Error()}
+	}
+	cmd.ExtraFiles = []*os.File{w} // fd 3 = ExtrasFD
+	err = cmd.Start()
+	_ = w.Close()
+	if err != nil {
+		extras.abandon()
 		return Reply{Status: sample.FailedToStart, Err: err.Error()}
 	}
 	g := &procGroup{pid: cmd.Process.Pid}
@@ -77,14 +91,16 @@ func (e *Exec) Call(ctx context.Context) Reply {
 				err = &exec.ExitError{ProcessState: cmd.ProcessState}
 			}
 		}
-		return exitReply(err, stderr.String())
+		return withExtras(exitReply(err, stderr.String()), extras.collect())
 	case <-timer.C:
 		g.kill()
 		<-done
+		extras.abandon()
 		return Reply{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
 	case <-ctx.Done():
 		g.kill()
 		<-done
+		extras.abandon()
 		return Reply{Status: sample.Cancelled, Err: "tester stopped"}
 	}
 }

@@ -1,0 +1,223 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/diperf/diperf/internal/sample"
+)
+
+// proc is one running persistent client program.
+type proc struct {
+	cmd    *exec.Cmd
+	in     *os.File // the write end of its stdin
+	out    *os.File // the read end of its stdout
+	rd     *bufio.Reader
+	stderr syncTail
+	group  *procGroup
+	exited chan struct{} // closed once the program is reaped
+	// waitErr is what Wait returned; read only after exited is closed.
+	waitErr error
+	calls   uint64
+	once    sync.Once // closes in and out
+}
+
+// startProc starts a program with pipes on its stdin and stdout (ours
+// pollable, so reads and writes take deadlines) and a reaper goroutine.
+func startProc(argv, env []string, dir string) (*proc, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("persistent client: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("persistent client: %w", err)
+	}
+	pr := &proc{in: inW, out: outR, rd: bufio.NewReaderSize(outR, MaxExtrasText), exited: make(chan struct{})}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, dir, clientProcAttr()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &pr.stderr
+	cmd.WaitDelay = time.Second
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		pr.closeFiles()
+		return nil, err
+	}
+	pr.cmd, pr.group = cmd, &procGroup{pid: cmd.Process.Pid}
+	go func() {
+		pr.group.awaitExit()
+		pr.waitErr = cmd.Wait()
+		close(pr.exited)
+	}()
+	return pr, nil
+}
+
+// awaitReady reads the program's first line, which must be "ready".
+func (pr *proc) awaitReady(ctx context.Context, deadline time.Time) error {
+	line, err := pr.readLine(ctx, deadline)
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("no %q line within the call timeout", lineReady)
+	case err != nil:
+		return fmt.Errorf("%w before its %q line", err, lineReady)
+	case trimEOL(line) == lineReady:
+		return nil
+	}
+	if r, err := parseReplyLine(line); err == nil && r.Status == sample.Failed {
+		return fmt.Errorf("the client failed to start: %s", r.Err)
+	}
+	return fmt.Errorf("first line %q, want %q", clip(trimEOL(line)), lineReady)
+}
+
+// call has the program make one call. healthy is false when the program
+// cannot take another call (it broke the protocol, died or overran).
+func (pr *proc) call(ctx context.Context, deadline time.Time) (r Reply, healthy bool) {
+	if pr.rd.Buffered() > 0 {
+		return Reply{Status: sample.Failed, Err: "persistent client wrote a line no call asked for"}, false
+	}
+	pr.calls++
+	_ = pr.in.SetWriteDeadline(deadline)
+	if _, err := pr.in.Write([]byte(lineCall + " " + strconv.FormatUint(pr.calls, 10) + "\n")); err != nil {
+		return pr.broken(ctx, err)
+	}
+	line, err := pr.readLine(ctx, deadline)
+	if err != nil {
+		return pr.broken(ctx, err)
+	}
+	r, err = parseReplyLine(trimEOL(line))
+	if err != nil {
+		return Reply{Status: sample.Failed, Err: "persistent client: " + err.Error()}, false
+	}
+	return r, true
+}
+
+// broken classes a call whose write or read failed.
+func (pr *proc) broken(ctx context.Context, err error) (Reply, bool) {
+	switch {
+	case ctx.Err() != nil:
+		return Reply{Status: sample.Cancelled, Err: "tester stopped"}, false
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return Reply{Status: sample.Timeout, Err: "no reply within the timeout; the client was killed"}, false
+	}
+	return Reply{Status: sample.Failed, Err: "persistent client: " + err.Error()}, false
+}
+
+// readLine reads one line of at most MaxExtrasText bytes, by deadline or
+// until ctx is done (then os.ErrDeadlineExceeded). At the end of the
+// output it says how the program ended.
+func (pr *proc) readLine(ctx context.Context, deadline time.Time) (string, error) {
+	_ = pr.out.SetReadDeadline(deadline)
+	stop := context.AfterFunc(ctx, func() { _ = pr.out.SetReadDeadline(time.Unix(1, 0)) })
+	defer stop()
+	b, err := pr.rd.ReadSlice('\n')
+	switch {
+	case err == nil:
+		return string(b), nil
+	case errors.Is(err, bufio.ErrBufferFull):
+		return "", fmt.Errorf("a line over %d bytes", MaxExtrasText)
+	case errors.Is(err, io.EOF):
+		return "", fmt.Errorf("exited (%s)", pr.howEnded())
+	}
+	return "", err
+}
+
+// howEnded waits a little for the program to be reaped and says how it
+// ended, with the tail of its stderr.
+func (pr *proc) howEnded() string {
+	how := "still running, its stdout closed"
+	select {
+	case <-pr.exited:
+		how = "exit status 0"
+		if pr.waitErr != nil {
+			how = pr.waitErr.Error()
+		}
+	case <-time.After(time.Second):
+	}
+	if s := pr.stderr.String(); s != "" {
+		how += ": " + s
+	}
+	return how
+}
+
+// kill kills the program's group at once.
+func (pr *proc) kill() {
+	pr.group.kill()
+	pr.closeFiles()
+}
+
+// stop ends the program gently: the end of its stdin, then SIGTERM, then
+// SIGKILL, grace apart; it returns once the program is reaped.
+func (pr *proc) stop(grace time.Duration) {
+	_ = pr.in.Close()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		select {
+		case <-pr.exited:
+			pr.closeFiles()
+			return
+		case <-time.After(grace):
+			pr.group.signal(sig)
+		}
+	}
+	<-pr.exited
+	pr.closeFiles()
+}
+
+func (pr *proc) closeFiles() {
+	pr.once.Do(func() {
+		_ = pr.in.Close()
+		_ = pr.out.Close()
+	})
+}
+
+// signal sends sig to the whole group, unless its leader may have been
+// reaped.
+func (g *procGroup) signal(sig syscall.Signal) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.reaped {
+		_ = syscall.Kill(-g.pid, sig)
+	}
+}
+
+// trimEOL removes a line's "\n" or "\r\n".
+func trimEOL(s string) string {
+	if n := len(s); n > 0 && s[n-1] == '\n' {
+		s = s[:n-1]
+	}
+	if n := len(s); n > 0 && s[n-1] == '\r' {
+		s = s[:n-1]
+	}
+	return s
+}
+
+// syncTail is a tailBuffer written by exec's stderr copier while calls
+// read it.
+type syncTail struct {
+	mu sync.Mutex
+	t  tailBuffer
+}
+
+func (s *syncTail) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.t.Write(p)
+}
+
+func (s *syncTail) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.t.String()
+}
