@@ -37,6 +37,7 @@ type demoOptions struct {
 	clockSkew      time.Duration
 	clockDriftPPM  float64
 	syncStart      bool
+	client         string // "exec" (diperf call http, a process per call) or "http" (the built-in client)
 }
 
 func demoCmd(ctx context.Context, e *env, args []string) error {
@@ -54,8 +55,12 @@ func demoCmd(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&o.clockSkew, "clock-skew", 0, "test the time service: give each tester a clock offset drawn from ±this")
 	fs.Float64Var(&o.clockDriftPPM, "clock-drift-ppm", 0, "test the time service: give each tester a clock drift drawn from ±this (ppm)")
 	fs.BoolVar(&o.syncStart, "synchronized-start", false, "launch every tester first and start each at a global time")
+	fs.StringVar(&o.client, "client", "exec", "the client: exec (a process per call, as DiPerF ran) or http (the built-in HTTP client)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
+	}
+	if o.client != "exec" && o.client != "http" {
+		return errs.Usagef("--client %q: want exec or http", o.client)
 	}
 	return runDemo(ctx, e, o)
 }
@@ -98,7 +103,11 @@ func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
 	exp := experiment.Default()
 	exp.Name = "demo"
 	exp.Target = url
-	exp.Client.Exec = []string{self, "call", "http", "$DIPERF_TARGET"}
+	if o.client == "http" {
+		exp.Client.HTTP = &experiment.HTTPClient{URL: "$DIPERF_TARGET"}
+	} else {
+		exp.Client.Exec = []string{self, "call", "http", "$DIPERF_TARGET"}
+	}
 	exp.Client.Timeout = experiment.Duration(10 * time.Second)
 	exp.Schedule.Testers = o.testers
 	exp.Schedule.TesterStartInterval = experiment.Duration(o.startInterval)
