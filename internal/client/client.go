@@ -56,10 +56,8 @@ func New(s Spec) (Client, error) {
 		return NewExec(s.Desc.Argv, env, s.Timeout), nil
 	case protocol.ClientNull:
 		return Null{}, nil
-	case protocol.ClientTCP:
-		return NewTCP(*s.Desc.Socket, s.Timeout)
-	case protocol.ClientUDP:
-		return NewUDP(*s.Desc.Socket, s.Timeout)
+	case protocol.ClientTCP, protocol.ClientUDP:
+		return newSocket(s.Desc.Kind, *s.Desc.Socket, s.Timeout)
 	}
 	return nil, fmt.Errorf("client: kind %q has no implementation in this build", s.Desc.Kind)
 }

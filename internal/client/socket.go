@@ -16,6 +16,22 @@ import (
 	"github.com/diperf/diperf/internal/sample"
 )
 
+// newSocket builds the client of a tcp or udp kind.
+func newSocket(kind string, d protocol.SocketDesc, timeout time.Duration) (Client, error) {
+	if kind == protocol.ClientUDP {
+		u, err := NewUDP(d, timeout)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	}
+	t, err := NewTCP(d, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
 // expect is what a tcp or udp reply must be (protocol.SocketDesc), with
 // its pattern compiled once.
 type expect struct {
