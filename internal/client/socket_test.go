@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // tcpServer is a loopback TCP server run by a test: each connection is
@@ -158,20 +157,4 @@ func closedAddr(t *testing.T, network string) string {
 		_ = pc.Close()
 	}
 	return addr
-}
-
-// slowBy returns a handler that answers each line after d.
-func slowBy(d time.Duration, reply string) func(net.Conn) {
-	return func(c net.Conn) {
-		r := bufio.NewReader(c)
-		for {
-			if _, err := r.ReadString('\n'); err != nil {
-				return
-			}
-			time.Sleep(d)
-			if _, err := io.WriteString(c, reply); err != nil {
-				return
-			}
-		}
-	}
 }
