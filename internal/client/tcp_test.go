@@ -79,13 +79,14 @@ func TestTCPCalls(t *testing.T) {
 	}
 }
 
-// TestTCPBadPattern: a pattern that is not RE2 is an error of New.
+// TestTCPBadPattern: a pattern that is not RE2 is an error of New, and
+// no client (not even a typed nil).
 func TestTCPBadPattern(t *testing.T) {
 	t.Parallel()
-	_, err := New(Spec{Desc: protocol.ClientDesc{Kind: protocol.ClientTCP,
+	c, err := New(Spec{Desc: protocol.ClientDesc{Kind: protocol.ClientTCP,
 		Socket: &protocol.SocketDesc{Address: "127.0.0.1:1", ExpectPattern: "(a"}}, Timeout: time.Second})
-	if err == nil || !strings.Contains(err.Error(), "expect_pattern") {
-		t.Fatalf("err = %v", err)
+	if err == nil || !strings.Contains(err.Error(), "expect_pattern") || c != nil {
+		t.Fatalf("client %v, err = %v", c, err)
 	}
 }
 

@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -88,6 +90,30 @@ func TestUDPLossCounted(t *testing.T) {
 	}
 	if lost != calls/2 {
 		t.Fatalf("%d lost", lost)
+	}
+}
+
+// TestUDPConcurrent: client loops share the socket pool; every call gets
+// its own reply, and the pool holds no more sockets than loops.
+func TestUDPConcurrent(t *testing.T) {
+	t.Parallel()
+	addr := startUDP(t, udpEcho)
+	c := newUDPTest(t, protocol.SocketDesc{Address: addr, Send: []byte("ping"), ExpectBytes: []byte("ping")}, 5*time.Second)
+	const loops, calls = 4, 100
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for range loops {
+		wg.Go(func() {
+			for range calls {
+				if r := c.Call(context.Background()); r.Status != sample.OK || r.Bytes != 8 {
+					bad.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if bad.Load() != 0 || len(c.idle) > loops {
+		t.Fatalf("%d bad calls, %d idle sockets", bad.Load(), len(c.idle))
 	}
 }
 
