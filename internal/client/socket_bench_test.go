@@ -58,3 +58,28 @@ func BenchmarkUDPEcho(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTCPEchoLoops: 50 client loops share one keep-alive client (its
+// pool), as the loops of a tester do.
+func BenchmarkTCPEchoLoops(b *testing.B) {
+	srv := startTCP(b, echo)
+	c, err := NewTCP(protocol.SocketDesc{Address: srv.addr, Send: []byte("ping\n"),
+		ExpectBytes: []byte("ping\n"), KeepAlive: true}, 5*time.Second)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background()) // a ctx that can be done, as the tester's
+	defer cancel()
+	b.ReportAllocs()
+	b.SetParallelism(25) // x GOMAXPROCS (2 here): 50 loops
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if r := c.Call(ctx); r.Status != sample.OK {
+				b.Errorf("%+v", r)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+}
