@@ -20,7 +20,8 @@ import (
 //     are then checked on them);
 //   - else ExpectPattern: until the bytes read so far match the RE2
 //     pattern (and start with ExpectBytes if set), at most
-//     protocol.MaxPayload bytes; no match by then is a bad reply;
+//     protocol.MaxPayload bytes; no match by then is a bad reply (bytes
+//     past the match that came in the same read are dropped);
 //   - else ExpectBytes: len(ExpectBytes) bytes, which must equal them;
 //   - nothing expected: until the peer closes; with KeepAlive, whatever
 //     the first read returns (one segment: a reply split across segments
@@ -141,12 +142,14 @@ func (t *TCP) exchange(ctx context.Context, c net.Conn, deadline time.Time, r Re
 // roundTrip writes the request and reads the reply, by deadline: it
 // returns the bytes moved and read, and a mismatch text or an error.
 func (t *TCP) roundTrip(c net.Conn, deadline time.Time) (moved, read int64, bad string, err error) {
-	if err := c.SetDeadline(deadline); err != nil {
+	if err = c.SetDeadline(deadline); err != nil {
 		return 0, 0, "", err
 	}
-	w, err := c.Write(t.desc.Send)
-	if err != nil {
-		return int64(w), 0, "", err
+	var w int
+	if len(t.desc.Send) > 0 {
+		if w, err = c.Write(t.desc.Send); err != nil {
+			return int64(w), 0, "", err
+		}
 	}
 	buf := buffers.Get().(*buffer)
 	defer buffers.Put(buf)
