@@ -53,7 +53,11 @@ func TestUDPCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := newUDPTest(t, tt.desc, 100*time.Millisecond).Call(context.Background())
+			timeout := 5 * time.Second // robust on a busy machine
+			if tt.want == sample.Lost {
+				timeout = 100 * time.Millisecond
+			}
+			r := newUDPTest(t, tt.desc, timeout).Call(context.Background())
 			if r.Status != tt.want || r.Bytes != tt.bytes || (tt.errHas == "") != (r.Err == "") || !strings.Contains(r.Err, tt.errHas) {
 				t.Errorf("got %v, %d bytes, %q; want %v, %d bytes, %q", r.Status, r.Bytes, r.Err, tt.want, tt.bytes, tt.errHas)
 			}
@@ -72,7 +76,7 @@ func TestUDPLossCounted(t *testing.T) {
 		}
 		return req
 	})
-	c := newUDPTest(t, protocol.SocketDesc{Address: addr, Send: []byte("ping"), ExpectBytes: []byte("ping")}, 200*time.Millisecond)
+	c := newUDPTest(t, protocol.SocketDesc{Address: addr, Send: []byte("ping"), ExpectBytes: []byte("ping")}, 300*time.Millisecond)
 	const calls = 20
 	lost := 0
 	for i := range calls {
@@ -121,18 +125,22 @@ func TestUDPConcurrent(t *testing.T) {
 // next call's reply (the lost call's socket is not reused).
 func TestUDPLateReply(t *testing.T) {
 	t.Parallel()
+	release, sent := make(chan struct{}), make(chan struct{})
 	addr := startUDP(t, func(n int, _ []byte) []byte {
 		if n == 0 {
-			time.Sleep(150 * time.Millisecond) // after the first call's timeout
+			<-release // after the first call is lost
+			defer close(sent)
 			return []byte("late")
 		}
 		return []byte("good")
 	})
-	c := newUDPTest(t, protocol.SocketDesc{Address: addr, Send: []byte("ping"), ExpectBytes: []byte("good")}, 100*time.Millisecond)
+	c := newUDPTest(t, protocol.SocketDesc{Address: addr, Send: []byte("ping"), ExpectBytes: []byte("good")}, 300*time.Millisecond)
 	if r := c.Call(context.Background()); r.Status != sample.Lost {
 		t.Fatalf("first call: %+v", r)
 	}
-	time.Sleep(100 * time.Millisecond) // the late reply is sent meanwhile
+	close(release)
+	<-sent
+	time.Sleep(50 * time.Millisecond) // the server writes the late reply (after answer returns)
 	for i := range 3 {
 		if r := c.Call(context.Background()); r.Status != sample.OK {
 			t.Fatalf("call %d after a lost one: %+v (a late reply taken?)", i+1, r)
