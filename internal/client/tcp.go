@@ -126,8 +126,9 @@ func (t *TCP) exchange(ctx context.Context, c net.Conn, deadline time.Time, r Re
 	r.Bytes = n
 	switch {
 	case err != nil:
+		connect := r.Phases.Connect
 		r = failure(ctx, n, err)
-		r.Phases.Connect = 0
+		r.Phases.Connect = connect
 	case bad != "":
 		r.Status, r.Err = sample.Failed, bad
 	}

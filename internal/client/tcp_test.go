@@ -43,14 +43,14 @@ func TestTCPCalls(t *testing.T) {
 		want      sample.Status
 		bytes     int64  // -1: not checked
 		errHas    string // "" = no error text
-		connected bool   // Phases.Connect set
+		connected bool   // Phases.Connect set (a connect happened, whatever came after)
 	}{
 		{"echo, expect bytes", protocol.SocketDesc{Address: echoSrv.addr, Send: ping, ExpectBytes: ping}, sample.OK, 10, "", true},
 		{"echo, expect length", protocol.SocketDesc{Address: echoSrv.addr, Send: ping, ExpectLength: 5}, sample.OK, 10, "", true},
 		{"echo, expect pattern", protocol.SocketDesc{Address: echoSrv.addr, Send: ping, ExpectPattern: `p.ng\n$`}, sample.OK, 10, "", true},
 		{"banner, no send, pattern", protocol.SocketDesc{Address: bannerSrv.addr, ExpectPattern: `^220 .*\r\n`}, sample.OK, 11, "", true},
 		{"banner, read until close", protocol.SocketDesc{Address: bannerSrv.addr}, sample.OK, 11, "", true},
-		{"banner, too short for length", protocol.SocketDesc{Address: bannerSrv.addr, ExpectLength: 20}, sample.Failed, 11, "closed the connection before the reply was complete (after 11 bytes)", false},
+		{"banner, too short for length", protocol.SocketDesc{Address: bannerSrv.addr, ExpectLength: 20}, sample.Failed, 11, "closed the connection before the reply was complete (after 11 bytes)", true},
 		{"connect only", protocol.SocketDesc{Address: echoSrv.addr, ConnectOnly: true}, sample.OK, 0, "", true},
 		{"garbage fails, quoting it", protocol.SocketDesc{Address: garbage.addr, Send: ping, ExpectBytes: ping},
 			sample.Failed, -1, `expected a reply starting "ping\n", got "garb`, true},
@@ -58,8 +58,8 @@ func TestTCPCalls(t *testing.T) {
 			sample.Failed, 15, `expected a reply matching /^pong/, got "garbage th" (10 bytes)`, true},
 		{"garbage quoted at most 40 bytes", protocol.SocketDesc{Address: garbage.addr, Send: ping, ExpectLength: 60, ExpectBytes: []byte("garbage that goes on and on and on for more than fifty")},
 			sample.Failed, -1, `got "garbage that goes on and on and on for m"...`, true},
-		{"silent server times out", protocol.SocketDesc{Address: silentSrv.addr, Send: ping, ExpectLength: 5}, sample.Timeout, 5, "timeout", false},
-		{"reset fails", protocol.SocketDesc{Address: resetSrv.addr, Send: ping, ExpectLength: 5}, sample.Failed, -1, "reset", false},
+		{"silent server times out", protocol.SocketDesc{Address: silentSrv.addr, Send: ping, ExpectLength: 5}, sample.Timeout, 5, "timeout", true},
+		{"reset fails", protocol.SocketDesc{Address: resetSrv.addr, Send: ping, ExpectLength: 5}, sample.Failed, -1, "reset", true},
 		{"refused fails", protocol.SocketDesc{Address: closedAddr(t, "tcp"), Send: ping}, sample.Failed, 0, "refused", false},
 	}
 	for _, tt := range tests {
