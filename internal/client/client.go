@@ -58,6 +58,8 @@ func New(s Spec) (Client, error) {
 		return NewPersistent(s.Desc.Argv, append(append([]string(nil), s.Env...), s.Desc.Env...), s.Timeout), nil
 	case protocol.ClientNull:
 		return Null{}, nil
+	case protocol.ClientTCP, protocol.ClientUDP:
+		return newSocket(s.Desc.Kind, *s.Desc.Socket, s.Timeout)
 	}
 	return nil, fmt.Errorf("client: kind %q has no implementation in this build", s.Desc.Kind)
 }
