@@ -54,6 +54,8 @@ func New(s Spec) (Client, error) {
 	case protocol.ClientExec:
 		env := append(append([]string(nil), s.Env...), s.Desc.Env...)
 		return NewExec(s.Desc.Argv, env, s.Timeout), nil
+	case protocol.ClientHTTP:
+		return NewHTTPClient(*s.Desc.HTTP, s.Timeout)
 	case protocol.ClientNull:
 		return Null{}, nil
 	}
