@@ -223,7 +223,7 @@ func (l *loop) connected(c *lconn) {
 func (l *loop) send(c *lconn) {
 	req := l.h.request
 	for c.sent < len(req) {
-		n, err := unix.Write(c.fd, req[c.sent:])
+		n, err := rawWrite(c.fd, req[c.sent:])
 		if errors.Is(err, unix.EAGAIN) {
 			return // EPOLLOUT resumes
 		}

@@ -12,10 +12,12 @@ import (
 	"github.com/diperf/diperf/internal/sample"
 )
 
-// read drains c's socket (edge-triggered), feeding the parser.
+// read drains c's socket (edge-triggered), feeding the parser. A read
+// shorter than the buffer drained the socket: new bytes make a new edge,
+// so no read is spent on EAGAIN.
 func (l *loop) read(c *lconn) {
 	for c.fd >= 0 {
-		m, err := unix.Read(c.fd, l.buf)
+		m, err := rawRead(c.fd, l.buf)
 		switch {
 		case errors.Is(err, unix.EAGAIN):
 			return
@@ -33,6 +35,9 @@ func (l *loop) read(c *lconn) {
 			return
 		}
 		l.data(c, l.buf[:m])
+		if m < len(l.buf) {
+			return
+		}
 	}
 }
 
