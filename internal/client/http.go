@@ -76,7 +76,9 @@ func transport(d *protocol.HTTPDesc, u *url.URL) (*http.Transport, error) {
 		MaxIdleConns:        0,
 		MaxIdleConnsPerHost: 1 << 16,
 		IdleConnTimeout:     90 * time.Second,
-		ForceAttemptHTTP2:   d.Version == "2",
+		// as the event loop's parser: a bigger head is an attack or a fault
+		MaxResponseHeaderBytes: maxRespHead,
+		ForceAttemptHTTP2:      d.Version == "2",
 	}
 	var p http.Protocols
 	switch {

@@ -252,7 +252,7 @@ func (l *loop) event(c *lconn, ev uint32) {
 		l.send(c)
 	}
 	if c.fd >= 0 && ev&(unix.EPOLLIN|unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
-		l.read(c)
+		l.read(c, ev&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0)
 	}
 }
 

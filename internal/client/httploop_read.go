@@ -14,8 +14,9 @@ import (
 
 // read drains c's socket (edge-triggered), feeding the parser. A read
 // shorter than the buffer drained the socket: new bytes make a new edge,
-// so no read is spent on EAGAIN.
-func (l *loop) read(c *lconn) {
+// so no read is spent on EAGAIN; unless the peer has closed (hup), whose
+// end of file must be read.
+func (l *loop) read(c *lconn, hup bool) {
 	for c.fd >= 0 {
 		m, err := rawRead(c.fd, l.buf)
 		switch {
@@ -35,7 +36,7 @@ func (l *loop) read(c *lconn) {
 			return
 		}
 		l.data(c, l.buf[:m])
-		if m < len(l.buf) {
+		if m < len(l.buf) && !hup {
 			return
 		}
 	}
