@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -10,14 +11,17 @@ import (
 )
 
 // HTTPLoop is the http client for plain http:// HTTP/1.1 keep-alive, the
-// common load-test case: Call goes through net/http like HTTP's, and Loop
+// common load-test case: Call uses a pool of blocking connections with the
+// pre-built request and the in-place parser, and Loop
 // (Looper) drives every client's connection from one event loop on one
 // OS thread (epoll on Linux), with the request pre-built and responses
 // parsed in place.
 type HTTPLoop struct {
 	*HTTP
-	request []byte // the request, as sent
-	isHead  bool
+	request  []byte // the request, as sent
+	isHead   bool
+	hostPort string
+	pool     connPool
 }
 
 var _ Looper = (*HTTPLoop)(nil)
@@ -29,7 +33,11 @@ func loopable(d *protocol.HTTPDesc) bool {
 
 // newHTTPLoop wraps h; d must be loopable.
 func newHTTPLoop(h *HTTP) *HTTPLoop {
-	return &HTTPLoop{HTTP: h, request: buildRequest(&h.desc, h.url), isHead: h.desc.Method == "HEAD"}
+	hp := h.url.Host
+	if h.url.Port() == "" {
+		hp = net.JoinHostPort(h.url.Hostname(), "80")
+	}
+	return &HTTPLoop{HTTP: h, request: buildRequest(&h.desc, h.url), isHead: h.desc.Method == "HEAD", hostPort: hp}
 }
 
 // buildRequest writes the request once: request line, Host (unless the

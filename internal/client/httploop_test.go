@@ -174,6 +174,10 @@ func TestLoopMalformed(t *testing.T) {
 		if r := h.Call(context.Background()); r.Status != sample.Failed {
 			t.Errorf("%s by net/http: %+v, want Failed", tt.name, r)
 		}
+		hl, _ := NewHTTPClient(get(url), 5*time.Second)
+		if r := hl.Call(context.Background()); r.Status != sample.Failed || !strings.Contains(r.Err, tt.errHas) {
+			t.Errorf("%s by the pooled Call: %+v, want Failed with %q", tt.name, r, tt.errHas)
+		}
 	}
 }
 
@@ -212,5 +216,52 @@ func TestBuildRequest(t *testing.T) {
 	want := "POST /a?b=1 HTTP/1.1\r\nHost: h:81\r\nX-A: 1\r\nContent-Length: 2\r\n\r\nxy"
 	if got := string(c.(*HTTPLoop).request); got != want {
 		t.Errorf("request %q, want %q", got, want)
+	}
+}
+
+// TestPooledCall checks HTTPLoop's Call: reuse, a server that closes an
+// idle connection (re-sent once), timeout, cancel and refused.
+func TestPooledCall(t *testing.T) {
+	t.Parallel()
+	var conns atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hang" {
+			<-r.Context().Done()
+			return
+		}
+		_, _ = w.Write([]byte("pooled"))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	c, _ := NewHTTPClient(get(srv.URL+"/"), 5*time.Second)
+	r1, r2 := c.Call(context.Background()), c.Call(context.Background())
+	if r1.Status != sample.OK || r1.Bytes != 6 || r1.Phases.Connect <= 0 || r2.Status != sample.OK || r2.Phases.Connect != 0 || r2.Phases.FirstByte <= 0 {
+		t.Errorf("calls %+v then %+v: want OK, a new connection then a reused one", r1, r2)
+	}
+	srv.CloseClientConnections() // the pooled connection is now closed by the server
+	if r := c.Call(context.Background()); r.Status != sample.OK || r.Phases.Connect <= 0 || conns.Load() != 2 {
+		t.Errorf("after the server closed the idle connection: %+v on %d connections", r, conns.Load())
+	}
+	hang, _ := NewHTTPClient(get(srv.URL+"/hang"), 100*time.Millisecond)
+	if r := hang.Call(context.Background()); r.Status != sample.Timeout {
+		t.Errorf("hung: %+v, want Timeout", r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	slow, _ := NewHTTPClient(get(srv.URL+"/hang"), time.Minute)
+	if r := slow.Call(ctx); r.Status != sample.Cancelled {
+		t.Errorf("cancelled: %+v, want Cancelled", r)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	ref, _ := NewHTTPClient(get("http://"+addr+"/"), time.Second)
+	if r := ref.Call(context.Background()); r.Status != sample.Failed || !strings.Contains(r.Err, "refused") {
+		t.Errorf("refused: %+v", r)
 	}
 }
