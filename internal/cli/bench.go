@@ -29,6 +29,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"clock":      benchClockCmd,
 	"timeserver": benchTimeserverCmd,
 	"analyze":    benchAnalyzeCmd,
+	"http":       benchHTTPCmd,
 }
 
 // benchNames lists the bench subcommands in order.

@@ -56,6 +56,8 @@ func New(s Spec) (Client, error) {
 		return NewExec(s.Desc.Argv, env, s.Timeout), nil
 	case protocol.ClientPersistent:
 		return NewPersistent(s.Desc.Argv, append(append([]string(nil), s.Env...), s.Desc.Env...), s.Timeout), nil
+	case protocol.ClientHTTP:
+		return NewHTTPClient(*s.Desc.HTTP, s.Timeout)
 	case protocol.ClientNull:
 		return Null{}, nil
 	case protocol.ClientTCP, protocol.ClientUDP:

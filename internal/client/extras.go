@@ -85,13 +85,13 @@ func parsePair(pair string) (string, float64, error) {
 	return k, f, nil
 }
 
-// clip shortens text quoted in an error.
-func clip(s string) string {
+// clip shortens text (or bytes) quoted in an error to 40 bytes.
+func clip[T string | []byte](s T) string {
 	const keep = 40
 	if len(s) > keep {
-		return s[:keep] + "..."
+		return string(s[:keep]) + "..."
 	}
-	return s
+	return string(s)
 }
 
 // withNote appends note to an error text.

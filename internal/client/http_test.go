@@ -40,7 +40,7 @@ func TestHTTPClasses(t *testing.T) {
 		errHas  string
 	}{
 		{"2xx is success, body counted", srv.URL + "/ok", 5 * time.Second, sample.OK, 5, ""},
-		{"another status fails, naming it", srv.URL + "/busy", 5 * time.Second, sample.Failed, 5, "503 Service Unavailable"},
+		{"another status fails, naming it", srv.URL + "/busy", 5 * time.Second, sample.Failed, 5, "HTTP 503"},
 		{"a refused connection fails", closed.URL + "/", 5 * time.Second, sample.Failed, 0, "refused"},
 		{"a hung server hits the timeout", srv.URL + "/hang", 100 * time.Millisecond, sample.Timeout, 0, "deadline exceeded"},
 	}

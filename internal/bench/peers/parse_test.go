@@ -116,3 +116,14 @@ func FuzzParseHey(f *testing.F)    { fuzzParser(f, "hey") }
 func FuzzParseLocust(f *testing.F) { fuzzParser(f, "locust") }
 func FuzzParseK6(f *testing.F)     { fuzzParser(f, "k6") }
 func FuzzParseOha(f *testing.F)    { fuzzParser(f, "oha") }
+
+func TestParseDiperf(t *testing.T) {
+	got, err := ParseDiperf(capture(t, "diperf.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, got, Result{Tool: "diperf", Requests: 22211, RequestsPerS: 22206.92736055671, P50Ms: 0.131, P99Ms: 1.569})
+	if _, err := ParseDiperf([]byte(`{"p50_ms":1}`)); err == nil {
+		t.Error("a line without requests was accepted")
+	}
+}

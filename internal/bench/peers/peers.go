@@ -57,8 +57,8 @@ type Tool interface {
 // ErrNotInstalled is wrapped by Available when a tool's program is missing.
 var ErrNotInstalled = errors.New("not installed")
 
-// Defaults returns the standard peers: wrk, k6, oha and hey (Locust, being
-// far slower, is opt-in: add Locust{}).
+// Defaults returns diperf's own client and the standard peers: wrk, k6,
+// oha and hey (Locust, being far slower, is opt-in: add Locust{}).
 func Defaults() []Tool {
-	return []Tool{Wrk{}, K6{}, Oha{}, Hey{}}
+	return []Tool{Diperf{}, Wrk{}, K6{}, Oha{}, Hey{}}
 }
