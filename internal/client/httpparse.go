@@ -171,5 +171,3 @@ func parseHex(b []byte) (int64, bool) {
 	}
 	return v, true
 }
-
-
