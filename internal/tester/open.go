@@ -56,6 +56,7 @@ func runOpen(ctx context.Context, r *protocol.RateDesc, n int, c client.Client, 
 // intended starts.
 type dispatcher struct {
 	arr      *arrivals
+	length   time.Duration // the stages' total length
 	maxLate  time.Duration
 	jobs     chan time.Time // unbuffered: a send succeeds only to an idle worker
 	clk      *clock.Local
@@ -72,7 +73,7 @@ func newDispatcher(r *protocol.RateDesc, n int, clk *clock.Local, out openSink) 
 	maxLate := time.Duration(r.MaxLatenessNs)
 	q := int(min(math.Ceil(peakRate(r)*maxLate.Seconds())+2, maxOpenQueue))
 	return &dispatcher{
-		arr: newArrivals(r), maxLate: maxLate, jobs: make(chan time.Time), clk: clk, out: out,
+		arr: newArrivals(r), length: time.Duration(r.DurationNs()), maxLate: maxLate, jobs: make(chan time.Time), clk: clk, out: out,
 		n:       uint32(max(n, 1)),
 		lateErr: fmt.Sprintf("dropped: no client free within %v", maxLate),
 		fullErr: fmt.Sprintf("dropped: no client free and %d calls already waiting", q),
@@ -93,22 +94,29 @@ func (d *dispatcher) run(ctx context.Context) string {
 		}
 		d.dropLate(now)
 		d.handOut()
-		if !more && d.queue.len() == 0 {
-			return "completed"
+		wake := t0.Add(next)
+		if !more { // no call due: wake at the stages' end, if still ahead
+			if wake = t0.Add(d.length); !now.Before(wake) {
+				if d.queue.len() == 0 {
+					return "completed"
+				}
+				wake = time.Time{}
+			}
 		}
-		if !d.wait(ctx, t0, next, more) {
+		if !d.wait(ctx, wake) {
 			d.dropAll("dropped: the tester stopped before a client was free")
 			return "stopped"
 		}
 	}
 }
 
-// wait sleeps until the next call is due, the oldest waiting call is to be
-// given up, or a worker takes it; it returns false when ctx is done.
-func (d *dispatcher) wait(ctx context.Context, t0 time.Time, next time.Duration, more bool) bool {
+// wait sleeps until next (the next call's intended start, or the stages'
+// end; zero: neither), until the oldest waiting call is to be given up, or
+// until a worker takes it; it returns false when ctx is done.
+func (d *dispatcher) wait(ctx context.Context, next time.Time) bool {
 	wake := time.Duration(math.MaxInt64)
-	if more {
-		wake = time.Until(t0.Add(next))
+	if !next.IsZero() {
+		wake = time.Until(next)
 	}
 	var jobs chan time.Time // nil: no send case when nothing waits
 	var head time.Time
