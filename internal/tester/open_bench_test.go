@@ -22,7 +22,7 @@ import (
 // batches) and keeps each call's scheduling lag, its start less its
 // intended start, in a buffer allocated beforehand.
 type lagSink struct {
-	o    *outbox
+	o       *outbox
 	lags    []int64
 	n       atomic.Int64
 	dropped atomic.Int64
