@@ -2,6 +2,7 @@ package tester
 
 import (
 	"context"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -24,6 +25,7 @@ import (
 type lagSink struct {
 	o       *outbox
 	lags    []int64
+	starts  []int64 // local ns, of the calls made
 	n       atomic.Int64
 	dropped atomic.Int64
 }
@@ -42,6 +44,9 @@ func (s *lagSink) add(x sample.Sample) {
 	}
 	if i := s.n.Add(1) - 1; int(i) < len(s.lags) {
 		s.lags[i] = x.Start - x.Intended
+		if x.Status != sample.Dropped {
+			s.starts[i] = x.Start
+		}
 	}
 	s.o.add(x)
 }
@@ -70,7 +75,8 @@ func BenchmarkOpenModel(b *testing.B) {
 		b.ReportMetric(floorCPU, "floor-cores")
 		b.ReportMetric(quantile(floor, 0.5), "floor-lag-p50-µs")
 		b.ReportMetric(quantile(floor, 0.99), "floor-lag-p99-µs")
-		s := &lagSink{o: newOutbox(protocol.NewConn(discard{}), func(error) {}), lags: make([]int64, int(rate*secs)+10)}
+		s := &lagSink{o: newOutbox(protocol.NewConn(discard{}), func(error) {}), lags: make([]int64, int(rate*secs)+10),
+			starts: make([]int64, int(rate*secs)+10)}
 		ctx, cancel := context.WithCancel(context.Background())
 		go s.o.flushLoop(ctx, 500*time.Millisecond)
 		g0 := runtime.NumGoroutine()
@@ -93,6 +99,7 @@ func BenchmarkOpenModel(b *testing.B) {
 		}{{0.5, "lag-p50-µs"}, {0.99, "lag-p99-µs"}, {0.999, "lag-p99.9-µs"}, {1, "lag-max-µs"}} {
 			b.ReportMetric(quantile(lags, p.q), p.name)
 		}
+		b.ReportMetric(worstQuantum(s.starts[:len(lags)], time.Second, rate), "worst-1s-achieved/offered")
 		b.ReportMetric(float64(s.dropped.Load()), "dropped")
 		b.ReportMetric(float64(peak.Load()), "goroutines")
 	}
@@ -115,6 +122,31 @@ func timerFloor(rate float64, dur time.Duration) ([]int64, float64) {
 		lags[i] = int64(time.Since(due))
 	}
 	return lags, (cpuTime() - cpu0).Seconds() / time.Since(t0).Seconds()
+}
+
+// worstQuantum counts the calls started (starts, local ns; 0: dropped)
+// in each whole quantum q from the first and returns the count furthest
+// from rate × q, as a ratio to it.
+func worstQuantum(starts []int64, q time.Duration, rate float64) float64 {
+	t0 := int64(math.MaxInt64)
+	for _, s := range starts {
+		if s != 0 {
+			t0 = min(t0, s)
+		}
+	}
+	count := map[int64]float64{}
+	for _, s := range starts {
+		if s != 0 {
+			count[(s-t0)/int64(q)]++
+		}
+	}
+	worst, want := 1.0, rate*q.Seconds()
+	for k, c := range count {
+		if _, next := count[k+1]; next && math.Abs(c/want-1) > math.Abs(worst-1) { // whole quanta only
+			worst = c / want
+		}
+	}
+	return worst
 }
 
 // quantile returns the q-quantile of lags (ns) in µs, sorting lags.
