@@ -67,7 +67,7 @@ func intendedOffsets(ss []sample.Sample, t0 int64) []time.Duration {
 
 // TestOpenUniformConstant: 100 calls/s for 10 s make exactly 1,000 calls,
 // due 10 ms apart (the first half a gap in), each started on time by one
-// of 4 workers, none late and none dropped.
+// of 4 workers, in turn, none late and none dropped.
 func TestOpenUniformConstant(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -87,8 +87,8 @@ func TestOpenUniformConstant(t *testing.T) {
 				t.Fatalf("call %+v: want OK, started at its intended start, 25ms long", s)
 			}
 		}
-		if len(clients) != 4 {
-			t.Errorf("calls by client %v, want all 4 workers used", clients)
+		if len(clients) != 4 || clients[0] != 250 || clients[1] != 250 || clients[2] != 250 || clients[3] != 250 {
+			t.Errorf("calls by client %v, want 250 each: the worker idle longest takes the next call", clients)
 		}
 	})
 }
@@ -369,4 +369,33 @@ func TestOpenQueueBounded(t *testing.T) {
 			t.Errorf("%d dropped, %v; want 200000, %d for a full queue", k.byState[sample.Dropped], k.errs, 200_000-maxOpenQueue)
 		}
 	})
+}
+
+// TestLoopRunsTheOpenModel: a tester whose test description has a Rate
+// runs the open model (every sample has its intended start), and the
+// closed loop otherwise (none has).
+func TestLoopRunsTheOpenModel(t *testing.T) {
+	t.Parallel()
+	for _, open := range []bool{true, false} {
+		synctest.Test(t, func(t *testing.T) {
+			tt := &Tester{clk: clock.NewLocal(0, 0), out: newOutbox(protocol.NewConn(discard{}), func(error) {})}
+			tt.desc = protocol.TestDesc{DurationNs: int64(time.Second), IntervalNs: int64(100 * time.Millisecond), ClientsPerTester: 2}
+			if open {
+				tt.desc.Rate = constant(protocol.ArrivalsUniform, 30, time.Second)
+			}
+			if why := tt.loop(t.Context(), slowClient{took: time.Millisecond}, 0, 0); why != "completed" {
+				t.Fatalf("open %v: loop ended %q", open, why)
+			}
+			var intended, n int
+			for _, s := range tt.out.pending {
+				n++
+				if s.Intended != 0 {
+					intended++
+				}
+			}
+			if want := map[bool]int{true: 30, false: 0}[open]; intended != want || (open && n != 30) || (!open && n != 20) {
+				t.Errorf("open %v: %d samples, %d with an intended start; want %d", open, n, intended, want)
+			}
+		})
+	}
 }
