@@ -236,8 +236,9 @@ func (t *Tester) finish(reason string) error {
 	return nil
 }
 
-// loop runs the clients on schedule (runClients) until the test duration is over or the
-// tester is stopped; it returns why it ended. woke is the local time a
+// loop runs the clients on schedule (runClients, or runOpen for an open
+// model) until the test duration is over or the tester is stopped; it
+// returns why it ended. woke is the local time a
 // synchronized start woke at, which is when the loop started (0: now);
 // targetRTT goes to the controller with the start.
 func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRTT time.Duration) string {
@@ -245,6 +246,9 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
+	if t.desc.Rate != nil { // the open model
+		return runOpen(ctx, t.desc.Rate, t.desc.Clients(), c, t.clk, t.out)
+	}
 	call := func(ctx context.Context, client uint32) sample.Status { return t.out.call(ctx, c, t.clk, client) }
 	return runClients(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
 		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
