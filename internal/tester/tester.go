@@ -12,6 +12,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -249,6 +250,13 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 	if t.desc.Rate != nil { // the open model
 		return runOpen(ctx, t.desc.Rate, t.desc.Clients(), c, t.clk, t.out)
 	}
+	if lp, ok := c.(client.Looper); ok && t.desc.ClientStartIntervalNs == 0 {
+		// An event-loop client (plain HTTP/1.1 keep-alive) runs every
+		// closed loop itself; a stagger of the clients' starts needs the
+		// loops of runClients.
+		until := woke + t.desc.DurationNs
+		return lp.Loop(ctx, t.desc.Clients(), time.Duration(t.desc.IntervalNs), until, t.clk.Now, t.record)
+	}
 	call := func(ctx context.Context, client uint32) sample.Status { return t.out.call(ctx, c, t.clk, client) }
 	return runClients(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
 		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
@@ -329,4 +337,10 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// record queues the sample of a call an event-loop client made.
+func (t *Tester) record(idx uint32, start, end int64, r *client.Reply) {
+	t.out.add(sample.Sample{Client: idx, Start: start, End: end, Status: r.Status, Bytes: r.Bytes, Err: r.Err,
+		Phases: r.Phases, Extras: slices.Clone(r.Extras)})
 }
