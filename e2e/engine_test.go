@@ -2,7 +2,11 @@ package e2e
 
 import (
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,5 +35,83 @@ func TestEngineDemoHTTPKneeAtC(t *testing.T) {
 	}
 	if r0 := m.Bounds.R0Ms; r0 < 400 || r0 > 420 {
 		t.Errorf("light-load response time %.1f ms, want the 400 ms service time plus at most 20 ms", r0)
+	}
+}
+
+// duckdb runs one query on dir's samples.parquet with DuckDB (a reader
+// that shares no code with ours) and returns its first row as text.
+func duckdb(t *testing.T, dir, query string) string {
+	t.Helper()
+	py := `import duckdb; print(duckdb.sql("""` + strings.ReplaceAll(query, "SAMPLES", "'"+filepath.Join(dir, "samples.parquet")+"'") +
+		`""").fetchall()[0])`
+	out, err := exec.Command("python3", "-c", py).CombinedOutput()
+	if err != nil {
+		if os.Getenv("CI") == "" && strings.Contains(string(out), "No module named 'duckdb'") {
+			t.Skip("python3 duckdb not installed (scripts/test.sh installs it)")
+		}
+		t.Fatalf("duckdb: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestEngineOpenModelRun runs the open model for real: 200 calls/s over 2
+// testers (100 each, 20 clients each) for 8 s through the built-in HTTP
+// client against a target that serves 400 calls/s. Every call is made
+// (none dropped), the achieved rate is the offered one within 1%, and
+// samples.parquet holds each call's intended start.
+func TestEngineOpenModelRun(t *testing.T) {
+	t.Parallel()
+	url := startTarget(t, 8, 20*time.Millisecond)
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "open.yaml")
+	body := "name: open\ntarget: " + url + "\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n" +
+		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 8s\n  clients_per_tester: 20\n  rate: 200\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	o := s.Open
+	if o == nil {
+		t.Fatal("summary.json has no open_model")
+	}
+	t.Logf("open model: %+v", *o)
+	if o.Intended < 1580 || o.Intended > 1620 || o.Dropped != 0 || s.Samples.Failed != 0 {
+		t.Errorf("%d calls due (want 1600 ± 20: 200/s for 8 s), %d dropped, %d failed; want none", o.Intended, o.Dropped, s.Samples.Failed)
+	}
+	if math.Abs(o.AchievedPS-o.OfferedPS) > 0.01*o.OfferedPS {
+		t.Errorf("achieved %.2f calls/s, offered %.2f: want within 1%%", o.AchievedPS, o.OfferedPS)
+	}
+	got := duckdb(t, out, "select count(*), count(*) filter (where intended_ns > 0 and intended_ns <= start_ns + 1000000), "+
+		"count(*) filter (where first_byte_ns > 0) from SAMPLES")
+	want := "(" + itoa(o.Intended) + ", " + itoa(o.Intended) + ", " + itoa(o.Intended) + ")"
+	if got != want {
+		t.Errorf("duckdb: (calls, with an intended start at most 1 ms after their start, with a first-byte time) = %s, want %s", got, want)
+	}
+}
+
+// TestEngineExtrasBecomeColumns runs an exec client that reports extras on
+// fd 3: each key becomes a column x_<key> of samples.parquet.
+func TestEngineExtrasBecomeColumns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "extras.yaml")
+	body := "name: extras\nclient:\n  exec: [sh, -c, \"echo mb=1.5 files=2 >&3\"]\n" +
+		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 2s\n  client_interval: 100ms\n"
+	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run")
+	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	got := duckdb(t, out, "select count(*), sum(x_mb), sum(x_files) from SAMPLES")
+	n := s.Samples.Total
+	if want := "(" + itoa(n) + ", " + strconv.FormatFloat(1.5*float64(n), 'f', 1, 64) + ", " + strconv.FormatFloat(2*float64(n), 'f', 1, 64) + ")"; n < 10 || got != want {
+		t.Errorf("duckdb: (calls, sum of x_mb, sum of x_files) = %s, want %s", got, want)
 	}
 }

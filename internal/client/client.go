@@ -30,7 +30,7 @@ type Reply struct {
 	Status sample.Status
 	Bytes  int64
 	Err    string
-	Phases sample.Phases  // http: the call's phases (zero for other kinds)
+	Phases sample.Phases  // http: the call's phases; tcp: its connect (zero for other kinds)
 	Extras []sample.Extra // what the client reported for the call (exec, persistent)
 }
 

@@ -148,7 +148,11 @@ func (c *controller) waitingSlot() *slot {
 // testerBudget is how long a tester may take from joining to Done.
 func (c *controller) testerBudget() time.Duration {
 	e := c.exp
-	return e.Schedule.TesterDuration.D() + e.Client.Timeout.D() + c.o.JoinTimeout
+	budget := e.Schedule.TesterDuration.D() + e.Client.Timeout.D() + c.o.JoinTimeout
+	if r := e.Schedule.Rate; r != nil {
+		budget += r.MaxLateness.D() // an open-model call may wait this long for a client
+	}
+	return budget
 }
 
 func (c *controller) testDesc() protocol.TestDesc {

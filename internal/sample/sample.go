@@ -115,7 +115,7 @@ type Sample struct {
 	// time is then measured from it, so that a stalled service is not
 	// hidden by calls that could not start (coordinated omission).
 	Intended int64
-	Phases   Phases  // HTTP phases (zero for other clients)
+	Phases   Phases  // HTTP phases, tcp's connect (zero for other clients)
 	Extras   []Extra // what the client reported for the call
 }
 
