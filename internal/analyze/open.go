@@ -17,10 +17,10 @@ const LateAfter int64 = 10e6 // 10 ms
 // rate asked of the service against the one it got, and how late calls
 // started. Nil in summary.json for a closed-loop run.
 type OpenModel struct {
-	Intended   int     `json:"intended"`      // calls due to start (every call with an intended start)
-	Started    int     `json:"started"`       // calls made (not dropped)
-	Late       int     `json:"late"`          // calls started more than LateAfter past their intended start
-	Dropped    int     `json:"dropped"`       // calls never made: no client free within max_lateness
+	Intended int `json:"intended"` // calls due to start (every call with an intended start)
+	Started  int `json:"started"`  // calls made (not dropped)
+	Late     int `json:"late"`     // calls started more than LateAfter past their intended start
+	Dropped  int `json:"dropped"`  // calls never made: no client free within max_lateness
 	// OfferedPS and AchievedPS are the calls due and the calls made per
 	// second over the span of the intended starts.
 	OfferedPS  float64 `json:"offered_per_s"`

@@ -1,7 +1,9 @@
-// Package client runs one call to the service under test: an executable
-// started once per call (DiPerF's RPC-like client) and one HTTP GET (the
-// engine of `diperf call http`), behind one interface. New builds the
-// client a test description names.
+// Package client runs one call to the service under test, behind one
+// interface: an executable started once per call (DiPerF's RPC-like
+// client), a persistent process told to make each call, and the built-in
+// HTTP, TCP and UDP clients (plain HTTP/1.1 keep-alive also as an epoll
+// event loop, Looper). New builds the client a test description names;
+// docs/clients.md documents each kind.
 package client
 
 import (

@@ -25,7 +25,7 @@ const ExtraPrefix = "x_"
 // key, so Row's columns keep their indexes and each row is Row's values
 // followed by one value (or null) per extra column.
 type extrasWriter struct {
-	w     *parquet.Writer
+	w     *parquet.GenericWriter[any]
 	fixed *parquet.Schema // Row's own schema
 	keys  map[string]int  // key -> column index
 	n     int             // Row's columns
@@ -51,7 +51,7 @@ func newExtrasWriter(f io.Writer, keys []string) *extrasWriter {
 		ew.keys[k] = i
 	}
 	full := parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface())
-	ew.w = parquet.NewWriter(f, append(writerOptions(), full)...)
+	ew.w = parquet.NewGenericWriter[any](f, append(writerOptions(), full)...)
 	return ew
 }
 
