@@ -126,8 +126,10 @@ schedule:
 
 // TestProcsSecretNeverReachesClients runs with a known secret (--secret-file)
 // and clients that copy their own environment, their tester's environment
-// and argv, and say whether they inherited descriptor 3: the secret, raw
-// or encoded, is in none of it, nor in the run directory or the output.
+// and argv, and list their descriptors: the secret, raw or encoded, is in
+// none of it, nor in the run directory or the output, and a client holds
+// nothing but stdio and the write end of its extras pipe (descriptor 3;
+// the tester read its secret from a pipe too, which must not leak).
 func TestProcsSecretNeverReachesClients(t *testing.T) {
 	t.Parallel()
 	raw := make([]byte, 32)
@@ -142,7 +144,7 @@ func TestProcsSecretNeverReachesClients(t *testing.T) {
 	capture := t.TempDir()
 	exp := writeExperiment(t, `name: secrets
 client:
-  exec: [sh, -c, 'cat /proc/$$/environ > `+capture+`/env.$$; cat /proc/$PPID/environ > `+capture+`/tenv.$$ 2>/dev/null; cat /proc/$PPID/cmdline > `+capture+`/tcmd.$$; if [ -e /proc/$$/fd/3 ]; then echo open; else echo closed; fi > `+capture+`/fd3.$$']
+  exec: [sh, -c, 'cat /proc/$$/environ > `+capture+`/env.$$; cat /proc/$PPID/environ > `+capture+`/tenv.$$ 2>/dev/null; cat /proc/$PPID/cmdline > `+capture+`/tcmd.$$; { readlink /proc/$$/fd/3; sed -n 2p /proc/$$/fdinfo/3; ls /proc/$$/fd; } > `+capture+`/fd3.$$']
 schedule:
   testers: 2
   tester_start_interval: 100ms
@@ -180,8 +182,8 @@ schedule:
 			if root == capture {
 				kind, _, _ := strings.Cut(filepath.Base(p), ".")
 				counts[kind]++
-				if kind == "fd3" && strings.TrimSpace(string(b)) != "closed" {
-					t.Errorf("a client inherited descriptor 3 (%s)", p)
+				if kind == "fd3" {
+					checkClientFds(t, p, string(b))
 				}
 			}
 			return nil
@@ -274,6 +276,31 @@ func TestProcsBoundsRefused(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: a refused experiment left a run directory", tt.name)
+		}
+	}
+}
+
+// checkClientFds checks what an exec client of TestProcsSecretNeverReachesClients
+// wrote of its descriptors (file p): descriptor 3 is a pipe open for
+// writing only (its extras channel, not the secret's pipe, which was read),
+// and there is no other beyond stdio.
+func checkClientFds(t *testing.T, p, got string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if len(lines) < 3 || !strings.HasPrefix(lines[0], "pipe:") {
+		t.Errorf("a client's descriptor 3 is not its extras pipe (%s): %q", p, got)
+		return
+	}
+	flags := strings.TrimSpace(strings.TrimPrefix(lines[1], "flags:"))
+	if !strings.HasPrefix(lines[1], "flags:") || len(flags) == 0 || flags[len(flags)-1] != '1' {
+		t.Errorf("a client's descriptor 3 is not write-only (%s): %q", p, lines[1])
+	}
+	for _, fd := range lines[2:] {
+		// The shell keeps its own descriptors at 10 and above (copies
+		// saved around a redirection, its script); an inherited one would
+		// sit just above stdio, where exec.Cmd puts ExtraFiles.
+		if n, err := strconv.Atoi(fd); err != nil || n > 3 && n < 10 {
+			t.Errorf("a client inherited descriptor %s (%s)", fd, p)
 		}
 	}
 }
