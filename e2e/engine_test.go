@@ -115,3 +115,46 @@ func TestEngineExtrasBecomeColumns(t *testing.T) {
 		t.Errorf("duckdb: (calls, sum of x_mb, sum of x_files) = %s, want %s", got, want)
 	}
 }
+
+// TestEngineOpenModelSeesStall runs the open model at 100 calls/s with 50
+// clients against a target that stalls for 2 s, 4 s after it starts: the
+// calls due in the stall wait for a client (every one is stuck in the
+// target), start late and are counted late, and their response times,
+// measured from their intended starts, show the stall, as wrk2 would,
+// instead of the target's 10 ms service time.
+func TestEngineOpenModelSeesStall(t *testing.T) {
+	t.Parallel()
+	url := startTarget(t, 8, 10*time.Millisecond, "--pause-at", "4s", "--pause-for", "2s")
+	exp := writeExperiment(t, "name: stall\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
+		"schedule:\n  testers: 1\n  tester_duration: 10s\n  clients_per_tester: 50\n  rate: 100\n")
+	out := filepath.Join(t.TempDir(), "run")
+	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	o := s.Open
+	if o == nil {
+		t.Fatal("summary.json has no open_model")
+	}
+	t.Logf("open model: %+v; response time ms: %+v", *o, s.ResponseTimeMs)
+	// 2 s of calls due in the stall: 200, of which 50 reach a client at
+	// once and are stuck with it; the other 150 start late.
+	if o.Late < 100 || o.Dropped != 0 || s.Samples.Failed != 0 {
+		t.Errorf("%d late (want about 150: the calls due in the stall that found no client), %d dropped, %d failed",
+			o.Late, o.Dropped, s.Samples.Failed)
+	}
+	if o.LagMs.Max < 1000 {
+		t.Errorf("the longest wait for a client is %.0f ms, want more than 1 s of the 2 s stall", o.LagMs.Max)
+	}
+	if rt := s.ResponseTimeMs; rt.Max < 1500 {
+		t.Errorf("response time max %.0f ms: the stall is hidden (want close to 2 s, measured from intended starts)", rt.Max)
+	}
+	q := readCSV(t, filepath.Join(out, "quanta.csv"), "late", "offered_per_s", "achieved_per_s")
+	var late int
+	for _, r := range q.rows {
+		late += r.int(t, "late")
+	}
+	if late != o.Late {
+		t.Errorf("quanta.csv counts %d late calls, summary.json %d", late, o.Late)
+	}
+}

@@ -71,13 +71,13 @@ func diperfEnv(t *testing.T, timeout time.Duration, env []string, args ...string
 	return r
 }
 
-// startTarget starts `diperf target` on a free loopback port and returns
-// its URL; it is killed when the test ends.
-func startTarget(t *testing.T, workers int, serviceTime time.Duration) string {
+// startTarget starts `diperf target` on a free loopback port (more: more
+// flags) and returns its URL; it is killed when the test ends.
+func startTarget(t *testing.T, workers int, serviceTime time.Duration, more ...string) string {
 	t.Helper()
 	addr := freeAddr(t)
-	cmd := exec.Command(bin, "target", "--listen", addr, "--workers", fmt.Sprint(workers),
-		"--service-time", serviceTime.String())
+	cmd := exec.Command(bin, append([]string{"target", "--listen", addr, "--workers", fmt.Sprint(workers),
+		"--service-time", serviceTime.String()}, more...)...)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,8 @@ func demoCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.target.Workers, "workers", o.target.Workers, "the target's service slots C")
 	fs.DurationVar(&o.target.ServiceTime, "service-time", o.target.ServiceTime, "the target's service time S")
 	fs.StringVar(&o.target.Dist, "service-dist", o.target.Dist, "service time distribution: fixed or exp")
+	fs.DurationVar(&o.target.PauseAt, "pause-at", 0, "stall the target this long after it starts ...")
+	fs.DurationVar(&o.target.PauseFor, "pause-for", 0, "... for this long (calls hold their slot until the pause is over)")
 	fs.StringVar(&o.out, "out", "", "run directory (default runs/demo-<UTC time>)")
 	fs.DurationVar(&o.clockSkew, "clock-skew", 0, "test the time service: give each tester a clock offset drawn from ±this")
 	fs.Float64Var(&o.clockDriftPPM, "clock-drift-ppm", 0, "test the time service: give each tester a clock drift drawn from ±this (ppm)")

@@ -17,6 +17,8 @@ func targetCmd(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&cfg.ServiceTime, "service-time", cfg.ServiceTime, "service time S per call (capacity = C/S calls/s)")
 	fs.StringVar(&cfg.Dist, "service-dist", cfg.Dist, "service time distribution: fixed or exp")
 	fs.IntVar(&cfg.Queue, "queue", cfg.Queue, "most calls waiting for a slot; beyond it, 503")
+	fs.DurationVar(&cfg.PauseAt, "pause-at", 0, "stall the service this long after it starts ...")
+	fs.DurationVar(&cfg.PauseFor, "pause-for", 0, "... for this long: calls then hold their slot until the pause is over")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}

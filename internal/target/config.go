@@ -39,6 +39,12 @@ type Config struct {
 	// Queue is the maximum number of calls waiting for a slot (>= 0).
 	// Calls beyond it are answered 503 at once.
 	Queue int
+	// PauseAt and PauseFor stall the service: from PauseAt after the
+	// server was made, for PauseFor, a call that gets its slot holds it
+	// until the pause is over (a garbage-collection pause, a failover):
+	// what an open-model test must see from its intended starts. A zero
+	// PauseFor never pauses.
+	PauseAt, PauseFor time.Duration
 }
 
 // DefaultConfig returns a Config with every field set to its default.
@@ -62,6 +68,9 @@ func (c Config) Validate() error {
 	}
 	if c.Queue < 0 {
 		errs = append(errs, fmt.Errorf("target: queue must be >= 0, got %d", c.Queue))
+	}
+	if c.PauseAt < 0 || c.PauseFor < 0 {
+		errs = append(errs, fmt.Errorf("target: pause times must be >= 0, got at %v for %v", c.PauseAt, c.PauseFor))
 	}
 	if c.Dist != DistFixed && c.Dist != DistExp {
 		errs = append(errs, fmt.Errorf("target: dist must be %q or %q, got %q", DistFixed, DistExp, c.Dist))

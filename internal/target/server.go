@@ -28,6 +28,7 @@ type Server struct {
 
 	now     func() time.Time      // clock for served seconds
 	onServe func(r *http.Request) // test hook: called once a slot is held
+	born    time.Time             // when New made it: Config.PauseAt counts from here
 }
 
 // Stats is a snapshot of the server's counters and gauges.
@@ -52,6 +53,7 @@ func New(cfg Config) (*Server, error) {
 		slots: newSlots(cfg.Workers, cfg.Queue),
 		log:   newServedLog(),
 		now:   time.Now,
+		born:  time.Now(),
 	}, nil
 }
 
@@ -94,11 +96,25 @@ func (s *Server) call(w http.ResponseWriter, r *http.Request) {
 	if s.onServe != nil {
 		s.onServe(r)
 	}
-	time.Sleep(s.cfg.drawServiceTime()) // the call's work
+	time.Sleep(s.pauseLeft() + s.cfg.drawServiceTime()) // a stall, then the call's work
 	s.log.add(s.now().Unix())
 	s.served.Add(1)
 	s.slots.release()
 	writeText(w, http.StatusOK, "served\n")
+}
+
+// pauseLeft returns how much of the configured pause is still ahead of a
+// call served now (0 outside the pause).
+func (s *Server) pauseLeft() time.Duration {
+	if s.cfg.PauseFor <= 0 {
+		return 0
+	}
+	from := s.born.Add(s.cfg.PauseAt)
+	to := from.Add(s.cfg.PauseFor)
+	if now := s.now(); !now.Before(from) && now.Before(to) {
+		return to.Sub(now)
+	}
+	return 0
 }
 
 // writeText answers with a plain-text body.
