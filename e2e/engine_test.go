@@ -158,3 +158,37 @@ func TestEngineOpenModelSeesStall(t *testing.T) {
 		t.Errorf("quanta.csv counts %d late calls, summary.json %d", late, o.Late)
 	}
 }
+
+// TestEngineThousandClients runs one tester with 1,000 clients of the
+// built-in HTTP client (one event loop, a keep-alive connection each)
+// against the demo target, each calling once a second: clients.csv has a
+// row per client and the fairness of summary.json is over the 1,000.
+func TestEngineThousandClients(t *testing.T) {
+	t.Parallel()
+	url := startTarget(t, 200, 20*time.Millisecond)
+	exp := writeExperiment(t, "name: thousand\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
+		"schedule:\n  testers: 1\n  tester_duration: 6s\n  client_interval: 1s\n  clients_per_tester: 1000\n")
+	out := filepath.Join(t.TempDir(), "run")
+	if r := diperf(t, 2*time.Minute, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	s := readSummary(t, out)
+	t.Logf("samples %+v, fairness %+v", s.Samples, s.Fairness)
+	if s.Samples.Failed != 0 || s.Samples.OK < 5000 {
+		t.Errorf("samples %+v: want at least 5 calls of each of 1,000 clients, none failed", s.Samples)
+	}
+	if s.Fairness.Clients != 1000 || s.Fairness.Jain < 0.9 {
+		t.Errorf("fairness %+v: want it over 1,000 clients, near 1 (each client calls once a second)", s.Fairness)
+	}
+	c := readCSV(t, filepath.Join(out, "clients.csv"), "client", "ok", "utilization")
+	seen := map[int]bool{}
+	for _, r := range c.rows {
+		seen[r.int(t, "client")] = true
+		if r.int(t, "ok") < 4 {
+			t.Errorf("clients.csv line %d: client %s made %d calls, want about 6", r.line, r.str(t, "client"), r.int(t, "ok"))
+		}
+	}
+	if len(seen) != 1000 {
+		t.Errorf("clients.csv has %d distinct clients, want 1,000", len(seen))
+	}
+}
