@@ -45,7 +45,8 @@ func (h *headerList) Set(s string) error {
 }
 
 // benchHTTPCmd is `diperf bench http`: diperf's built-in HTTP client in a
-// closed loop, N connections, for a duration.
+// closed loop, N connections, for a duration; with --rate, the open model
+// (the tester's dispatcher, N workers).
 func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench http", "--url URL [flags]")
 	d := protocol.HTTPDesc{}
@@ -60,18 +61,29 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 	conns := fs.Int("connections", 50, "concurrent connections, each a closed loop")
 	dur := fs.Duration("duration", 10*time.Second, "how long to run")
 	timeout := fs.Duration("timeout", 30*time.Second, "a request past this is a timeout")
-	rate := fs.Float64("rate", 0, "open model: requests/s (not on this build)")
+	var rf rateFlags
+	fs.Float64Var(&rf.rate, "rate", 0, "open model: requests/s, started on time whatever the answers (unset: the closed loop)")
+	fs.StringVar(&rf.arrivals, "arrivals", protocol.ArrivalsUniform, "open model: uniform or poisson arrivals")
+	fs.DurationVar(&rf.maxLate, "max-lateness", 0, "open model: a call that cannot start within this of its intended start is dropped (default: --timeout)")
 	engine := fs.String("engine", "auto", "auto, loop (the event loop) or call (a goroutine per connection)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
 	switch {
-	case *rate != 0:
-		return errs.Usagef("--rate: the open model is not in this build of bench http; use the closed loop (--connections)")
 	case d.URL == "":
 		return errs.Usagef("--url is required")
 	case *conns < 1 || *dur <= 0:
 		return errs.Usagef("--connections and --duration must be positive")
+	}
+	var rd *protocol.RateDesc
+	if flagSet(fs, "rate") {
+		if rf.maxLate == 0 {
+			rf.maxLate = *timeout
+		}
+		var err error
+		if rd, err = rf.rateDesc(*dur); err != nil {
+			return err
+		}
 	}
 	d.Headers, d.Body = headers, []byte(*body)
 	if *http2 {
@@ -89,12 +101,18 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 	case "call":
 		loopOK = false
 	case "loop":
+		if rd != nil {
+			return errs.Usagef("--engine loop runs the closed loop only; the open model (--rate) uses call")
+		}
 		if !loopOK {
 			return errs.Usagef("--engine loop serves plain http:// HTTP/1.1 keep-alive on Linux only")
 		}
 	case "auto":
 	default:
 		return errs.Usagef("--engine must be auto, loop or call")
+	}
+	if rd != nil {
+		return benchRate(ctx, e, d.URL, c, rd, *conns)
 	}
 	r := runBenchHTTP(ctx, c, lp, loopOK, *conns, *dur)
 	fmt.Fprintf(e.stderr, "%s: %d requests (%d errors) in %.1f s: %.0f req/s, p50 %.3f ms, p99 %.3f ms, %.2f CPU-s, %.0f req/CPU-s\n",

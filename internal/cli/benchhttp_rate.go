@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/client"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/tester"
+)
+
+// benchRateResult is the JSON line of `diperf bench http --rate`: the
+// closed loop's fields, with p50_ms and p99_ms measured from each call's
+// intended start (coordinated omission counted, as wrk2 does), and the
+// open model's own.
+type benchRateResult struct {
+	benchHTTPResult
+	Arrivals     string  `json:"arrivals"`
+	TargetRate   float64 `json:"target_rate"`   // calls/s asked for
+	Intended     int64   `json:"intended"`      // calls due to start
+	Started      int64   `json:"started"`       // calls made (not dropped)
+	AchievedRate float64 `json:"achieved_rate"` // calls started per second (see achievedRate)
+	Late         int64   `json:"late"`          // started more than analyze.LateAfter past their intended start
+	Dropped      int64   `json:"dropped"`       // never made: no connection free within --max-lateness
+	LagP50Ms     float64 `json:"lag_p50_ms"`    // start − intended start, of the calls made
+	LagP99Ms     float64 `json:"lag_p99_ms"`
+	CPUCore      float64 `json:"cpu_core"` // cpu_s / wall_s: the share of one core used
+}
+
+// rateFlags are bench http's open-model settings.
+type rateFlags struct {
+	rate     float64
+	arrivals string
+	maxLate  time.Duration
+}
+
+// rateDesc checks the open-model flags and builds the one-stage rate of
+// the run.
+func (f *rateFlags) rateDesc(dur time.Duration) (*protocol.RateDesc, error) {
+	if math.IsNaN(f.rate) || f.rate <= 0 || f.rate > protocol.MaxRate {
+		return nil, errs.Usagef("--rate must be a number of calls/s above 0 and at most %d, got %v", protocol.MaxRate, f.rate)
+	}
+	if f.maxLate <= 0 {
+		return nil, errs.Usagef("--max-lateness must be positive")
+	}
+	r := &protocol.RateDesc{Arrivals: f.arrivals, MaxLatenessNs: int64(f.maxLate), Seed: 1,
+		Stages: []protocol.StageDesc{{DurationNs: int64(dur), From: f.rate, To: f.rate}}}
+	if err := r.Validate(); err != nil {
+		return nil, errs.Usage(err, "--arrivals is uniform or poisson")
+	}
+	return r, nil
+}
+
+// rateTally gathers the open model's calls (from every worker at once).
+type rateTally struct {
+	mu                  sync.Mutex
+	resp, lag           *hdr.Histogram // µs
+	intended, started   int64
+	late, dropped, errs int64
+	firstErr            string
+	lastStart           int64
+}
+
+func newRateTally() *rateTally {
+	return &rateTally{resp: hdr.New(1, 600_000_000, 3), lag: hdr.New(1, 600_000_000, 3)}
+}
+
+func (t *rateTally) add(s sample.Sample) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.intended++
+	if s.Status == sample.Dropped {
+		t.dropped++
+		return
+	}
+	t.started++
+	t.lastStart = max(t.lastStart, s.Start)
+	lag := max(s.Start-s.Intended, 0)
+	if lag > analyze.LateAfter {
+		t.late++
+	}
+	_ = t.lag.RecordValue(max(lag/1000, 1))
+	_ = t.resp.RecordValue(max((s.End-s.Intended)/1000, 1))
+	if s.Status != sample.OK {
+		t.errs++
+		if t.firstErr == "" {
+			t.firstErr = s.Err
+		}
+	}
+}
+
+// runBenchRate runs the open model r with conns workers (the tester's own
+// dispatcher) and sums it up.
+func runBenchRate(ctx context.Context, c client.Client, r *protocol.RateDesc, conns int) benchRateResult {
+	t := newRateTally()
+	cpu0 := processCPU()
+	base := time.Now()
+	t0 := base.UnixNano() // the dispatcher's clock reads Unix ns (offset 0, no drift)
+	tester.RunOpen(ctx, r, conns, c, t.add)
+	wall := time.Since(base).Seconds()
+	res := benchRateResult{Arrivals: r.Arrivals, TargetRate: r.Stages[0].From}
+	h := &res.benchHTTPResult
+	h.Engine, h.Connections, h.WallS = "call", conns, wall
+	h.CPUS = (processCPU() - cpu0).Seconds()
+	h.Requests, h.Errors, h.FirstError = t.started, t.errs, t.firstErr
+	h.RequestsPerS = float64(t.started) / wall
+	if h.CPUS > 0 {
+		h.RequestsPerCPUS = float64(t.started) / h.CPUS
+	}
+	h.P50Ms, h.P99Ms = quantileMs(t.resp, 50), quantileMs(t.resp, 99)
+	res.Intended, res.Started, res.Late, res.Dropped = t.intended, t.started, t.late, t.dropped
+	res.AchievedRate = achievedRate(t.started, t.lastStart-t0, r.DurationNs())
+	res.LagP50Ms, res.LagP99Ms = quantileMs(t.lag, 50), quantileMs(t.lag, 99)
+	res.CPUCore = h.CPUS / wall
+	return res
+}
+
+// achievedRate is the calls started per second over the run's duration,
+// stretched to the last start when calls started after it (late).
+func achievedRate(started, lastStartNs, durNs int64) float64 {
+	return float64(started) / (float64(max(lastStartNs, durNs)) / 1e9)
+}
+
+func quantileMs(h *hdr.Histogram, q float64) float64 {
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	return float64(h.ValueAtQuantile(q)) / 1000
+}
+
+// benchRate runs and prints the open model's measurement.
+func benchRate(ctx context.Context, e *env, url string, c client.Client, rd *protocol.RateDesc, conns int) error {
+	r := runBenchRate(ctx, c, rd, conns)
+	fmt.Fprintf(e.stderr, "%s: %.0f calls/s asked, %.1f achieved (%d started, %d late, %d dropped, %d errors); "+
+		"from intended start p50 %.3f ms, p99 %.3f ms; lag p50 %.3f ms, p99 %.3f ms; %.2f CPU-s, %.1f%% of a core\n",
+		url, r.TargetRate, r.AchievedRate, r.Started, r.Late, r.Dropped, r.Errors,
+		r.P50Ms, r.P99Ms, r.LagP50Ms, r.LagP99Ms, r.CPUS, 100*r.CPUCore)
+	return printJSON(e, r)
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
