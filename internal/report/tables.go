@@ -38,7 +38,7 @@ func statRows(s *analyze.Summary) []statRow {
 func facts(s *analyze.Summary) ([]fact, []string) {
 	sat, notes := saturation(s.Saturation)
 	c := s.Samples
-	return []fact{
+	fs := []fact{
 		{"Samples", "total " + itoa(c.Total) + " · ok " + itoa(c.OK) + " · failed " + itoa(c.Failed) +
 			" · lost " + itoa(c.Lost)},
 		{"Testers", "planned " + itoa(s.Testers.Planned) + " · started " + itoa(s.Testers.Started) +
@@ -51,7 +51,13 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 		{"Jain fairness (peak window)", num(s.Fairness.Jain)},
 		{"Clock", clockFact(s.Clock)},
 		{"Errors by class", errorClasses(s.Errors)},
-	}, notes
+	}
+	if o := s.Open; o != nil {
+		fs = append(fs, fact{"Open model", "offered " + num(o.OfferedPS) + " calls/s · achieved " + num(o.AchievedPS) +
+			" · late " + itoa(o.Late) + " · dropped " + itoa(o.Dropped) + " · lag p50 / p99 " + num(o.LagMs.Median) +
+			" / " + num(o.LagMs.P99) + " ms"})
+	}
+	return fs, notes
 }
 
 // saturation describes the saturation point; a "*" and a footnote say when
