@@ -34,7 +34,7 @@ func (c *controller) finish() (*Outcome, error) {
 	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
 		return out, err
 	}
-	if _, err := rundir.WriteSamples(c.o.Dir, recs); err != nil {
+	if _, err := rundir.WriteSamplesKeys(c.o.Dir, recs, sp.ExtraKeys()); err != nil {
 		return out, fmt.Errorf("writing samples.parquet: %w", err)
 	}
 	_ = rundir.Remove(c.o.Dir, rundir.Spool)

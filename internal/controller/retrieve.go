@@ -95,7 +95,7 @@ func (c *controller) takeSpool(s *slot, data []byte, err error) {
 			return nil
 		}
 		buf = protocol.AppendBatch(buf[:0], &protocol.Batch{Produced: b.Produced, Samples: fresh})
-		if err := c.spool.Batch(slot, buf); err != nil {
+		if err := c.spool.Samples(slot, buf, fresh); err != nil {
 			return fmt.Errorf("spooling them: %w", err)
 		}
 		took += uint64(len(fresh))

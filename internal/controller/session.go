@@ -227,7 +227,7 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := c.spool.Batch(s.rec.Slot, p); err != nil {
+	if err := c.spool.Samples(s.rec.Slot, p, b.Samples); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
 	if n := len(b.Samples); n > 0 {

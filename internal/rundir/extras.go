@@ -2,13 +2,16 @@ package rundir
 
 import (
 	"io"
+	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // MaxExtraColumns bounds the extras columns of samples.parquet: the
@@ -46,17 +49,13 @@ func newExtrasWriter(f io.Writer, keys []string) *extrasWriter {
 	ew := &extrasWriter{fixed: fixed, keys: map[string]int{}, n: len(fixed.Columns()),
 		vals: make([]float64, len(keys)), has: make([]bool, len(keys))}
 	for i, k := range keys {
-		fields = append(fields, reflect.StructField{Name: "X" + itoaField(i), Type: reflect.TypeFor[*float64](),
+		fields = append(fields, reflect.StructField{Name: "X" + strconv.Itoa(i), Type: reflect.TypeFor[*float64](),
 			Tag: reflect.StructTag(`parquet:"` + ExtraPrefix + k + `,optional"`)})
 		ew.keys[k] = i
 	}
 	full := parquet.SchemaOf(reflect.New(reflect.StructOf(fields)).Elem().Interface())
 	ew.w = parquet.NewGenericWriter[any](f, append(writerOptions(), full)...)
 	return ew
-}
-
-func itoaField(i int) string {
-	return string(rune('A'+i/26/26%26)) + string(rune('A'+i/26%26)) + string(rune('A'+i%26))
 }
 
 // write writes rows with their extras.
@@ -86,30 +85,42 @@ func (ew *extrasWriter) write(rows []Row) error {
 
 func (ew *extrasWriter) close() error { return ew.w.Close() }
 
-// spoolExtraKeys returns the sorted keys of the extras in the spool at
-// path, at most MaxExtraColumns of them.
+// extraKeys collects the keys of the extras columns: the first
+// MaxExtraColumns keys met, in the order met.
+type extraKeys map[string]bool
+
+// add notes the keys of the extras of samples.
+func (k *extraKeys) add(samples []sample.Sample) {
+	for i := range samples {
+		for _, e := range samples[i].Extras {
+			if *k == nil {
+				*k = extraKeys{}
+			}
+			if len(*k) < MaxExtraColumns {
+				(*k)[e.Key] = true
+			}
+		}
+	}
+}
+
+// sorted returns the keys in order (nil for none).
+func (k extraKeys) sorted() []string {
+	if len(k) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(k))
+}
+
+// spoolExtraKeys reads the spool at path for the keys of its extras (see
+// extraKeys): what a SpoolWriter's ExtraKeys says of a spool it wrote.
 func spoolExtraKeys(path string) ([]string, error) {
-	seen := map[string]bool{}
+	var keys extraKeys
 	err := ReadSpool(path, SpoolVisitor{
 		Sync: func(int, clock.Record) error { return nil },
 		Batch: func(_ int, b *protocol.Batch) error {
-			for i := range b.Samples {
-				for _, e := range b.Samples[i].Extras {
-					if len(seen) < MaxExtraColumns {
-						seen[e.Key] = true
-					}
-				}
-			}
+			keys.add(b.Samples)
 			return nil
 		},
 	})
-	if err != nil {
-		return nil, err
-	}
-	keys := make([]string, 0, len(seen))
-	for k := range seen {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys, nil
+	return keys.sorted(), err
 }

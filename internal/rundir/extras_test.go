@@ -1,13 +1,16 @@
 package rundir
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -77,5 +80,37 @@ func TestExtrasBecomeColumns(t *testing.T) {
 	}
 	if c := calls[0]; c.Start != 110 || c.Intended != 105 || calls[1].Intended != 0 {
 		t.Errorf("intended starts as read for the analysis: %+v, %+v; want 105 (5 ns before the start at 110) and 0", c, calls[1])
+	}
+}
+
+// TestSpoolWriterKnowsExtraKeys checks that the keys a SpoolWriter noted
+// while writing are those WriteSamples finds by reading the spool, the
+// first MaxExtraColumns in the order written.
+func TestSpoolWriterKnowsExtraKeys(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), Spool)
+	w, err := CreateSpool(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range MaxExtraColumns + 10 {
+		b := &protocol.Batch{Produced: uint64(i + 1), Samples: []sample.Sample{{Seq: uint64(i + 1), Start: 1, End: 2,
+			Extras: []sample.Extra{{Key: fmt.Sprintf("k%03d", MaxExtraColumns+10-i), Value: 1}}}}}
+		if err := w.Samples(0, protocol.AppendBatch(nil, b), b.Samples); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Batch(0, protocol.AppendBatch(nil, &protocol.Batch{})); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read, err := spoolExtraKeys(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.ExtraKeys(); len(got) != MaxExtraColumns || !reflect.DeepEqual(got, read) || got[0] != "k011" {
+		t.Errorf("writer's keys %v\nread back  %v; want the first %d written (k074 down to k011), sorted", got, read, MaxExtraColumns)
 	}
 }

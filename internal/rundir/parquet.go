@@ -111,21 +111,28 @@ func WriteRows(dir string, next func(buf []Row) (int, error)) error {
 
 // WriteSamples converts the spool into samples.parquet, mapping each
 // tester's local times onto the global timeline with its sync records.
-// Extras the clients reported become columns x_<key>. It returns how many
-// samples each slot had in the spool.
+// Extras the clients reported become columns x_<key>: the spool is read
+// once for their keys first (WriteSamplesKeys spares that read). It
+// returns how many samples each slot had in the spool.
 func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
+	keys, err := spoolExtraKeys(filepath.Join(dir, Spool))
+	if err != nil {
+		return nil, err
+	}
+	return WriteSamplesKeys(dir, testers, keys)
+}
+
+// WriteSamplesKeys is WriteSamples for a spool whose extras' keys are
+// known (SpoolWriter.ExtraKeys of the writer that made it).
+func WriteSamplesKeys(dir string, testers []*TesterRecord, keys []string) (map[int]uint64, error) {
 	mappers := map[int]*clock.Mapper{}
 	ids := map[int]string{}
 	for _, t := range testers {
 		mappers[t.Slot] = clock.NewMapper(t.Syncs)
 		ids[t.Slot] = t.ID
 	}
-	keys, err := spoolExtraKeys(filepath.Join(dir, Spool))
-	if err != nil {
-		return nil, err
-	}
 	counts := map[int]uint64{}
-	err = WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
+	err := WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
 		rows := make([]Row, 0, RowChunk)
 		err := ReadSpool(filepath.Join(dir, Spool), SpoolVisitor{
 			Sync: func(int, clock.Record) error { return nil },

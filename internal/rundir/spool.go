@@ -11,6 +11,7 @@ import (
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // The spool (samples.spool) is the run's raw data as it arrives: a
@@ -59,6 +60,7 @@ type SpoolWriter struct {
 	// dirty is set by a write and cleared by the fsync that covers it.
 	dirty bool
 	fsync func(*os.File) error // f.Sync; tests count the calls
+	keys  extraKeys            // the extras' keys of the batches written with Samples
 	stop  chan struct{}
 	done  chan struct{}
 	once  sync.Once
@@ -93,6 +95,27 @@ func (s *SpoolWriter) Batch(slot int, payload []byte) error {
 	return s.frame(protocol.TypeSamples, slot, payload)
 }
 
+// Samples appends one tester's sample batch, as Batch does, whose decoded
+// samples are samples: the spool then knows its extras' keys (ExtraKeys)
+// without being read again.
+func (s *SpoolWriter) Samples(slot int, payload []byte, samples []sample.Sample) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.frameLocked(protocol.TypeSamples, slot, payload); err != nil {
+		return err
+	}
+	s.keys.add(samples) // under the lock: in the order of the frames
+	return nil
+}
+
+// ExtraKeys returns the keys of the extras columns of the samples written
+// with Samples, as WriteSamples finds them in the spool.
+func (s *SpoolWriter) ExtraKeys() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.keys.sorted()
+}
+
 // Sync appends one tester's sync record.
 func (s *SpoolWriter) Sync(slot int, r clock.Record) error {
 	b, _ := json.Marshal(r)
@@ -112,6 +135,11 @@ func (s *SpoolWriter) Tester(rec TesterRecord) error {
 func (s *SpoolWriter) frame(t protocol.Type, slot int, payload []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.frameLocked(t, slot, payload)
+}
+
+// frameLocked is frame, s.mu held.
+func (s *SpoolWriter) frameLocked(t protocol.Type, slot int, payload []byte) error {
 	if s.err != nil {
 		return s.err
 	}
