@@ -64,18 +64,27 @@ func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, 
 // loop allocates no timer per call.
 type sleeper struct{ tm *time.Timer }
 
-// sleep waits d, or until ctx is done: then it returns false.
-func (s *sleeper) sleep(ctx context.Context, d time.Duration) bool {
+// arm sets the timer to fire in d and returns its channel; stop it if
+// the wait ends otherwise.
+func (s *sleeper) arm(d time.Duration) <-chan time.Time {
 	if s.tm == nil {
 		s.tm = time.NewTimer(d)
 	} else {
 		s.tm.Reset(d) // since Go 1.23 no stale tick survives Reset or Stop
 	}
+	return s.tm.C
+}
+
+// stop stops the timer.
+func (s *sleeper) stop() { s.tm.Stop() }
+
+// sleep waits d, or until ctx is done: then it returns false.
+func (s *sleeper) sleep(ctx context.Context, d time.Duration) bool {
 	select {
-	case <-s.tm.C:
+	case <-s.arm(d):
 		return true
 	case <-ctx.Done():
-		s.tm.Stop()
+		s.stop()
 		return false
 	}
 }

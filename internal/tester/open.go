@@ -66,7 +66,7 @@ type dispatcher struct {
 	lateErr  string // the Err of a call dropped for lateness
 	fullErr  string // the Err of a call dropped because the queue was full
 	queue    ring
-	tm       *time.Timer
+	tm       sleeper // one timer for every wait
 }
 
 func newDispatcher(r *protocol.RateDesc, n int, clk *clock.Local, out openSink) *dispatcher {
@@ -124,18 +124,13 @@ func (d *dispatcher) wait(ctx context.Context, next time.Time) bool {
 		jobs, head = d.jobs, d.queue.peek()
 		wake = min(wake, time.Until(head.Add(d.maxLate))+1)
 	}
-	if d.tm == nil {
-		d.tm = time.NewTimer(wake)
-	} else {
-		d.tm.Reset(wake) // since Go 1.23 no stale tick survives Reset or Stop
-	}
 	select {
-	case <-d.tm.C:
+	case <-d.tm.arm(wake):
 	case jobs <- head:
 		d.queue.pop()
-		d.tm.Stop()
+		d.tm.stop()
 	case <-ctx.Done():
-		d.tm.Stop()
+		d.tm.stop()
 		return false
 	}
 	return true
