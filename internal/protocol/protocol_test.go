@@ -89,11 +89,13 @@ func badClientBatch() []byte {
 	return append(p, 0, 0)
 }
 
-// appendBatchV2 encodes b as batch version 2 did, before client indexes:
-// the version byte, produced and count, then per sample seq, start delta,
-// duration, status, bytes, error length and text.
-func appendBatchV2(dst []byte, b *Batch) []byte {
-	dst = append(dst, 2)
+// appendBatchV2 encodes b as version 2 did, before client indexes.
+func appendBatchV2(dst []byte, b *Batch) []byte { return appendOldBatch(dst, batchVersion2, b) }
+
+// appendOldBatch encodes b as version 2 or 3 wrote it: version 3 has the
+// client index after the status, neither has version 4's flags.
+func appendOldBatch(dst []byte, version byte, b *Batch) []byte {
+	dst = append(dst, version)
 	dst = binary.AppendUvarint(dst, b.Produced)
 	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
 	var prev int64
@@ -103,6 +105,9 @@ func appendBatchV2(dst []byte, b *Batch) []byte {
 		prev = s.Start
 		dst = binary.AppendVarint(dst, s.End-s.Start)
 		dst = append(dst, byte(s.Status))
+		if version >= batchVersion3 {
+			dst = binary.AppendUvarint(dst, uint64(s.Client))
+		}
 		dst = binary.AppendVarint(dst, s.Bytes)
 		dst = binary.AppendUvarint(dst, uint64(len(s.Err)))
 		dst = append(dst, s.Err...)
@@ -131,7 +136,7 @@ func TestDecodeBatchVersion2(t *testing.T) {
 	if !reflect.DeepEqual(in, out) {
 		t.Fatalf("version 2:\n got %+v\nwant %+v", out, in)
 	}
-	// Decoded and encoded anew, it is a version-3 batch of the same samples.
+	// Decoded and encoded anew, it is a batch of this version with the same samples.
 	if again, err := DecodeBatch(AppendBatch(nil, out)); err != nil || !reflect.DeepEqual(again, in) {
 		t.Fatalf("re-encoded: %+v, %v", again, err)
 	}

@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/binary"
 	"math"
 	"reflect"
 	"strings"
@@ -69,26 +68,6 @@ func BatchFitBound(ss []sample.Sample) int {
 	return n
 }
 
-// appendBatchV3 encodes b as version 3 did: client indexes, no flags.
-func appendBatchV3(dst []byte, b *Batch) []byte {
-	dst = append(dst, 3)
-	dst = binary.AppendUvarint(dst, b.Produced)
-	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
-	var prev int64
-	for _, s := range b.Samples {
-		dst = binary.AppendUvarint(dst, s.Seq)
-		dst = binary.AppendVarint(dst, s.Start-prev)
-		prev = s.Start
-		dst = binary.AppendVarint(dst, s.End-s.Start)
-		dst = append(dst, byte(s.Status))
-		dst = binary.AppendUvarint(dst, uint64(s.Client))
-		dst = binary.AppendVarint(dst, s.Bytes)
-		dst = binary.AppendUvarint(dst, uint64(len(s.Err)))
-		dst = append(dst, s.Err...)
-	}
-	return dst
-}
-
 // TestDecodeBatchVersion3 decodes a batch as issue 9's testers and spools
 // wrote it: client indexes, nothing of version 4.
 func TestDecodeBatchVersion3(t *testing.T) {
@@ -97,7 +76,7 @@ func TestDecodeBatchVersion3(t *testing.T) {
 		{Seq: 1, Client: 4, Start: 1_000, End: 3_000, Status: sample.OK, Bytes: 5},
 		{Seq: 2, Client: 0, Start: 500, End: 800, Status: sample.Failed, Err: "exit status 1"},
 	}}
-	out, err := DecodeBatch(appendBatchV3(nil, in))
+	out, err := DecodeBatch(appendOldBatch(nil, batchVersion3, in))
 	if err != nil {
 		t.Fatal(err)
 	}
