@@ -3,10 +3,8 @@ package e2e
 import (
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 )
@@ -36,22 +34,6 @@ func TestEngineDemoHTTPKneeAtC(t *testing.T) {
 	if r0 := m.Bounds.R0Ms; r0 < 400 || r0 > 420 {
 		t.Errorf("light-load response time %.1f ms, want the 400 ms service time plus at most 20 ms", r0)
 	}
-}
-
-// duckdb runs one query on dir's samples.parquet with DuckDB (a reader
-// that shares no code with ours) and returns its first row as text.
-func duckdb(t *testing.T, dir, query string) string {
-	t.Helper()
-	py := `import duckdb; print(duckdb.sql("""` + strings.ReplaceAll(query, "SAMPLES", "'"+filepath.Join(dir, "samples.parquet")+"'") +
-		`""").fetchall()[0])`
-	out, err := exec.Command("python3", "-c", py).CombinedOutput()
-	if err != nil {
-		if os.Getenv("CI") == "" && strings.Contains(string(out), "No module named 'duckdb'") {
-			t.Skip("python3 duckdb not installed (scripts/test.sh installs it)")
-		}
-		t.Fatalf("duckdb: %v\n%s", err, out)
-	}
-	return strings.TrimSpace(string(out))
 }
 
 // TestEngineOpenModelRun runs the open model for real: 200 calls/s over 2

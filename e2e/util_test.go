@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/diperf/diperf/internal/rundir"
@@ -208,4 +210,33 @@ func relayEach(ln net.Listener, upstream string, serve func(down, up net.Conn)) 
 			go serve(down, up)
 		}
 	}()
+}
+
+// duckdbQuery runs one query on dir's samples.parquet (named SAMPLES in
+// the query) with DuckDB, a reader that shares no code with ours, and
+// returns its first row as Python prints it. ok is false when DuckDB is
+// not installed and this is not CI (scripts/test.sh installs it); in CI,
+// or on any other error, the test fails.
+func duckdbQuery(t *testing.T, dir, query string) (row string, ok bool) {
+	t.Helper()
+	q := strings.ReplaceAll(query, "SAMPLES", "'"+filepath.Join(dir, "samples.parquet")+"'")
+	out, err := exec.Command("python3", "-c", `import duckdb; print(duckdb.sql("""`+q+`""").fetchall()[0])`).CombinedOutput()
+	if err != nil {
+		if os.Getenv("CI") == "" && strings.Contains(string(out), "No module named 'duckdb'") {
+			return "", false
+		}
+		t.Fatalf("duckdb could not read samples.parquet: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out)), true
+}
+
+// duckdb is duckdbQuery for a test that needs DuckDB: it skips when
+// duckdbQuery cannot run.
+func duckdb(t *testing.T, dir, query string) string {
+	t.Helper()
+	out, ok := duckdbQuery(t, dir, query)
+	if !ok {
+		t.Skip("python3 duckdb not installed (scripts/test.sh installs it)")
+	}
+	return out
 }
