@@ -2,7 +2,9 @@ package experiment
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net/url"
 	"os"
@@ -113,12 +115,21 @@ func (v *validator) http(h *HTTPClient) {
 	}
 }
 
-// readable reports a file that is set but cannot be read.
+// readable reports a file that is set but cannot be read. It reads a byte,
+// not the file: the controller reads it whole once, when the run starts.
 func (v *validator) readable(key, path string) {
 	if path == "" {
 		return
 	}
-	if _, err := os.ReadFile(path); err != nil {
+	f, err := os.Open(path)
+	if err == nil {
+		_, err = f.Read(make([]byte, 1)) // a directory opens, but fails here
+		if errors.Is(err, io.EOF) {
+			err = nil
+		}
+		f.Close()
+	}
+	if err != nil {
 		v.add(key, fmt.Sprintf("cannot read it: %v", err))
 	}
 }

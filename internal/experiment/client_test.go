@@ -68,6 +68,7 @@ func TestClientProblems(t *testing.T) {
 		{"client:\n  http: {url: ftp://x/}", "x.yaml:2: client.http.url: want an http:// or https:// URL"},
 		{"client:\n  http: {url: http://x/, success: [\"99-200\"]}", "client.http.success: want status codes"},
 		{"client:\n  http: {url: http://x/, body_file: /nonexistent/b}", "client.http.body_file: cannot read it"},
+		{"client:\n  http: {url: http://x/, body_file: /tmp}", "client.http.body_file: cannot read it"},
 		{"client:\n  tcp: {address: nohost}", "x.yaml:2: client.tcp.address: want HOST:PORT"},
 		{"client:\n  udp: {address: \"h:1\"}", "client.udp.send: udp needs a payload"},
 		{"client:\n  tcp: {address: \"h:1\", connect_only: true, send: x}", "client.tcp.connect_only: a connect_only client sends and expects nothing"},
