@@ -24,7 +24,10 @@ type HTTPLoop struct {
 	pool     connPool
 }
 
-var _ Looper = (*HTTPLoop)(nil)
+var (
+	_ Looper     = (*HTTPLoop)(nil)
+	_ OpenLooper = (*HTTPLoop)(nil)
+)
 
 // loopable reports whether the event loop serves d.
 func loopable(d *protocol.HTTPDesc) bool {

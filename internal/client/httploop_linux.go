@@ -42,6 +42,9 @@ type lconn struct {
 	connect  int64 // connect phase, ns
 	fb       int64 // now() at the response's first byte
 	next     int64 // when the next call is due (interval)
+	intended int64 // the open model's intended start of the call
+	rx       int64 // the open model: kernel receive time of the last bytes read, local ns (0: none)
+	armed    bool  // the open model: epoll reports the connection's input
 }
 
 // loop is one run of HTTPLoop.Loop.
@@ -60,6 +63,11 @@ type loop struct {
 	timeout  int64
 	draining bool
 	inflight int
+	open     *openRun // the open model (LoopOpen); nil in closed loops
+	ts       unix.Timespec
+	rxb      rxBuf
+	wallOff  int64 // now() − wall clock, ns, as of the loop's last wake
+	rawWait  bool  // wait in a raw system call (wait)
 }
 
 // Loop implements Looper with epoll on one locked OS thread.
@@ -67,20 +75,31 @@ func (h *HTTPLoop) Loop(ctx context.Context, clients int, interval time.Duration
 	now func() int64, record func(client uint32, start, end int64, r *Reply)) string {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	l := &loop{h: h, now: now, record: record, interval: int64(interval), timeout: int64(h.timeout),
-		buf: make([]byte, 64<<10), conns: make([]lconn, clients)}
+	l := h.newLoop(ctx, clients)
+	l.record, l.interval = record, int64(interval)
+	l.now = now
+	defer l.closeAll()
+	for i := range l.conns {
+		l.ready = append(l.ready, uint32(i))
+	}
+	return l.run(ctx, until)
+}
+
+// newLoop sets up a loop of n connections: the target's address, the
+// epoll instance (an error of either fails every call).
+func (h *HTTPLoop) newLoop(ctx context.Context, n int) *loop {
+	l := &loop{h: h, timeout: int64(h.timeout), buf: make([]byte, 64<<10), conns: make([]lconn, n),
+		rawWait: runtime.GOMAXPROCS(0) > 1}
 	l.sa, l.saErr = resolve(ctx, h.url.Hostname(), h.url.Port())
 	var err error
 	if l.ep, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
 		l.ep = -1
 		l.saErr = fmt.Errorf("http: epoll: %w", err)
 	}
-	defer l.closeAll()
 	for i := range l.conns {
 		l.conns[i] = lconn{id: uint32(i), fd: -1}
-		l.ready = append(l.ready, uint32(i))
 	}
-	return l.run(ctx, until)
+	return l
 }
 
 // resolve finds the target's address once per Loop.
@@ -136,7 +155,7 @@ func (l *loop) run(ctx context.Context, until int64) string {
 			l.timeouts(t)
 			nextScan = t + int64(5*time.Millisecond)
 		}
-		k, err := unix.EpollWait(l.ep, evs, l.waitMs(t, until))
+		k, err := l.wait(evs, l.waitNs(t, until))
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			l.cancelAll()
 			return "stopped"
@@ -147,9 +166,9 @@ func (l *loop) run(ctx context.Context, until int64) string {
 	}
 }
 
-// waitMs is how long epoll may wait: until the next due call, the end,
+// waitNs is how long epoll may wait: until the next due call, the end,
 // or the next timeout scan; 0 when calls are ready.
-func (l *loop) waitMs(t, until int64) int {
+func (l *loop) waitNs(t, until int64) int64 {
 	if len(l.ready) > 0 {
 		return 0
 	}
@@ -160,7 +179,7 @@ func (l *loop) waitMs(t, until int64) int {
 	if !l.draining {
 		w = min(w, until-t)
 	}
-	return int(max((w+999_999)/1_000_000, 0))
+	return max(w, 0)
 }
 
 // start begins c's next call at t.
@@ -168,13 +187,16 @@ func (l *loop) start(c *lconn, t int64) {
 	l.inflight++
 	c.start, c.deadline, c.t0 = t, t+l.timeout, t
 	c.p.reset(l.h.isHead)
-	c.pend, c.connect, c.fb, c.gotByte, c.sent, c.retried = c.pend[:0], 0, 0, false, 0, false
+	c.pend, c.connect, c.fb, c.gotByte, c.sent, c.retried, c.rx = c.pend[:0], 0, 0, false, 0, false, 0
 	if c.fd < 0 {
 		c.reused = false
 		l.dial(c, t)
 		return
 	}
 	c.reused, c.state = true, lsSending
+	if c.armed {
+		l.arm(c, false)
+	}
 	l.send(c)
 }
 
@@ -195,6 +217,12 @@ func (l *loop) dial(c *lconn, t int64) {
 	}
 	_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLOUT | unix.EPOLLRDHUP | unix.EPOLLET, Fd: int32(c.id)}
+	if l.open != nil {
+		// The open model reads its responses when it wakes anyway, and
+		// knows when they came from the kernel's receive time stamps.
+		_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
+		ev.Events, c.armed = unix.EPOLLOUT|unix.EPOLLRDHUP|unix.EPOLLET, false
+	}
 	if err := unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
 		unix.Close(fd)
 		l.fail(c, fmt.Errorf("http: epoll: %w", err))
@@ -234,6 +262,9 @@ func (l *loop) send(c *lconn) {
 		c.sent += n
 	}
 	c.state = lsWaiting
+	if l.open != nil && !c.armed {
+		l.open.fresh = append(l.open.fresh, c.id)
+	}
 }
 
 // event handles epoll's news of c.

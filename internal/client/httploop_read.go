@@ -18,7 +18,7 @@ import (
 // end of file must be read.
 func (l *loop) read(c *lconn, hup bool) {
 	for c.fd >= 0 {
-		m, err := rawRead(c.fd, l.buf)
+		m, err := l.recv(c)
 		switch {
 		case errors.Is(err, unix.EAGAIN):
 			return
@@ -45,7 +45,7 @@ func (l *loop) read(c *lconn, hup bool) {
 // data parses what arrived for c's call.
 func (l *loop) data(c *lconn, b []byte) {
 	if !c.gotByte {
-		c.gotByte, c.fb = true, l.now()
+		c.gotByte, c.fb = true, l.rxTime(c)
 	}
 	if len(c.pend) > 0 {
 		c.pend = append(c.pend, b...)
@@ -105,7 +105,7 @@ func (l *loop) complete(c *lconn, extra bool) {
 	if !successful(l.h.desc.Success, c.p.Status) {
 		r.Status, r.Err = sample.Failed, fmt.Sprintf("HTTP %d", c.p.Status)
 	}
-	l.finish(c, l.now(), &r, c.p.Close || extra)
+	l.finish(c, l.rxTime(c), &r, c.p.Close || extra)
 }
 
 // fail ends c's call as Failed with err, closing its connection.
@@ -117,11 +117,15 @@ func (l *loop) fail(c *lconn, err error) {
 // finish records c's call and schedules its next one.
 func (l *loop) finish(c *lconn, end int64, r *Reply, closeConn bool) {
 	l.inflight--
-	l.record(c.id, c.start, end, r)
 	if closeConn {
 		l.closeFD(c)
 	}
 	c.state = lsIdle
+	if l.open != nil {
+		l.open.ended(c, end, r)
+		return
+	}
+	l.record(c.id, c.start, end, r)
 	if l.draining {
 		return
 	}

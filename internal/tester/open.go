@@ -2,7 +2,6 @@ package tester
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 	"time"
@@ -37,6 +36,9 @@ const maxOpenQueue = 1 << 16
 // up and recorded as a Dropped sample, never skipped. Nothing is allocated
 // per call.
 func runOpen(ctx context.Context, r *protocol.RateDesc, n int, c client.Client, clk *clock.Local, out openSink) string {
+	if lp, ok := c.(client.OpenLooper); ok {
+		return loopOpen(ctx, lp, r, n, clk, out)
+	}
 	d := newDispatcher(r, n, clk, out)
 	var wg sync.WaitGroup
 	for j := range max(n, 1) {
@@ -50,6 +52,12 @@ func runOpen(ctx context.Context, r *protocol.RateDesc, n int, c client.Client, 
 	close(d.jobs)
 	wg.Wait()
 	return why
+}
+
+// openQueue is how many of r's calls may wait for a free client: those
+// due over the longest wait allowed at the peak rate, and two.
+func openQueue(r *protocol.RateDesc) int {
+	return int(min(math.Ceil(peakRate(r)*time.Duration(r.MaxLatenessNs).Seconds())+2, maxOpenQueue))
 }
 
 // dispatcher hands the open model's calls to the workers at their
@@ -71,12 +79,12 @@ type dispatcher struct {
 
 func newDispatcher(r *protocol.RateDesc, n int, clk *clock.Local, out openSink) *dispatcher {
 	maxLate := time.Duration(r.MaxLatenessNs)
-	q := int(min(math.Ceil(peakRate(r)*maxLate.Seconds())+2, maxOpenQueue))
+	q := openQueue(r)
 	return &dispatcher{
 		arr: newArrivals(r), length: time.Duration(r.DurationNs()), maxLate: maxLate, jobs: make(chan time.Time), clk: clk, out: out,
 		n:       uint32(max(n, 1)),
-		lateErr: fmt.Sprintf("dropped: no client free within %v", maxLate),
-		fullErr: fmt.Sprintf("dropped: no client free and %d calls already waiting", q),
+		lateErr: client.DroppedLate(maxLate),
+		fullErr: client.DroppedFull(q),
 		queue:   ring{buf: make([]time.Time, q)},
 	}
 }
@@ -104,7 +112,7 @@ func (d *dispatcher) run(ctx context.Context) string {
 			}
 		}
 		if !d.wait(ctx, wake) {
-			d.dropAll("dropped: the tester stopped before a client was free")
+			d.dropAll(client.DroppedStopped)
 			return "stopped"
 		}
 	}
