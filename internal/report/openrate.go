@@ -2,8 +2,12 @@ package report
 
 import "github.com/diperf/diperf/internal/analyze"
 
-// idOpenRate is the element id of the open model's rate chart, graph (h),
-// which only an open-model run's report has.
+// OpenRateGraphID is the element id of the open model's rate chart, graph
+// (h), which only an open-model run's report has (after the graphs of
+// GraphIDs); it is also written beside the report as an .svg file.
+const OpenRateGraphID = idOpenRate
+
+// idOpenRate is the element id of graph (h).
 const idOpenRate = "graph-h-open-rate"
 
 // Colours of the open model's chart: offered rate as offered load, achieved
