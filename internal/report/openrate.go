@@ -45,11 +45,13 @@ type openQuantum struct {
 	late, dropped     float64 // calls
 }
 
-// openQuanta returns the open-model figures of r's quanta.
+// openQuanta returns the open-model figures of r's quanta, each at the
+// middle of its quantum, so that its bar covers the quantum's span.
 func openQuanta(r *analyze.Result) []openQuantum {
+	half := quantumS(r) / 2
 	out := make([]openQuantum, len(r.Quanta))
 	for i, q := range r.Quanta {
-		o := openQuantum{t: q.T, offered: nan, achieved: nan}
+		o := openQuantum{t: q.T + half, offered: nan, achieved: nan}
 		if q.Open != nil {
 			o.offered, o.achieved = q.Open.OfferedPS, q.Open.AchievedPS
 			o.late, o.dropped = float64(q.Open.Late), float64(q.Open.Dropped)
@@ -85,16 +87,18 @@ func openRateChart(r *analyze.Result) *chart {
 		id: idOpenRate, title: "Open model: offered and achieved rate, late and dropped calls over time",
 		width: chartW, height: chartH + openPanelH + panelGap, upperH: openPanelH,
 		x:     axis{title: "time since the first tester started (s)"},
-		upper: axis{title: "late / dropped calls", zero: true, integer: true, pad: 0.05, color: colDropped},
+		upper: axis{title: "late / dropped calls", zero: true, integer: true, pad: 0.05},
 		y:     axis{title: "rate (calls/s)", zero: true, pad: 0.05},
 	}
 	ox, oy := minMax(t, offered, maxPoints)
 	ax, ay := minMax(t, achieved, maxPoints)
+	// The dashed offered rate is drawn over the achieved one, so that both
+	// show where they are equal.
 	c.series = []series{
-		{name: "offered rate: calls due to start per second", kind: kindDashed, color: colOffered, width: 2, x: ox, y: oy},
 		{name: "achieved rate: calls started per second", kind: kindLine, color: colAchieved, width: 2, x: ax, y: ay},
+		{name: "offered rate: calls due to start per second", kind: kindDashed, color: colOffered, width: 2, x: ox, y: oy},
 	}
-	c.series = append(c.series, lateDroppedBars(qs, r.Summary.QuantumS, &c.upper)...)
+	c.series = append(c.series, lateDroppedBars(qs, quantumS(r), &c.upper)...)
 	if n == 0 {
 		c.notes = []string{"no data"}
 	}
@@ -118,9 +122,6 @@ func lateDroppedBars(qs []openQuantum, qsec float64, up *axis) []series {
 		x[i], late[i], top[i] = g.t, g.late, g.late+g.dropped
 	}
 	w := qsec * float64(k)
-	if !(w > 0) {
-		w = 1
-	}
 	return []series{
 		{name: "late: started over " + num(float64(analyze.LateAfter)/1e6) + " ms after the intended start (upper panel)",
 			kind: kindBars, color: colLate, opacity: 0.85, width: w, upper: true, x: x, y: late},
@@ -129,10 +130,18 @@ func lateDroppedBars(qs []openQuantum, qsec float64, up *axis) []series {
 	}
 }
 
+// quantumS is the quantum of r in s, 1 when r has none.
+func quantumS(r *analyze.Result) float64 {
+	if q := r.Summary.QuantumS; q > 0 && finite(q) {
+		return q
+	}
+	return 1
+}
+
 // openRateCaption is the caption of graph (h).
 func openRateCaption(r *analyze.Result) string {
 	s := "Figure h. The open model (schedule.rate), per " + num(r.Summary.QuantumS) + " s quantum since the first " +
-		"tester started. Main panel: the offered rate, the calls due to start in the quantum by their intended " +
+		"tester started, each drawn at the middle of its quantum. Main panel: the offered rate, the calls due to start in the quantum by their intended " +
 		"start, per second (dashed), and the achieved rate, the calls that started in the quantum, per second " +
 		"(solid); the achieved rate falls below the offered one while the testers cannot keep up (every client " +
 		"busy, e.g. a stalled service) and rises above it while they catch up. Upper panel: the calls due in the " +

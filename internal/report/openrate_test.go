@@ -122,9 +122,9 @@ func TestOpenRateChartShowsStall(t *testing.T) {
 		case stallTo:
 			want = 3*openRate - 30
 		}
-		if !near(ax[i], f.x.at(float64(i))) || !near(ay[i], f.y.at(want)) {
+		if mid := float64(i) + 0.5; !near(ax[i], f.x.at(mid)) || !near(ay[i], f.y.at(want)) {
 			t.Errorf("achieved rate point %d at (%.1f, %.1f), want (%.1f, %.1f) for %v calls/s",
-				i, ax[i], ay[i], f.x.at(float64(i)), f.y.at(want), want)
+				i, ax[i], ay[i], f.x.at(mid), f.y.at(want), want)
 		}
 	}
 
@@ -143,6 +143,9 @@ func TestOpenRateChartShowsStall(t *testing.T) {
 	if !near(dtop[0]+dh[0], ltop[1]) || !near(dtop[0], f.u.at(openRate)) || dx[0] != lx[1] {
 		t.Errorf("dropped bar spans %.1f to %.1f px at x %.1f, want on top of quantum 9's late bar, up to %.1f",
 			dtop[0], dtop[0]+dh[0], dx[0], f.u.at(openRate))
+	}
+	if f.x.d0 != 0 || f.x.d1 != stallQuanta {
+		t.Errorf("time axis from %v to %v s, want the run's span, 0 to %d", f.x.d0, f.x.d1, stallQuanta)
 	}
 	if !(f.u.r0 < f.y.r1) {
 		t.Errorf("late and dropped calls are not in the upper panel: %+v above %+v", f.u, f.y)
