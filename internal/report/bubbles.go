@@ -76,7 +76,7 @@ func latencyBubblesChart(r *analyze.Result) *chart {
 		id: idLatencyBubbles, title: "Response time against network latency per tester",
 		width: chartW, height: chartH,
 		x: axis{title: "network latency: round trip to the controller (ms)", zero: true, pad: 0.05},
-		y: axis{title: "mean response time of its successful calls (ms)", zero: true, color: colRT, pad: 0.08},
+		y: axis{title: rtTitle(r, "mean response time of its successful calls (ms)"), zero: true, color: colRT, pad: 0.08},
 	}
 	if _, k := c.addBubbles(bs); k > 1 {
 		c.x.title += "; each bubble is the mean of " + itoa(k) + " testers of similar latency"

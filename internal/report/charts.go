@@ -21,9 +21,10 @@ const (
 	idPercentiles    = "graph-f-percentiles"
 )
 
-// GraphIDs returns the element ids of the report's graphs, (a) to (g), in
-// the order the page shows them. Each graph is also written beside the
-// report as a file named after its id with the extension ".svg".
+// GraphIDs returns the element ids of the graphs every report has, (a) to
+// (g), in the order the page shows them. Each graph is also written beside
+// the report as a file named after its id with the extension ".svg". An
+// open-model run's report has one more after them, OpenRateGraphID.
 func GraphIDs() []string {
 	return []string{idTimeline, idTesters, idLoadBubbles, idLatencyBubbles, idSaturation, idPercentiles, idClock}
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"html/template"
+	"strings"
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/model"
@@ -21,9 +22,10 @@ func newFigure(c *chart, caption string) figure {
 	return figure{ID: c.id, SVG: template.HTML(c.svg()), Caption: caption, File: rundir.GraphFile(c.id)}
 }
 
-// figures renders the graphs (a) to (g) with their captions.
+// figures renders the graphs (a) to (g) with their captions, and (h) in
+// an open-model run.
 func figures(r *analyze.Result, m *model.Model) []figure {
-	return []figure{
+	fs := []figure{
 		newFigure(timelineChart(r), timelineCaption(r)),
 		newFigure(testersChart(r), testersCaption(r)),
 		newFigure(loadBubblesChart(r), "Figure c. Per tester, in start order: the average aggregate offered "+
@@ -33,13 +35,37 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 		newFigure(latencyBubblesChart(r), "Figure d. Per tester: the mean response time of its successful calls "+
 			"against its network latency (the shortest round trip of its clock-sync probes to the controller); the "+
 			"area of each bubble is proportional to the successful calls it completed (WS-MDS Fig. 10). Bubbles "+
-			"that shrink as latency grows mean poorly connected testers got a smaller share of the service."),
+			"that shrink as latency grows mean poorly connected testers got a smaller share of the service."+openRTNote(r)),
 		newFigure(saturationChart(r, m), saturationCaption(r, m)),
 		newFigure(percentileChart(r), "Figure f. Response time of the successful calls of the whole run at "+
 			"each percentile. The x axis stretches the tail: each tick is ten times closer to 100% than the one "+
-			"before (90%, 99%, 99.9%, …), so the slowest calls are as visible as the median."),
+			"before (90%, 99%, 99.9%, …), so the slowest calls are as visible as the median."+openRTNote(r)),
 		newFigure(clockChart(r), clockCaption(r)),
 	}
+	if isOpen(r) {
+		fs = append(fs, newFigure(openRateChart(r), openRateCaption(r)))
+	}
+	return fs
+}
+
+// rtTitle is the title of a response-time axis: in an open-model run it
+// says that response time runs from the intended start.
+func rtTitle(r *analyze.Result, title string) string {
+	if isOpen(r) {
+		return strings.Replace(title, "response time", "response time from intended start", 1)
+	}
+	return title
+}
+
+// openRTNote is the sentence a caption showing response times ends with
+// in an open-model run, empty in a closed-loop one.
+func openRTNote(r *analyze.Result) string {
+	if !isOpen(r) {
+		return ""
+	}
+	return " This is an open-model run: every response time is measured from the call's intended start, not " +
+		"from when it actually started, so a call that waited for a free client (a stalled service) counts the " +
+		"wait (no coordinated omission; see Figure h)."
 }
 
 // timelineCaption is the caption of graph (a).
@@ -49,7 +75,7 @@ func timelineCaption(r *analyze.Result) string {
 		"calls/s) on the right, per " + num(r.Summary.QuantumS) + " s quantum since the first tester started. " +
 		"Thin light lines: per-quantum values; thick lines: centered moving averages over " + itoa(maWindow) +
 		" quanta; dashed lines: least-squares polynomial approximations (DiPerF's two approximations of each " +
-		"series)."
+		"series)." + openRTNote(r)
 }
 
 // testersCaption is the caption of graph (b).
@@ -77,7 +103,7 @@ func saturationCaption(r *analyze.Result, m *model.Model) string {
 		s += "No model was fitted: the run has too few quanta with load. "
 	}
 	if r.Summary.Saturation.Saturated {
-		return s + "Dashed red lines mark the saturation point."
+		return s + "Dashed red lines mark the saturation point." + openRTNote(r)
 	}
-	return s + "* The service never saturated: the red × is the highest load reached."
+	return s + "* The service never saturated: the red × is the highest load reached." + openRTNote(r)
 }

@@ -15,7 +15,9 @@
 //	(e) throughput and response time against load, with the fitted model
 //	    and the saturation point;
 //	(f) the response-time percentile distribution;
-//	(g) clock offset and error bound per tester.
+//	(g) clock offset and error bound per tester;
+//	(h) in an open-model run only: offered against achieved rate per
+//	    quantum, with the late and dropped calls.
 package report
 
 import (

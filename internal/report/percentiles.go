@@ -42,7 +42,7 @@ func percentileChart(r *analyze.Result) *chart {
 		id: idPercentiles, title: "Response-time percentile distribution",
 		width: chartW, height: chartH,
 		x: axis{title: "percentile of the successful calls (tail scale: each step ten times closer to 100%)"},
-		y: axis{title: "response time (ms)", zero: true, color: colRT},
+		y: axis{title: rtTitle(r, "response time (ms)"), zero: true, color: colRT},
 	}
 	x, top, hasMax := tailPositions(pts)
 	y := make([]float64, len(pts))

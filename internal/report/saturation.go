@@ -35,7 +35,7 @@ func saturationChart(r *analyze.Result, m *model.Model) *chart {
 		width: chartW, height: chartH + 60,
 		x:  axis{title: "offered load (calls in flight)", zero: true, color: colLoad},
 		y:  axis{title: "throughput (calls/s)", zero: true, color: colThr},
-		y2: axis{title: "response time (ms)", zero: true, color: colRT},
+		y2: axis{title: rtTitle(r, "response time (ms)"), zero: true, color: colRT},
 		series: []series{
 			{name: "throughput, one quantum", kind: kindPoints, color: colThr, width: 3, opacity: 0.55, x: tx, y: ty},
 			{name: "response time, one quantum (right axis)", kind: kindPoints, color: colRT, width: 2.5, opacity: 0.5,

@@ -52,7 +52,7 @@ func timelineChart(r *analyze.Result) *chart {
 		width: chartW, height: timelineH, upperH: loadPanelH,
 		x:     axis{title: "time since the first tester started (s)"},
 		upper: axis{title: "load (calls in flight)", zero: true, pad: 0.05, color: colLoad},
-		y:     axis{title: "response time (ms)", zero: true, color: colRT},
+		y:     axis{title: rtTitle(r, "response time (ms)"), zero: true, color: colRT},
 		y2:    axis{title: "throughput (calls/s)", zero: true, color: colThr},
 	}
 	for _, q := range qs {
