@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/diperf/diperf/internal/report"
 )
 
 // TestEngineDemoHTTPKneeAtC runs the demo (C = 8 workers × S = 400 ms)
@@ -72,6 +75,17 @@ func TestEngineOpenModelRun(t *testing.T) {
 	want := "(" + itoa(o.Intended) + ", " + itoa(o.Intended) + ", " + itoa(o.Intended) + ")"
 	if got != want {
 		t.Errorf("duckdb: (calls, with an intended start at most 1 ms after their start, with a first-byte time) = %s, want %s", got, want)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := report.OpenRateGraphID
+	if !strings.Contains(string(page), `<svg id="`+id+`"`) || !strings.Contains(string(page), "from intended start") {
+		t.Errorf("report.html has no offered-against-achieved graph (%s) or does not say response times count from intended start", id)
+	}
+	if _, err := os.Stat(filepath.Join(out, id+".svg")); err != nil {
+		t.Errorf("the run has no %s.svg: %v", id, err)
 	}
 }
 

@@ -222,7 +222,7 @@ func (l *loop) recv(c *lconn) (int, error) {
 	if n > 0 {
 		c.rx = 0
 		if ts != 0 {
-			c.rx = min(max(ts+l.wallOff, c.t0), l.now())
+			c.rx = min(max(ts+l.wallOff, c.t0+1), l.now())
 		}
 	}
 	return n, err
