@@ -89,7 +89,9 @@ func (h *HTTPLoop) Call(ctx context.Context) Reply {
 			return r
 		}
 		rc.c.Close()
-		if reused && !got && attempt == 0 && ctx.Err() == nil && time.Now().Before(deadline) {
+		var unsent notSentError
+		if reused && !got && attempt == 0 && ctx.Err() == nil && time.Now().Before(deadline) &&
+			(h.replayable || errors.As(err, &unsent)) {
 			rc = nil // the server closed an idle connection: once more on a new one
 			continue
 		}
@@ -120,7 +122,7 @@ func (h *HTTPLoop) exchange(ctx context.Context, rc *rawConn, deadline time.Time
 	}
 	t0 := time.Now()
 	if _, err := rc.c.Write(h.request); err != nil {
-		return Reply{Phases: *ph}, false, fmt.Errorf("http: write: %w", err)
+		return Reply{Phases: *ph}, false, notSentError{err}
 	}
 	var p respParser
 	p.reset(h.isHead)
@@ -159,6 +161,13 @@ func (h *HTTPLoop) exchange(ctx context.Context, rc *rawConn, deadline time.Time
 	}
 	return r, got, nil
 }
+
+// notSentError is a failed write of a request: it did not reach the
+// server whole, so it may be sent again whatever its method.
+type notSentError struct{ err error }
+
+func (e notSentError) Error() string { return "http: write: " + e.err.Error() }
+func (e notSentError) Unwrap() error { return e.err }
 
 // classify turns an error of a call into its reply.
 func (h *HTTPLoop) classify(ctx context.Context, r Reply, err error) Reply {

@@ -20,7 +20,12 @@ type HTTPLoop struct {
 	*HTTP
 	request  []byte // the request, as sent
 	isHead   bool
-	hostPort string
+	// replayable: the request may be sent again when a reused connection
+	// fails before any answer (net/http's rule: GET, HEAD, OPTIONS,
+	// TRACE, or an Idempotency-Key header); others only when the request
+	// did not leave whole.
+	replayable bool
+	hostPort   string
 	pool     connPool
 }
 
@@ -40,7 +45,23 @@ func newHTTPLoop(h *HTTP) *HTTPLoop {
 	if h.url.Port() == "" {
 		hp = net.JoinHostPort(h.url.Hostname(), "80")
 	}
-	return &HTTPLoop{HTTP: h, request: buildRequest(&h.desc, h.url), isHead: h.desc.Method == "HEAD", hostPort: hp}
+	return &HTTPLoop{HTTP: h, request: buildRequest(&h.desc, h.url), isHead: h.desc.Method == "HEAD",
+		replayable: replayable(&h.desc), hostPort: hp}
+}
+
+// replayable reports whether d's request may be sent twice: its method is
+// safe, or it carries an idempotency key.
+func replayable(d *protocol.HTTPDesc) bool {
+	switch d.Method {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		return true
+	}
+	for _, kv := range d.Headers {
+		if strings.EqualFold(kv[0], "Idempotency-Key") || strings.EqualFold(kv[0], "X-Idempotency-Key") {
+			return true
+		}
+	}
+	return false
 }
 
 // buildRequest writes the request once: request line, Host (unless the

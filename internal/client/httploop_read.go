@@ -87,9 +87,10 @@ func (l *loop) eof(c *lconn) {
 
 // broken fails c's call on a connection error, except that a request on
 // a reused connection the server had closed is re-sent once on a new one
-// (as net/http does: the server may close an idle connection any time).
+// (as net/http does: the server may close an idle connection any time),
+// if it may be sent twice or did not leave whole.
 func (l *loop) broken(c *lconn, err error) {
-	if c.reused && !c.retried && !c.gotByte {
+	if c.reused && !c.retried && !c.gotByte && (l.h.replayable || c.state == lsSending) {
 		l.closeFD(c)
 		c.retried, c.reused, c.sent, c.t0 = true, false, 0, l.now()
 		l.dial(c, c.t0)

@@ -265,3 +265,76 @@ func TestPooledCall(t *testing.T) {
 		t.Errorf("refused: %+v", r)
 	}
 }
+
+// TestResendOnlyWhatMayRepeat: a server answers the first request of each
+// connection and closes the connection on the second without answering.
+// A GET on the closed connection is sent again on a new one and succeeds;
+// a POST is not (the server may have acted on it): it fails, and the
+// server sees one request per call. Both the pooled Call and the event
+// loop.
+func TestResendOnlyWhatMayRepeat(t *testing.T) {
+	t.Parallel()
+	var requests atomic.Int32
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				for n := 0; ; {
+					line, err := br.ReadString('\n')
+					if err != nil {
+						return
+					}
+					if line != "\r\n" {
+						continue
+					}
+					requests.Add(1)
+					if n++; n == 2 {
+						return // the second request: closed unanswered
+					}
+					_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+				}
+			}()
+		}
+	}()
+	url := "http://" + ln.Addr().String() + "/"
+	for _, method := range []string{"GET", "POST"} {
+		requests.Store(0)
+		c, err := NewHTTPClient(protocol.HTTPDesc{Method: method, URL: url}, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r1, r2 := c.Call(context.Background()), c.Call(context.Background())
+		switch {
+		case r1.Status != sample.OK:
+			t.Errorf("%s: first call %+v, want OK", method, r1)
+		case method == "GET" && (r2.Status != sample.OK || requests.Load() != 3):
+			t.Errorf("GET: second call %+v after %d requests, want OK after 3 (sent again)", r2, requests.Load())
+		case method == "POST" && (r2.Status != sample.Failed || requests.Load() != 2):
+			t.Errorf("POST: second call %+v after %d requests, want Failed after 2 (not sent again)", r2, requests.Load())
+		}
+		requests.Store(0)
+		calls, _ := runLoop(t, context.Background(), protocol.HTTPDesc{Method: method, URL: url}, 1, 20*time.Millisecond, 150*time.Millisecond, 5*time.Second)
+		failed := 0
+		for _, c := range calls {
+			if c.r.Status != sample.OK {
+				failed++
+			}
+		}
+		if method == "GET" && (failed != 0 || int(requests.Load()) <= len(calls)) {
+			t.Errorf("GET loop: %d of %d calls failed on %d requests, want none failed, more requests than calls", failed, len(calls), requests.Load())
+		}
+		if method == "POST" && (failed < 2 || int(requests.Load()) != len(calls)) {
+			t.Errorf("POST loop: %d of %d calls failed on %d requests, want every second failed, one request each", failed, len(calls), requests.Load())
+		}
+	}
+}
