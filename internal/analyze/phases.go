@@ -46,12 +46,10 @@ type phasesAcc struct {
 	fbSum []float64 // per quantum, ns
 }
 
-// add counts the phases of call c, completed in quantum q.
+// add counts the phases of call c, completed in quantum q; c measured
+// at least one.
 func (pa *phasesAcc) add(q int, c *sample.Call) {
 	p := &c.Phases
-	if p.Zero() {
-		return
-	}
 	pa.start()
 	for i, d := range [numPhases]int64{p.DNS, p.Connect, p.TLS, p.FirstByte} {
 		if d > 0 {

@@ -164,7 +164,9 @@ func (a *Accumulator) add(c *sample.Call) {
 	if len(c.Extras) > 0 {
 		a.extras.add(q, c)
 	}
-	a.phases.add(q, c)
+	if !c.Phases.Zero() {
+		a.phases.add(q, c)
+	}
 	if c.Status == sample.OK {
 		a.cells.complete(e)
 	}
