@@ -150,7 +150,7 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 		optional, names = append(optional, &rd.phases[i]), append(names, colPhases[i])
 	}
 	for i, name := range names {
-		if _, ok := rg.Schema().Lookup(name); !ok {
+		if _, ok := rg.Schema().Lookup(name); !ok || i >= 2 && allZero(rg, name) {
 			continue
 		}
 		if *optional[i], err = open(name); err != nil {
@@ -159,7 +159,7 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	}
 	for _, f := range rg.Schema().Fields() {
 		key, ok := strings.CutPrefix(f.Name(), ExtraPrefix)
-		if !ok || !f.Leaf() {
+		if !ok || !f.Leaf() || allNull(rg, f.Name()) {
 			continue
 		}
 		c, err := open(f.Name())
@@ -169,6 +169,27 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 		rd.extras, rd.keys = append(rd.extras, c), append(rd.keys, key)
 	}
 	return rd, nil
+}
+
+// allZero reports whether the statistics of column name of rg say that it
+// holds zeros only (the phase columns of a run without HTTP phases), so
+// that it need not be read.
+func allZero(rg parquet.RowGroup, name string) bool {
+	leaf, _ := rg.Schema().Lookup(name)
+	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
+	if !ok || leaf.Node.Type().Kind() != parquet.Int64 {
+		return false
+	}
+	lo, hi, ok := fc.Bounds()
+	return ok && lo.Int64() == 0 && hi.Int64() == 0
+}
+
+// allNull reports whether the statistics of column name of rg say that it
+// holds nulls only (an extras key no call of the row group reported).
+func allNull(rg parquet.RowGroup, name string) bool {
+	leaf, _ := rg.Schema().Lookup(name)
+	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
+	return ok && fc.NumValues() > 0 && fc.NullCount() == fc.NumValues()
 }
 
 // close releases every open column.
