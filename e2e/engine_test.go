@@ -90,7 +90,8 @@ func TestEngineOpenModelRun(t *testing.T) {
 }
 
 // TestEngineExtrasBecomeColumns runs an exec client that reports extras on
-// fd 3: each key becomes a column x_<key> of samples.parquet.
+// fd 3: each key becomes a column x_<key> of samples.parquet, and a series
+// of summary.json and quanta.csv.
 func TestEngineExtrasBecomeColumns(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -110,6 +111,11 @@ func TestEngineExtrasBecomeColumns(t *testing.T) {
 	if want := "(" + itoa(n) + ", " + strconv.FormatFloat(1.5*float64(n), 'f', 1, 64) + ", " + strconv.FormatFloat(2*float64(n), 'f', 1, 64) + ")"; n < 10 || got != want {
 		t.Errorf("duckdb: (calls, sum of x_mb, sum of x_files) = %s, want %s", got, want)
 	}
+	// They are series in the analysis too.
+	if mb := s.Extras["mb"]; mb.Calls != n || mb.Mean != 1.5 || mb.Sum != 1.5*float64(n) {
+		t.Errorf("summary.json extras mb: %+v, want %d calls of 1.5", mb, n)
+	}
+	readCSV(t, filepath.Join(out, "quanta.csv"), "x_mb_per_s", "x_mb_mean", "x_files_per_s", "x_files_mean")
 }
 
 // TestEngineOpenModelSeesStall runs the open model at 100 calls/s with 50

@@ -37,6 +37,19 @@ func diffValues(a, b reflect.Value, path string) string {
 				return d
 			}
 		}
+	case reflect.Map:
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: %d keys vs %d", path, a.Len(), b.Len())
+		}
+		for _, k := range a.MapKeys() {
+			bv := b.MapIndex(k)
+			if !bv.IsValid() {
+				return fmt.Sprintf("%s: key %v missing", path, k)
+			}
+			if d := diffValues(a.MapIndex(k), bv, fmt.Sprintf("%s[%v]", path, k)); d != "" {
+				return d
+			}
+		}
 	case reflect.Float64:
 		x, y := a.Float(), b.Float()
 		if math.Abs(x-y) > 1e-9*math.Max(math.Abs(x), math.Abs(y)) {

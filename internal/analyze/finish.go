@@ -29,6 +29,8 @@ func (a *Accumulator) Result() (*Result, error) {
 	s.Fairness = Fairness{Jain: jain(peakCounts(clients, a.testers, a.peak))}
 	s.OriginNs = g.origin
 	s.Open = a.open.fill(quanta, float64(g.qn)/1e9)
+	s.Extras, s.ExtrasIgnored = a.extras.fill(quanta, float64(g.qn)/1e9, s.DurationS), a.extras.ignored
+	s.HTTPPhases = a.phases.fill(quanta)
 	r := &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
 		Clients: clients, Percentiles: percentiles(all, allHist)}
 	if a.pc != nil {

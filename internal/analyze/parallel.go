@@ -91,6 +91,8 @@ func (a *Accumulator) merge(b *Accumulator) {
 	a.cells.merge(b.cells)
 	a.quanta.merge(&b.quanta)
 	a.open.merge(&b.open)
+	a.extras.merge(&b.extras)
+	a.phases.merge(&b.phases)
 	a.whole.merge(b.whole)
 	a.inPeak.merge(b.inPeak)
 	if a.pc != nil {

@@ -47,6 +47,8 @@ type Accumulator struct {
 	cells    *cells
 	quanta   quantaAcc
 	open     openAcc // the open model's figures (schedule.rate)
+	extras   extrasAcc
+	phases   phasesAcc
 	whole    *testerAcc
 	inPeak   *testerAcc
 	pc       *perClient // nil when every tester ran one client
@@ -159,6 +161,12 @@ func (a *Accumulator) add(c *sample.Call) {
 		a.open.add(c, a.quantumOf)
 	}
 	a.quanta.add(q, c, d)
+	if len(c.Extras) > 0 {
+		a.extras.add(q, c)
+	}
+	if !c.Phases.Zero() {
+		a.phases.add(q, c)
+	}
 	if c.Status == sample.OK {
 		a.cells.complete(e)
 	}

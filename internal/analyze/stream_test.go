@@ -128,7 +128,7 @@ func TestHistStoreBounded(t *testing.T) {
 }
 
 // TestParallelEqualsSerial checks that folding calls over several workers
-// and merging them gives the serial result.
+// and merging them gives the serial result, extras and HTTP phases too.
 func TestParallelEqualsSerial(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(8, 9))
@@ -144,6 +144,10 @@ func TestParallelEqualsSerial(t *testing.T) {
 			}
 			c := call(int32(i), s, s+d, st)
 			c.Bytes = int64(rng.IntN(100))
+			if rng.IntN(3) == 0 {
+				c.Extras = []sample.Extra{{Key: "mb", Value: 0.1 * float64(rng.IntN(100))}}
+				c.Phases = sample.Phases{Connect: int64(rng.IntN(2)) * 100e3, FirstByte: int64(rng.IntN(5e6))}
+			}
 			calls = append(calls, c)
 			s += d + 0.001*float64(rng.IntN(3))
 		}

@@ -25,6 +25,10 @@ type Quantum struct {
 	Bytes      int64          // bytes the calls completed in the quantum reported (0 when clients report none)
 	BytesPerS  float64        // Bytes per second of the quantum
 	Open       *OpenQuantum   // the open model's figures (nil in a closed-loop run)
+	// Extras holds, by key, what the calls completed in the quantum
+	// reported (every key of the run; nil when clients reported none).
+	Extras map[string]ExtraQuantum
+	Phases *PhaseQuantum // HTTP phases (nil when no call measured any)
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means
@@ -109,6 +113,14 @@ type Summary struct {
 	// Open is the open model's summary (schedule.rate); absent in a
 	// closed-loop run.
 	Open *OpenModel `json:"open_model,omitempty"`
+	// Extras summarises, by key, the values clients reported for their
+	// calls; absent when they reported none. ExtrasIgnored counts the
+	// values left out: of keys past the first MaxExtraKeys.
+	Extras        map[string]ExtraStats `json:"extras,omitempty"`
+	ExtrasIgnored int                   `json:"extras_ignored,omitempty"`
+	// HTTPPhases summarises the HTTP phases of the calls; absent when no
+	// call measured any.
+	HTTPPhases *HTTPPhases `json:"http_phases_ms,omitempty"`
 	// Incomplete is set (by the pipeline) when the run's controller
 	// stopped before the run ended and its raw data were recovered from
 	// the spool: testers were cut short, and samples not yet received

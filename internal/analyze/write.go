@@ -9,17 +9,36 @@ import (
 
 // WriteQuanta writes qs as quanta.csv: a header, then one row per quantum.
 // An open-model run's file has four more columns: offered_per_s,
-// achieved_per_s, late and dropped.
+// achieved_per_s, late and dropped; a run whose calls measured HTTP
+// phases one more, first_byte_ms_mean; a run whose clients reported
+// extras two per key (sorted): x_<key>_per_s and x_<key>_mean.
 func WriteQuanta(w io.Writer, qs []Quantum) error {
 	rows := quantaRows(qs)
-	if len(qs) == 0 || qs[0].Open == nil {
-		return writeCSV(w, quantaHeader, rows)
+	header := quantaHeader[:len(quantaHeader):len(quantaHeader)]
+	if len(qs) == 0 {
+		return writeCSV(w, header, rows)
 	}
-	for i, q := range qs {
-		o := q.Open
-		rows[i] = append(rows[i], ff(o.OfferedPS), ff(o.AchievedPS), strconv.Itoa(o.Late), strconv.Itoa(o.Dropped))
+	if qs[0].Open != nil {
+		header = append(header, openHeader...)
+		for i, q := range qs {
+			o := q.Open
+			rows[i] = append(rows[i], ff(o.OfferedPS), ff(o.AchievedPS), strconv.Itoa(o.Late), strconv.Itoa(o.Dropped))
+		}
 	}
-	return writeCSV(w, append(quantaHeader[:len(quantaHeader):len(quantaHeader)], openHeader...), rows)
+	if qs[0].Phases != nil {
+		header = append(header, "first_byte_ms_mean")
+		for i, q := range qs {
+			rows[i] = append(rows[i], ff(q.Phases.FirstByteMs))
+		}
+	}
+	for _, k := range ExtraKeys(qs) {
+		header = append(header, "x_"+k+"_per_s", "x_"+k+"_mean")
+		for i, q := range qs {
+			x := q.Extras[k]
+			rows[i] = append(rows[i], ff(x.PerS), ff(x.Mean))
+		}
+	}
+	return writeCSV(w, header, rows)
 }
 
 // openHeader is the open model's part of quanta.csv's header.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -20,6 +21,9 @@ type column struct {
 	i32   []int32         // int32 column: the page's values
 	i64   []int64         // int64 column: the page's values
 	st    []sample.Status // status column: the page's values
+	f64   []float64       // double column (extras): the page's values, 0 where null
+	has   []bool          // double column: whether each value is not null
+	def   byte            // the column's maximum definition level
 	n     int             // values in the page
 	off   int             // next value to hand out
 	dict  parquet.Dictionary
@@ -34,7 +38,7 @@ func openColumn(rg parquet.RowGroup, name string) (*column, error) {
 		return nil, fmt.Errorf("no column %q", name)
 	}
 	pages := parquet.AsyncPages(rg.ColumnChunks()[leaf.ColumnIndex].Pages())
-	return &column{name: name, pages: pages}, nil
+	return &column{name: name, pages: pages, def: byte(leaf.MaxDefinitionLevel)}, nil
 }
 
 // close releases the column's pages.
@@ -67,6 +71,9 @@ func (c *column) fill() error {
 
 // decode points the column at page p's values.
 func (c *column) decode(p parquet.Page) error {
+	if p.Type().Kind() == parquet.Double {
+		return c.decodeDoubles(p)
+	}
 	if p.NumNulls() != 0 {
 		return errors.New("unexpected null values")
 	}
@@ -138,3 +145,44 @@ func (c *column) decodeStatus(p parquet.Page) error {
 
 // available returns how many values can be taken without reading a page.
 func (c *column) available() int { return c.n - c.off }
+
+// decodeDoubles decodes a page of an extras column, whose values may be
+// null: straight from its values and definition levels when it is plain
+// (as diperf writes it), value by value if not.
+func (c *column) decodeDoubles(p parquet.Page) error {
+	c.n = int(p.NumValues())
+	c.f64, c.has = slices.Grow(c.f64[:0], c.n)[:c.n], slices.Grow(c.has[:0], c.n)[:c.n]
+	if p.Dictionary() == nil {
+		data := p.Data()
+		vals := data.Double()
+		levels := p.DefinitionLevels() // none: a required column
+		if len(levels) != 0 && len(levels) < c.n {
+			return errors.New("page holds fewer definition levels than values")
+		}
+		j := 0
+		for i := range c.n {
+			c.f64[i], c.has[i] = 0, len(levels) == 0 || levels[i] == c.def
+			if !c.has[i] {
+				continue
+			}
+			if j >= len(vals) {
+				return errors.New("page holds fewer values than it says")
+			}
+			c.f64[i], j = vals[j], j+1
+		}
+		return nil
+	}
+	vals := make([]parquet.Value, c.n)
+	n, err := p.Values().ReadValues(vals)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	for i, v := range vals[:n] {
+		c.f64[i], c.has[i] = 0, !v.IsNull()
+		if c.has[i] {
+			c.f64[i] = v.Double()
+		}
+	}
+	c.n = n
+	return nil
+}

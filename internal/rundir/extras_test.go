@@ -2,6 +2,7 @@ package rundir
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -80,6 +81,53 @@ func TestExtrasBecomeColumns(t *testing.T) {
 	}
 	if c := calls[0]; c.Start != 110 || c.Intended != 105 || calls[1].Intended != 0 {
 		t.Errorf("intended starts as read for the analysis: %+v, %+v; want 105 (5 ns before the start at 110) and 0", c, calls[1])
+	}
+	want := [][]sample.Extra{{{Key: "files", Value: 3}, {Key: "mb", Value: 12.5}}, nil, {{Key: "mb", Value: 1}}}
+	for i, c := range calls {
+		if !reflect.DeepEqual(c.Extras, want[i]) {
+			t.Errorf("call %d: extras %v, want %v", i, c.Extras, want[i])
+		}
+	}
+	if calls[0].Phases != (sample.Phases{Connect: 7}) {
+		t.Errorf("call 0: phases %+v, want a connect of 7 ns", calls[0].Phases)
+	}
+}
+
+// TestStreamCallsReadsExtras writes many rows, each reporting a random
+// subset of the keys, and streams them back: every call has its extras,
+// in key order, across pages whose bounds differ from column to column
+// (the nulls make each extras column's pages hold different rows).
+func TestStreamCallsReadsExtras(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keys := []string{"a", "b", "mb"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	rows := make([]Row, 3*streamBatch)
+	for i := range rows {
+		rows[i] = Row{Tester: int32(i % 3), Seq: int64(i), StartNs: int64(i), EndNs: int64(i) + 10, LocalStartNs: int64(i),
+			Status: "ok", FirstByteNs: int64(i % 5)}
+		for _, k := range keys {
+			if rng.IntN(3) != 0 {
+				rows[i].Extras = append(rows[i].Extras, sample.Extra{Key: k, Value: float64(rng.IntN(1000)) / 8})
+			}
+		}
+	}
+	err := WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error { return put(rows) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	err = StreamCalls(dir, nil, func(b []sample.Call) error {
+		for _, c := range b {
+			if r := rows[i]; !reflect.DeepEqual(c.Extras, r.Extras) || c.Phases.FirstByte != r.FirstByteNs {
+				return fmt.Errorf("call %d: extras %v, first byte %d; want %v, %d", i, c.Extras, c.Phases.FirstByte, r.Extras, r.FirstByteNs)
+			}
+			i++
+		}
+		return nil
+	})
+	if err != nil || i != len(rows) {
+		t.Fatalf("streamed %d of %d calls: %v", i, len(rows), err)
 	}
 }
 

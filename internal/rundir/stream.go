@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -108,55 +109,93 @@ const colClient = "client"
 // files written before the open model lack.
 const colIntended = "intended_ns"
 
+// colPhases are the columns of the HTTP phases, in sample.Phases' order,
+// which files written before them lack.
+var colPhases = [numPhases]string{"dns_ns", "connect_ns", "tls_ns", "first_byte_ns"}
+
+// numPhases is the number of HTTP phase columns.
+const numPhases = 4
+
 // rowGroupReader assembles calls from the columns of one row group.
 type rowGroupReader struct {
 	cols     [numCols]*column
-	client   *column // nil: the file has no client column
-	intended *column // nil: the file has no intended_ns column
+	client   *column            // nil: the file has no client column
+	intended *column            // nil: the file has no intended_ns column
+	phases   [numPhases]*column // nil: the file has no such column
+	extras   []*column          // the x_<key> columns
+	keys     []string           // the key of each extras column
 	all      []*column
 }
 
 // newRowGroupReader opens the analysis columns of rg.
 func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	rd := &rowGroupReader{}
-	for i, name := range colNames {
+	open := func(name string) (*column, error) {
 		c, err := openColumn(rg, name)
 		if err != nil {
 			rd.close()
 			return nil, err
 		}
-		rd.cols[i] = c
+		rd.all = append(rd.all, c)
+		return c, nil
 	}
-	rd.all = rd.cols[:]
-	for _, opt := range []struct {
-		name string
-		col  **column
-	}{{colClient, &rd.client}, {colIntended, &rd.intended}} {
-		if _, ok := rg.Schema().Lookup(opt.name); !ok {
-			continue
-		}
-		c, err := openColumn(rg, opt.name)
-		if err != nil {
-			rd.close()
+	var err error
+	for i, name := range colNames {
+		if rd.cols[i], err = open(name); err != nil {
 			return nil, err
 		}
-		*opt.col = c
-		rd.all = append(rd.all[:len(rd.all):len(rd.all)], c)
+	}
+	optional, names := []**column{&rd.client, &rd.intended}, []string{colClient, colIntended}
+	for i := range colPhases {
+		optional, names = append(optional, &rd.phases[i]), append(names, colPhases[i])
+	}
+	for i, name := range names {
+		if _, ok := rg.Schema().Lookup(name); !ok || i >= 2 && allZero(rg, name) {
+			continue
+		}
+		if *optional[i], err = open(name); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range rg.Schema().Fields() {
+		key, ok := strings.CutPrefix(f.Name(), ExtraPrefix)
+		if !ok || !f.Leaf() || allNull(rg, f.Name()) {
+			continue
+		}
+		c, err := open(f.Name())
+		if err != nil {
+			return nil, err
+		}
+		rd.extras, rd.keys = append(rd.extras, c), append(rd.keys, key)
 	}
 	return rd, nil
 }
 
+// allZero reports whether the statistics of column name of rg say that it
+// holds zeros only (the phase columns of a run without HTTP phases), so
+// that it need not be read.
+func allZero(rg parquet.RowGroup, name string) bool {
+	leaf, _ := rg.Schema().Lookup(name)
+	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
+	if !ok || leaf.Node.Type().Kind() != parquet.Int64 {
+		return false
+	}
+	lo, hi, ok := fc.Bounds()
+	return ok && lo.Int64() == 0 && hi.Int64() == 0
+}
+
+// allNull reports whether the statistics of column name of rg say that it
+// holds nulls only (an extras key no call of the row group reported).
+func allNull(rg parquet.RowGroup, name string) bool {
+	leaf, _ := rg.Schema().Lookup(name)
+	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
+	return ok && fc.NumValues() > 0 && fc.NullCount() == fc.NumValues()
+}
+
 // close releases every open column.
 func (rd *rowGroupReader) close() {
-	for _, c := range rd.cols {
-		if c != nil {
-			c.close()
-		}
-	}
-	for _, c := range []*column{rd.client, rd.intended} {
-		if c != nil {
-			c.close()
-		}
+	for _, c := range rd.all {
+		c.close()
 	}
 }
 
@@ -198,6 +237,13 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 	if rd.intended != nil {
 		intended = rd.intended.i64[rd.intended.off:][:n]
 	}
+	var phases [numPhases][]int64
+	for k, col := range rd.phases {
+		if col != nil {
+			phases[k] = col.i64[col.off:][:n]
+		}
+	}
+	ext := rd.newExtras(n)
 	for i := range n {
 		s := local[i]
 		if m := mc.get(tester[i]); m != nil {
@@ -211,12 +257,56 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 		if intended != nil && intended[i] != 0 {
 			call.Intended = s - (start[i] - intended[i])
 		}
+		call.Phases = sample.Phases{DNS: valueAt(phases[0], i), Connect: valueAt(phases[1], i),
+			TLS: valueAt(phases[2], i), FirstByte: valueAt(phases[3], i)}
+		call.Extras, ext = rd.extrasAt(i, ext)
 		b = append(b, call)
 	}
 	for _, col := range rd.all {
 		col.off += n
 	}
 	return b
+}
+
+// valueAt returns v[i], or 0 for a column the file lacks (nil v).
+func valueAt(v []int64, i int) int64 {
+	if v == nil {
+		return 0
+	}
+	return v[i]
+}
+
+// newExtras returns room for the extras of the next n rows: one slice
+// for them all, which the calls' Extras share. It is never reused, since
+// the analysis may still hold the calls of an earlier batch.
+func (rd *rowGroupReader) newExtras(n int) []sample.Extra {
+	total := 0
+	for _, col := range rd.extras {
+		for _, h := range col.has[col.off:][:n] {
+			if h {
+				total++
+			}
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	return make([]sample.Extra, 0, total)
+}
+
+// extrasAt appends the extras of the i-th of the next rows to ext and
+// returns them (nil for none) and ext.
+func (rd *rowGroupReader) extrasAt(i int, ext []sample.Extra) ([]sample.Extra, []sample.Extra) {
+	from := len(ext)
+	for k, col := range rd.extras {
+		if j := col.off + i; col.has[j] {
+			ext = append(ext, sample.Extra{Key: rd.keys[k], Value: col.f64[j]})
+		}
+	}
+	if len(ext) == from {
+		return nil, ext
+	}
+	return ext[from:len(ext):len(ext)], ext
 }
 
 // mapperCache looks up the clock mapper of each tester once.

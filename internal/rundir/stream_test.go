@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -33,6 +34,9 @@ func writeRandomSamples(t *testing.T, dir string, n int) {
 		rows[i] = Row{Tester: int32(rng.IntN(5)), TesterID: "h:1", Seq: int64(i), StartNs: s + 7,
 			EndNs: s + 7 + rng.Int64N(1e9), LocalStartNs: s, Status: statuses[rng.IntN(len(statuses))],
 			Bytes: rng.Int64N(1 << 20), Client: uint32(rng.IntN(3)) * 49_999}
+		if rng.IntN(4) == 0 {
+			rows[i].DNSNs, rows[i].ConnectNs, rows[i].TLSNs, rows[i].FirstByteNs = rng.Int64N(1e6), rng.Int64N(1e6), 0, rng.Int64N(1e8)
+		}
 	}
 	if _, err := w.Write(rows); err != nil {
 		t.Fatal(err)
@@ -44,8 +48,8 @@ func writeRandomSamples(t *testing.T, dir string, n int) {
 }
 
 // TestStreamCallsEqualsReadCalls checks that the column-wise streaming
-// reader gives exactly the calls, bytes and mapping of the row reader,
-// across row groups and pages.
+// reader gives exactly the calls, bytes, HTTP phases and mapping of the
+// row reader, across row groups and pages.
 func TestStreamCallsEqualsReadCalls(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -81,6 +85,9 @@ func TestStreamCallsEqualsReadCalls(t *testing.T) {
 	}
 	if got[0].Bytes == 0 && got[1].Bytes == 0 {
 		t.Errorf("bytes not read")
+	}
+	if !slices.ContainsFunc(got, func(c sample.Call) bool { return c.Phases.FirstByte != 0 }) {
+		t.Errorf("phases not read")
 	}
 	clients := map[uint32]int{}
 	for _, c := range got {
