@@ -18,15 +18,15 @@ import (
 // parsed in place.
 type HTTPLoop struct {
 	*HTTP
-	request  []byte // the request, as sent
-	isHead   bool
+	request []byte // the request, as sent
+	isHead  bool
 	// replayable: the request may be sent again when a reused connection
 	// fails before any answer (net/http's rule: GET, HEAD, OPTIONS,
 	// TRACE, or an Idempotency-Key header); others only when the request
 	// did not leave whole.
 	replayable bool
 	hostPort   string
-	pool     connPool
+	pool       connPool
 }
 
 var (
