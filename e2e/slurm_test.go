@@ -104,6 +104,30 @@ func slurmWaitEvent(t *testing.T, run *background, dir, event string, i int) {
 	t.Fatalf("no %q event for tester %d within 40 s; its events:\n%s\nevents.jsonl:\n%s\nrun's stderr:\n%s", event, i, strings.Join(mine, "\n"), all, run.stderr.String())
 }
 
+// slurmKeepOnFailure keeps the run directory out (its slurm/ and logs/:
+// the task outputs and tester logs) and the lab's directory (the daemons'
+// logs) when the test fails, in a directory it names, so that a flake in
+// CI can be read afterwards.
+func slurmKeepOnFailure(t *testing.T, lab *slurmlab.Cluster, out string) {
+	t.Helper()
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		keep, err := os.MkdirTemp("", "diperf-slurm-failed-")
+		if err != nil {
+			t.Logf("keeping the failed run: %v", err)
+			return
+		}
+		for _, d := range []string{out, lab.Dir} {
+			if b, err := exec.Command("cp", "-a", d, keep+"/").CombinedOutput(); err != nil {
+				t.Logf("keeping %s: %v: %s", d, err, b)
+			}
+		}
+		t.Logf("the failed run's directory and the Slurm lab's are kept in %s", keep)
+	})
+}
+
 // slurmLeft returns the queue's lines (pending, running or completing)
 // for the tasks of job.
 func slurmLeft(lab *slurmlab.Cluster, job string) []string {
@@ -127,6 +151,7 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 	blocker := slurmBlock(t, lab, 10, 10, 9) // 6 + 6 + 7 = 19 CPUs free
 	mark := newMark(t)
 	out := filepath.Join(t.TempDir(), "run")
+	slurmKeepOnFailure(t, lab, out)
 	run := slurmStart(t, lab, mark, bin, "run", slurmExperiment(t, 20, "24s", "20s"), "--out", out)
 	job := slurmJob(t, out)
 	slurmWaitEvent(t, run, out, "started", 3)
@@ -193,6 +218,7 @@ func TestSlurmInterruptLeavesNoJob(t *testing.T) {
 	blocker := slurmBlock(t, lab, 15, 15, 16) // 2 CPUs free
 	mark := newMark(t)
 	out := filepath.Join(t.TempDir(), "run")
+	slurmKeepOnFailure(t, lab, out)
 	run := slurmStart(t, lab, mark, bin, "run", slurmExperiment(t, 4, "60s", "60s"), "--out", out)
 	job := slurmJob(t, out)
 	waitEvent(t, out, "started", 0)

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
@@ -205,7 +206,12 @@ func newController(o Options) (*controller, error) {
 	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl}, nil
 }
 
-// runSecret returns a copy of the given secret, or a random one.
+// runSecret returns a copy of the given secret, or a random one: 32
+// random bytes in base64, text (as a token file made by diperf run), so
+// that a testbed may hand it over in a token file, which a tester reads
+// without its surrounding white space. Raw random bytes began or ended
+// with a white-space byte in one run of 21: the slurm testbed's testers
+// then held another secret and refused the controller.
 func runSecret(given []byte) ([]byte, error) {
 	if given != nil {
 		if len(given) < MinSecret {
@@ -214,11 +220,11 @@ func runSecret(given []byte) ([]byte, error) {
 		}
 		return bytes.Clone(given), nil
 	}
-	s := make([]byte, 32)
-	if _, err := rand.Read(s); err != nil {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
 		return nil, fmt.Errorf("controller: making the run's secret: %w", err)
 	}
-	return s, nil
+	return base64.StdEncoding.AppendEncode(nil, raw), nil
 }
 
 func (c *controller) openFiles() error {
