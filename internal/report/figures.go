@@ -22,8 +22,8 @@ func newFigure(c *chart, caption string) figure {
 	return figure{ID: c.id, SVG: template.HTML(c.svg()), Caption: caption, File: rundir.GraphFile(c.id)}
 }
 
-// figures renders the graphs (a) to (g) with their captions, and (h) in
-// an open-model run.
+// figures renders the graphs (a) to (g) with their captions, (h) in an
+// open-model run and (i) in a run whose clients reported extras.
 func figures(r *analyze.Result, m *model.Model) []figure {
 	fs := []figure{
 		newFigure(timelineChart(r), timelineCaption(r)),
@@ -44,6 +44,9 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 	}
 	if isOpen(r) {
 		fs = append(fs, newFigure(openRateChart(r), openRateCaption(r)))
+	}
+	if hasExtras(r) {
+		fs = append(fs, newFigure(extrasChart(r), extrasCaption(r)))
 	}
 	return fs
 }
@@ -75,7 +78,7 @@ func timelineCaption(r *analyze.Result) string {
 		"calls/s) on the right, per " + num(r.Summary.QuantumS) + " s quantum since the first tester started. " +
 		"Thin light lines: per-quantum values; thick lines: centered moving averages over " + itoa(maWindow) +
 		" quanta; dashed lines: least-squares polynomial approximations (DiPerF's two approximations of each " +
-		"series)." + openRTNote(r)
+		"series)." + firstByteNote(r) + openRTNote(r)
 }
 
 // testersCaption is the caption of graph (b).

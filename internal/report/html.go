@@ -17,7 +17,9 @@
 //	(f) the response-time percentile distribution;
 //	(g) clock offset and error bound per tester;
 //	(h) in an open-model run only: offered against achieved rate per
-//	    quantum, with the late and dropped calls.
+//	    quantum, with the late and dropped calls;
+//	(i) in a run whose clients reported extras only: each key's values
+//	    summed per second (e.g. MB/s) per quantum.
 package report
 
 import (

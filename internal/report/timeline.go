@@ -31,7 +31,8 @@ type quantity struct {
 // of its own: offered load in the upper panel, response time on the left
 // axis and throughput on the right axis of the main panel below it; each
 // raw series thin and light, its moving average thick and its polynomial
-// approximation dashed.
+// approximation dashed. A run whose calls measured their HTTP phases has
+// the time to first byte on the left axis too, raw and averaged.
 func timelineChart(r *analyze.Result) *chart {
 	n := len(r.Quanta)
 	t, load, rt, thr := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
@@ -60,6 +61,10 @@ func timelineChart(r *analyze.Result) *chart {
 	}
 	for _, q := range qs {
 		c.series = append(c.series, smooth(t, q))
+	}
+	if fb := firstByte(r); fb != nil {
+		q := quantity{"time to first byte (left axis)", fb, colFirstByte, false, false}
+		c.series = append(c.series, raw(t, q), smooth(t, q))
 	}
 	c.series = append(c.series, liveTesters(t, live))
 	c.extra = []legendItem{
