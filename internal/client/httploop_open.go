@@ -141,7 +141,9 @@ func (o *openRun) drop(l *loop, intended int64, why string) {
 }
 
 // waitNs is how long the loop may sleep at t: until the next arrival, the
-// oldest waiting call's drop, the stages' end or the next timeout scan.
+// oldest waiting call's drop, the stages' end, the next poll or timeout
+// scan, and at least the plan's grain. Answers epoll reports (armed
+// connections) wake it sooner.
 func (o *openRun) waitNs(l *loop, t int64) int64 {
 	w := int64(5 * time.Millisecond)
 	if o.more {
@@ -155,7 +157,7 @@ func (o *openRun) waitNs(l *loop, t int64) int64 {
 	if due, ok := o.pollDue(l); ok {
 		w = min(w, due-t)
 	}
-	return max(w, 0)
+	return max(w, int64(o.plan.Grain))
 }
 
 // ended records c's call, ended at end, and frees its connection.
@@ -166,7 +168,9 @@ func (o *openRun) ended(c *lconn, end int64, r *Reply) {
 
 // pollWindow is how long after its request the open model keeps reading a
 // connection at each of its wakes before it asks epoll to report the
-// answer: a quick answer costs no wake of its own.
+// answer: a quick answer costs no wake of its own. It is at least two
+// grains (the plan's), so that a connection is read at a wake or two
+// before it is armed.
 const pollWindow = 250 * time.Microsecond
 
 // poll reads the connections whose calls await an answer epoll does not
@@ -182,7 +186,7 @@ func (o *openRun) poll(l *loop, t int64) {
 		if c.state != lsWaiting {
 			continue // answered, or failed
 		}
-		if t-c.t0 >= int64(pollWindow) && l.arm(c, true) {
+		if t-c.t0 >= o.window() && l.arm(c, true) {
 			continue
 		}
 		keep = append(keep, id)
@@ -195,8 +199,11 @@ func (o *openRun) pollDue(l *loop) (int64, bool) {
 	if len(o.fresh) == 0 {
 		return 0, false
 	}
-	return l.conns[o.fresh[0]].t0 + int64(pollWindow), true
+	return l.conns[o.fresh[0]].t0 + o.window(), true
 }
+
+// window is how long a connection is read at wakes before it is armed.
+func (o *openRun) window() int64 { return max(int64(pollWindow), 2*int64(o.plan.Grain)) }
 
 // arm asks epoll to report c's input (on), or to stop (off); it reports
 // whether epoll took it.

@@ -31,6 +31,11 @@ type OpenPlan struct {
 	End     int64         // the stages' end on now's clock: the loop lasts until then at least
 	MaxLate time.Duration // how long a call may wait for a free connection
 	Queue   int           // at most this many calls wait; the oldest is dropped to make room
+	// Grain is the least time the loop sleeps between two wakes for
+	// intended starts: calls due within it start together at the next
+	// wake, up to Grain late (their lag, recorded), so that a high rate
+	// costs fewer wakes than calls. 0: every call wakes the loop.
+	Grain time.Duration
 }
 
 // The Err of the calls an open model gives up; the tester's dispatcher

@@ -11,6 +11,12 @@ import (
 	"github.com/diperf/diperf/internal/sample"
 )
 
+// openGrain is the event loop's least sleep between wakes for intended
+// starts: calls due within it start together, at most this late. A
+// twentieth of the 10 ms past which a call counts late; at 5,000 calls/s
+// it makes about 2.5 calls per wake instead of one.
+const openGrain = 500 * time.Microsecond
+
 // loopOpen runs the open model r on a client that runs it itself (the
 // HTTP event loop): the same arrivals, queue bound and drops as the
 // dispatcher's, with the intended starts on clk from now.
@@ -26,6 +32,7 @@ func loopOpen(ctx context.Context, lp client.OpenLooper, r *protocol.RateDesc, n
 		End:     t0 + r.DurationNs(),
 		MaxLate: time.Duration(r.MaxLatenessNs),
 		Queue:   openQueue(r),
+		Grain:   openGrain,
 	}
 	return lp.LoopOpen(ctx, plan, clk.Now, func(id uint32, intended, start, end int64, rep *client.Reply) {
 		out.add(sample.Sample{Client: id, Start: start, End: end, Intended: intended, Status: rep.Status,
