@@ -116,6 +116,14 @@ func TestEngineExtrasBecomeColumns(t *testing.T) {
 		t.Errorf("summary.json extras mb: %+v, want %d calls of 1.5", mb, n)
 	}
 	readCSV(t, filepath.Join(out, "quanta.csv"), "x_mb_per_s", "x_mb_mean", "x_files_per_s", "x_files_mean")
+	// And the report draws them.
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `<svg id="`+report.ExtrasGraphID+`"`) {
+		t.Errorf("report.html has no extras graph (%s)", report.ExtrasGraphID)
+	}
 }
 
 // TestEngineOpenModelSeesStall runs the open model at 100 calls/s with 50
