@@ -65,7 +65,7 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&rf.rate, "rate", 0, "open model: requests/s, started on time whatever the answers (unset: the closed loop)")
 	fs.StringVar(&rf.arrivals, "arrivals", protocol.ArrivalsUniform, "open model: uniform or poisson arrivals")
 	fs.DurationVar(&rf.maxLate, "max-lateness", 0, "open model: a call that cannot start within this of its intended start is dropped (default: --timeout)")
-	engine := fs.String("engine", "auto", "auto, loop (the event loop) or call (a goroutine per connection)")
+	engine := fs.String("engine", "auto", "auto, loop (the event loop) or call (a goroutine per connection; with --rate the tester's dispatcher)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -100,10 +100,8 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 	switch *engine {
 	case "call":
 		loopOK = false
+		c = callOnly{c} // the open model then takes the dispatcher
 	case "loop":
-		if rd != nil {
-			return errs.Usagef("--engine loop runs the closed loop only; the open model (--rate) uses call")
-		}
 		if !loopOK {
 			return errs.Usagef("--engine loop serves plain http:// HTTP/1.1 keep-alive on Linux only")
 		}
@@ -119,6 +117,10 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 		d.URL, r.Requests, r.Errors, r.WallS, r.RequestsPerS, r.P50Ms, r.P99Ms, r.CPUS, r.RequestsPerCPUS)
 	return printJSON(e, r)
 }
+
+// callOnly hides a client's event loops (Looper, OpenLooper): only its
+// Call is seen.
+type callOnly struct{ client.Client }
 
 // benchTally gathers the calls of one engine goroutine.
 type benchTally struct {

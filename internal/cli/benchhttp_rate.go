@@ -98,8 +98,9 @@ func (t *rateTally) add(s sample.Sample) {
 	}
 }
 
-// runBenchRate runs the open model r with conns workers (the tester's own
-// dispatcher) and sums it up.
+// runBenchRate runs the open model r on conns connections (the HTTP event
+// loop when c is one, else the tester's dispatcher with conns workers) and
+// sums it up.
 func runBenchRate(ctx context.Context, c client.Client, r *protocol.RateDesc, conns int) benchRateResult {
 	t := newRateTally()
 	cpu0 := processCPU()
@@ -110,6 +111,9 @@ func runBenchRate(ctx context.Context, c client.Client, r *protocol.RateDesc, co
 	res := benchRateResult{Arrivals: r.Arrivals, TargetRate: r.Stages[0].From}
 	h := &res.benchHTTPResult
 	h.Engine, h.Connections, h.WallS = "call", conns, wall
+	if _, ok := c.(client.OpenLooper); ok {
+		h.Engine = "loop"
+	}
 	h.CPUS = (processCPU() - cpu0).Seconds()
 	h.Requests, h.Errors, h.FirstError = t.started, t.errs, t.firstErr
 	h.RequestsPerS = float64(t.started) / wall
