@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"bytes"
-	"encoding/csv"
 	"testing"
 	"time"
 
@@ -51,18 +50,8 @@ func TestOpenModelStall(t *testing.T) {
 	if q1.OfferedPS != 100 || q1.Late != 50 || q1.Dropped != 50 || q1.AchievedPS != 0 || q2.AchievedPS != 150 {
 		t.Errorf("quantum 1: %+v, quantum 2: %+v; want 100 offered, 50 late, 50 dropped, none started in 1, 150/s started in 2", q1, q2)
 	}
-	var buf bytes.Buffer
-	if err := WriteQuanta(&buf, r.Quanta); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	col, rows := quantaCSV(t, r.Quanta)
+	recs := append([][]string{nil}, rows...) // recs[i] is quantum i−1, as the header is recs[0]
 	if recs[2][col["dropped"]] != "50" || recs[2][col["offered_per_s"]] != "100" || recs[3][col["achieved_per_s"]] != "150" {
 		t.Errorf("quanta.csv rows 1 and 2: %v, %v", recs[2], recs[3])
 	}

@@ -108,8 +108,15 @@ func TestLoopIntervalStatusAndClose(t *testing.T) {
 	}
 }
 
-// rawServer serves each connection with serve, on loopback.
+// rawServer serves each request head of each connection with serve, on
+// loopback.
 func rawServer(t *testing.T, serve func(c net.Conn)) string {
+	return rawServerN(t, func(c net.Conn, _ int) bool { serve(c); return true })
+}
+
+// rawServerN serves request head n (from 1) of each connection with
+// serve, which returns false to close the connection instead.
+func rawServerN(t *testing.T, serve func(c net.Conn, n int) bool) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -125,14 +132,18 @@ func rawServer(t *testing.T, serve func(c net.Conn)) string {
 			go func() {
 				defer c.Close()
 				br := bufio.NewReader(c)
-				for { // answer each request's head
+				for n := 1; ; { // answer each request's head
 					line, err := br.ReadString('\n')
 					if err != nil {
 						return
 					}
-					if line == "\r\n" {
-						serve(c)
+					if line != "\r\n" {
+						continue
 					}
+					if !serve(c, n) {
+						return
+					}
+					n++
 				}
 			}()
 		}
@@ -275,38 +286,14 @@ func TestPooledCall(t *testing.T) {
 func TestResendOnlyWhatMayRepeat(t *testing.T) {
 	t.Parallel()
 	var requests atomic.Int32
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				br := bufio.NewReader(c)
-				for n := 0; ; {
-					line, err := br.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if line != "\r\n" {
-						continue
-					}
-					requests.Add(1)
-					if n++; n == 2 {
-						return // the second request: closed unanswered
-					}
-					_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
-				}
-			}()
+	url := rawServerN(t, func(c net.Conn, n int) bool {
+		requests.Add(1)
+		if n == 2 {
+			return false // the second request: closed unanswered
 		}
-	}()
-	url := "http://" + ln.Addr().String() + "/"
+		_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"))
+		return true
+	})
 	for _, method := range []string{"GET", "POST"} {
 		requests.Store(0)
 		c, err := NewHTTPClient(protocol.HTTPDesc{Method: method, URL: url}, 5*time.Second)
