@@ -4,6 +4,7 @@ package client
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -175,5 +176,38 @@ func TestLoopOpenStopped(t *testing.T) {
 	// is recorded, that one is not.
 	if cancelled != 2 || dropped == 0 || len(got) != len(planned)-1 {
 		t.Errorf("%d cancelled, %d dropped of %d records, %d planned", cancelled, dropped, len(got), len(planned))
+	}
+}
+
+// TestLoopOpenHostileServers runs the open model against servers that
+// close unanswered, answer garbage, or add bytes nobody asked for: every
+// call is accounted for (made or dropped), the loop completes, and calls
+// that got no proper answer are failures, never hangs.
+func TestLoopOpenHostileServers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		serve func(c net.Conn, n int) bool
+		ok    bool // some calls may succeed
+	}{
+		{"closes", func(net.Conn, int) bool { return false }, false},
+		{"garbage", func(c net.Conn, _ int) bool { _, _ = c.Write([]byte("HTTP/9 banana\r\n\r\n")); return true }, false},
+		{"extra bytes", func(c net.Conn, _ int) bool {
+			_, _ = c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"))
+			return true
+		}, true},
+	} {
+		url := rawServerN(t, tc.serve)
+		got, planned, end := runOpenLoop(t, context.Background(), url, 4, 100, time.Millisecond, time.Second, 1000)
+		made, _ := accounted(t, got, planned, 4)
+		failed := 0
+		for _, c := range made {
+			if c.r.Status == sample.Failed && c.r.Err != "" {
+				failed++
+			}
+		}
+		if end != "completed" || (!tc.ok && failed != len(made)) || len(made) == 0 {
+			t.Errorf("%s: %s, %d of %d made calls failed", tc.name, end, failed, len(made))
+		}
 	}
 }
