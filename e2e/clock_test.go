@@ -148,7 +148,11 @@ func TestClockSkewIsCorrected(t *testing.T) {
 // thread's wake-up is now and then held back by milliseconds (a
 // SCHED_FIFO sleeper measuring its own lateness sees p99 3.7 ms idle and
 // up to 88 ms while processes fork), and a tester then starts late
-// although its clock estimate is right to microseconds.
+// although its clock estimate is right to microseconds. So a stall meter
+// (a real-time thread of the test measuring its own lateness) runs
+// alongside, and every bound allows the longest stall it saw: CI failed
+// once with the 48th tester 33.8 ms late and the worst 140 ms, every other
+// run within 1.3 ms.
 func TestSynchronizedStartOf50Testers(t *testing.T) {
 	tests := []struct {
 		name, interval string
@@ -172,7 +176,9 @@ schedule:
   synchronized_start: true
 `)
 			out := filepath.Join(t.TempDir(), "run")
+			meter := startStallMeter()
 			r := diperf(t, time.Minute, "run", exp, "--out", out)
+			stall, _ := meter.end(t)
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
 			}
@@ -189,11 +195,15 @@ schedule:
 			if medianMs == 0 {
 				medianMs, firstMs = p96/2+0.5, 0.5
 			}
-			if s.Testers.Started != 50 || s.Clock.MaxStartSkewMs <= 0 || s.Clock.MaxStartSkewMs > worstMs ||
-				p96 > tt.maxMs || median > medianMs || first > firstMs {
+			// What the machine held a real-time thread back by meanwhile,
+			// any tester may have been held back by too.
+			medianMs, firstMs = medianMs+stall, firstMs+stall
+			maxMs, worst := tt.maxMs+stall, worstMs+stall
+			if s.Testers.Started != 50 || s.Clock.MaxStartSkewMs <= 0 || s.Clock.MaxStartSkewMs > worst ||
+				p96 > maxMs || median > medianMs || first > firstMs {
 				t.Errorf("testers %+v, start skew first %.3f ms, median %.3f ms, 48th of 50 %.3f ms, max %.3f ms; "+
-					"want 50 started, first ≤ %v ms, median ≤ %.3f ms, 48th ≤ %v ms, max ≤ %v ms", s.Testers, first, median, p96,
-					s.Clock.MaxStartSkewMs, firstMs, medianMs, tt.maxMs, worstMs)
+					"want 50 started, first ≤ %.3f ms, median ≤ %.3f ms, 48th ≤ %.3f ms, max ≤ %.3f ms (stalls of %.3f ms included)",
+					s.Testers, first, median, p96, s.Clock.MaxStartSkewMs, firstMs, medianMs, maxMs, worst, stall)
 			}
 			if !strings.Contains(r.stdout, "synchronized start skew") {
 				t.Errorf("the summary does not show the start skew:\n%s", r.stdout)

@@ -52,7 +52,10 @@ type ckClockErrors struct {
 // the drift over the uncertainty of when the tester's clock started). The
 // error bound itself is half a round trip (20-80 ms): the sync cannot
 // know the path is symmetric, so the bound must be wide, while the error
-// stays small. The run's clock graph draws every tester.
+// stays small. The run's clock graph draws every tester. The machine
+// stalling (steal, measured by a stall meter alongside) makes a path look
+// asymmetric for a moment: the bound allows half the longest stall seen
+// (CI failed once with p99 5.4 ms, every other run within 0.5 ms).
 func TestSSHClockDelayed(t *testing.T) {
 	delays := []time.Duration{20 * time.Millisecond, 40 * time.Millisecond, 60 * time.Millisecond, 80 * time.Millisecond}
 	const perHost = 3
@@ -75,7 +78,9 @@ func TestSSHClockDelayed(t *testing.T) {
 		"tester_duration: 3s", "tester_duration: 25s"}})
 	out := filepath.Join(t.TempDir(), "run")
 	start := time.Now()
+	meter := startStallMeter()
 	r := sshRun(t, dir, out)
+	stall, _ := meter.end(t)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -112,11 +117,15 @@ func TestSSHClockDelayed(t *testing.T) {
 	}
 	t.Logf("all %d testers: |error| of the syncs p99 %.3f ms, max %.3f ms; of the mapping p99 %.3f ms, max %.3f ms",
 		testers, ckP99(allSyncs), slices.Max(allSyncs), ckP99(allMapped), slices.Max(allMapped))
-	if p := ckP99(allSyncs); p > ckClockBoundMs {
-		t.Errorf("p99 of the syncs' clock error is %.3f ms, want ≤ %v ms", p, ckClockBoundMs)
+	// A stall of the machine in one direction of a sync's best probe
+	// makes the path look asymmetric by its length: the estimate is off
+	// by half of it.
+	bound := ckClockBoundMs + stall/2
+	if p := ckP99(allSyncs); p > bound {
+		t.Errorf("p99 of the syncs' clock error is %.3f ms, want ≤ %.3f ms (%v ms and half the longest stall)", p, bound, ckClockBoundMs)
 	}
-	if p := ckP99(allMapped); p > ckClockBoundMs {
-		t.Errorf("p99 of the mapped clock error is %.3f ms, want ≤ %v ms", p, ckClockBoundMs)
+	if p := ckP99(allMapped); p > bound {
+		t.Errorf("p99 of the mapped clock error is %.3f ms, want ≤ %.3f ms (%v ms and half the longest stall)", p, bound, ckClockBoundMs)
 	}
 	ckCheckClockGraph(t, out, recs)
 }
