@@ -29,8 +29,9 @@ type openRun struct {
 }
 
 // LoopOpen implements OpenLooper with epoll on one locked OS thread: the
-// loop sleeps in epoll_pwait2, to the ns, until the next intended start,
-// and starts each call on the connection free longest.
+// loop sleeps in epoll_pwait2, to the ns, until the next intended start
+// (wakes at least the plan's grain apart), starts each call due on the
+// connection free longest, and reads answers at its wakes (poll).
 func (h *HTTPLoop) LoopOpen(ctx context.Context, p OpenPlan, now func() int64,
 	record func(client uint32, intended, start, end int64, r *Reply)) string {
 	runtime.LockOSThread()
