@@ -23,7 +23,8 @@ import (
 // (default 60s), DIPERF_PEERS_ROUNDS (default 3) and
 // DIPERF_PEERS_CONNECTIONS (default 50) change the load. It prints each
 // run and the medians: share of a core, achieved rate against the target,
-// diperf's scheduling lag.
+// diperf's scheduling lag, and the timer floor of the machine meanwhile
+// (timerFloor: how late it woke a bare sleeper, the least lag possible).
 func BenchmarkOpenRate(b *testing.B) {
 	rate := float64(envInt(b, "DIPERF_PEERS_RATE", 5000))
 	conns, rounds := envInt(b, "DIPERF_PEERS_CONNECTIONS", 50), envInt(b, "DIPERF_PEERS_ROUNDS", 3)
@@ -54,11 +55,13 @@ func BenchmarkOpenRate(b *testing.B) {
 	for r := range rounds {
 		for _, tool := range Rotation(tools, r) {
 			var rr rateRun
+			floor := startTimerFloor()
 			if tool == "diperf" {
 				rr, err = runDiperfRate(ctx, exe, ng.URL, rate, conns, dur)
 			} else {
 				rr, err = runOhaRate(ctx, oha, ng.URL, rate, conns, dur)
 			}
+			rr.FloorP99Ms = floor.p99Ms()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -80,6 +83,7 @@ func BenchmarkOpenRate(b *testing.B) {
 // rateRun is one open-model run's figures.
 type rateRun struct {
 	Achieved, CPUCore, P50Ms, P99Ms, LagP99Ms float64 // LagP99Ms: -1 when the tool does not report it
+	FloorP99Ms                                float64 // how late the machine woke a sleeper meanwhile (timerFloor), p99
 	Late, Dropped, Errors                     int64
 }
 
@@ -88,8 +92,8 @@ func (r rateRun) String() string {
 	if r.LagP99Ms >= 0 {
 		lag = fmt.Sprintf("%.3f ms", r.LagP99Ms)
 	}
-	return fmt.Sprintf("achieved %8.1f/s  core %5.1f%%  p50 %6.3f ms  p99 %7.3f ms  lag p99 %s  late %d  dropped %d  errors %d",
-		r.Achieved, 100*r.CPUCore, r.P50Ms, r.P99Ms, lag, r.Late, r.Dropped, r.Errors)
+	return fmt.Sprintf("achieved %8.1f/s  core %5.1f%%  p50 %6.3f ms  p99 %7.3f ms  lag p99 %s  (timer floor p99 %.3f ms)  late %d  dropped %d  errors %d",
+		r.Achieved, 100*r.CPUCore, r.P50Ms, r.P99Ms, lag, r.FloorP99Ms, r.Late, r.Dropped, r.Errors)
 }
 
 func runDiperfRate(ctx context.Context, exe, url string, rate float64, conns int, dur time.Duration) (rateRun, error) {
@@ -143,7 +147,7 @@ func medianRate(rs []rateRun) rateRun {
 	}
 	return rateRun{Achieved: med(func(r rateRun) float64 { return r.Achieved }), CPUCore: med(func(r rateRun) float64 { return r.CPUCore }),
 		P50Ms: med(func(r rateRun) float64 { return r.P50Ms }), P99Ms: med(func(r rateRun) float64 { return r.P99Ms }),
-		LagP99Ms: med(func(r rateRun) float64 { return r.LagP99Ms }),
-		Late:     int64(med(func(r rateRun) float64 { return float64(r.Late) })), Dropped: int64(med(func(r rateRun) float64 { return float64(r.Dropped) })),
+		LagP99Ms: med(func(r rateRun) float64 { return r.LagP99Ms }), FloorP99Ms: med(func(r rateRun) float64 { return r.FloorP99Ms }),
+		Late: int64(med(func(r rateRun) float64 { return float64(r.Late) })), Dropped: int64(med(func(r rateRun) float64 { return float64(r.Dropped) })),
 		Errors: int64(med(func(r rateRun) float64 { return float64(r.Errors) }))}
 }
