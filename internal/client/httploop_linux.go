@@ -155,7 +155,7 @@ func (l *loop) run(ctx context.Context, until int64) string {
 			l.timeouts(t)
 			nextScan = t + int64(5*time.Millisecond)
 		}
-		k, err := l.wait(evs, l.waitNs(t, until))
+		k, err := l.wait(evs, l.waitNs(l.now(), until)) // now: the calls started meanwhile took time
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			l.cancelAll()
 			return "stopped"

@@ -94,7 +94,7 @@ func (l *loop) runOpen(ctx context.Context) string {
 			l.timeouts(t)
 			nextScan = t + int64(5*time.Millisecond)
 		}
-		k, err := l.wait(evs, o.waitNs(l, t))
+		k, err := l.wait(evs, o.waitNs(l, l.now())) // now: the calls started meanwhile took time
 		if err != nil && !errors.Is(err, unix.EINTR) {
 			l.cancelAll()
 			o.dropAll(l, DroppedStopped)
