@@ -37,12 +37,11 @@ type ExtraQuantum struct {
 
 // extraSeries accumulates one key.
 type extraSeries struct {
-	key      string
-	n        []int     // per quantum: calls that reported the key
-	sum      []float64 // per quantum: their values' sum
-	calls    int
-	total    float64
-	min, max float64
+	key       string
+	sumSeries // per quantum: calls that reported the key, their values' sum
+	calls     int
+	total     float64
+	min, max  float64
 }
 
 // extrasAcc accumulates the extras, by key, per quantum and over the run.
@@ -60,9 +59,7 @@ func (ea *extrasAcc) add(q int, c *sample.Call) {
 			ea.ignored++
 			continue
 		}
-		s.grow(q)
-		s.n[q]++
-		s.sum[q] += e.Value
+		s.add(q, e.Value)
 		s.note(1, e.Value, e.Value, e.Value)
 	}
 }
@@ -96,16 +93,6 @@ func (s *extraSeries) note(calls int, sum, lo, hi float64) {
 	s.total += sum
 }
 
-// grow makes room for quantum q.
-func (s *extraSeries) grow(q int) {
-	if q < len(s.n) {
-		return
-	}
-	n := max(q+1, 2*len(s.n), 64)
-	s.n = append(s.n, make([]int, n-len(s.n))...)
-	s.sum = append(s.sum, make([]float64, n-len(s.sum))...)
-}
-
 // merge adds the extras of b to ea; keys b met that ea has no room for
 // are counted ignored.
 func (ea *extrasAcc) merge(b *extrasAcc) {
@@ -116,11 +103,7 @@ func (ea *extrasAcc) merge(b *extrasAcc) {
 			ea.ignored += bs.calls
 			continue
 		}
-		s.grow(len(bs.n) - 1)
-		for q := range bs.n {
-			s.n[q] += bs.n[q]
-			s.sum[q] += bs.sum[q]
-		}
+		s.sumSeries.merge(&bs.sumSeries)
 		if bs.calls > 0 {
 			s.note(bs.calls, bs.total, bs.min, bs.max)
 		}

@@ -39,11 +39,10 @@ const numPhases = 4
 // phasesAcc accumulates the HTTP phases over the run, and the time to
 // first byte per quantum.
 type phasesAcc struct {
-	any   bool
-	mom   [numPhases]moments
-	hist  [numPhases]*hdr.Histogram
-	fbN   []int     // per quantum
-	fbSum []float64 // per quantum, ns
+	any  bool
+	mom  [numPhases]moments
+	hist [numPhases]*hdr.Histogram
+	fb   sumSeries // per quantum: calls that measured the first byte, its sum in ns
 }
 
 // add counts the phases of call c, completed in quantum q; c measured
@@ -58,9 +57,7 @@ func (pa *phasesAcc) add(q int, c *sample.Call) {
 		}
 	}
 	if p.FirstByte > 0 {
-		pa.grow(q)
-		pa.fbN[q]++
-		pa.fbSum[q] += float64(p.FirstByte)
+		pa.fb.add(q, float64(p.FirstByte))
 	}
 }
 
@@ -74,16 +71,6 @@ func (pa *phasesAcc) start() {
 	}
 }
 
-// grow makes room for quantum q.
-func (pa *phasesAcc) grow(q int) {
-	if q < len(pa.fbN) {
-		return
-	}
-	n := max(q+1, 2*len(pa.fbN), 64)
-	pa.fbN = append(pa.fbN, make([]int, n-len(pa.fbN))...)
-	pa.fbSum = append(pa.fbSum, make([]float64, n-len(pa.fbSum))...)
-}
-
 // merge adds the phases of b to pa.
 func (pa *phasesAcc) merge(b *phasesAcc) {
 	if !b.any {
@@ -94,11 +81,7 @@ func (pa *phasesAcc) merge(b *phasesAcc) {
 		pa.mom[i].merge(b.mom[i])
 		pa.hist[i].Merge(b.hist[i])
 	}
-	pa.grow(len(b.fbN) - 1)
-	for q := range b.fbN {
-		pa.fbN[q] += b.fbN[q]
-		pa.fbSum[q] += b.fbSum[q]
-	}
+	pa.fb.merge(&b.fb)
 }
 
 // fill sets the phase figures of the quanta and returns the run's, or
@@ -107,11 +90,11 @@ func (pa *phasesAcc) fill(qs []Quantum) *HTTPPhases {
 	if !pa.any {
 		return nil
 	}
-	pa.grow(len(qs) - 1)
+	pa.fb.grow(len(qs) - 1)
 	for q := range qs {
-		p := &PhaseQuantum{FirstByteN: pa.fbN[q]}
+		p := &PhaseQuantum{FirstByteN: pa.fb.n[q]}
 		if p.FirstByteN > 0 {
-			p.FirstByteMs = pa.fbSum[q] / float64(p.FirstByteN) / nsPerMs
+			p.FirstByteMs = pa.fb.sum[q] / float64(p.FirstByteN) / nsPerMs
 		}
 		qs[q].Phases = p
 	}
