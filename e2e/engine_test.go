@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/report"
 )
 
@@ -47,22 +48,9 @@ func TestEngineDemoHTTPKneeAtC(t *testing.T) {
 func TestEngineOpenModelRun(t *testing.T) {
 	t.Parallel()
 	url := startTarget(t, 8, 20*time.Millisecond)
-	dir := t.TempDir()
-	exp := filepath.Join(dir, "open.yaml")
-	body := "name: open\ntarget: " + url + "\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n" +
-		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 8s\n  clients_per_tester: 20\n  rate: 200\n"
-	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "run")
-	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	s := readSummary(t, out)
-	o := s.Open
-	if o == nil {
-		t.Fatal("summary.json has no open_model")
-	}
+	out, s := engineRun(t, time.Minute, "name: open\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n"+
+		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 8s\n  clients_per_tester: 20\n  rate: 200\n")
+	o := openModelOf(t, s)
 	t.Logf("open model: %+v", *o)
 	if o.Intended < 1580 || o.Intended > 1620 || o.Dropped != 0 || s.Samples.Failed != 0 {
 		t.Errorf("%d calls due (want 1600 ± 20: 200/s for 8 s), %d dropped, %d failed; want none", o.Intended, o.Dropped, s.Samples.Failed)
@@ -76,17 +64,47 @@ func TestEngineOpenModelRun(t *testing.T) {
 	if got != want {
 		t.Errorf("duckdb: (calls, with an intended start at most 1 ms after their start, with a first-byte time) = %s, want %s", got, want)
 	}
+	if page := reportGraph(t, out, report.OpenRateGraphID); !strings.Contains(page, "from intended start") {
+		t.Errorf("report.html does not say response times count from intended start")
+	}
+}
+
+// engineRun runs the experiment body, within limit, and returns its run
+// directory and summary.
+func engineRun(t *testing.T, limit time.Duration, body string) (string, *analyze.Summary) {
+	t.Helper()
+	exp := writeExperiment(t, body)
+	out := filepath.Join(t.TempDir(), "run")
+	if r := diperf(t, limit, "run", exp, "--out", out); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	return out, readSummary(t, out)
+}
+
+// openModelOf returns the open model's summary of s, which must have one.
+func openModelOf(t *testing.T, s *analyze.Summary) *analyze.OpenModel {
+	t.Helper()
+	if s.Open == nil {
+		t.Fatal("summary.json has no open_model")
+	}
+	return s.Open
+}
+
+// reportGraph checks that the run in out drew the graph id, in
+// report.html and as id.svg, and returns report.html.
+func reportGraph(t *testing.T, out, id string) string {
+	t.Helper()
 	page, err := os.ReadFile(filepath.Join(out, "report.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := report.OpenRateGraphID
-	if !strings.Contains(string(page), `<svg id="`+id+`"`) || !strings.Contains(string(page), "from intended start") {
-		t.Errorf("report.html has no offered-against-achieved graph (%s) or does not say response times count from intended start", id)
+	if !strings.Contains(string(page), `<svg id="`+id+`"`) {
+		t.Errorf("report.html has no graph %s", id)
 	}
 	if _, err := os.Stat(filepath.Join(out, id+".svg")); err != nil {
 		t.Errorf("the run has no %s.svg: %v", id, err)
 	}
+	return string(page)
 }
 
 // TestEngineExtrasBecomeColumns runs an exec client that reports extras on
@@ -94,18 +112,8 @@ func TestEngineOpenModelRun(t *testing.T) {
 // of summary.json and quanta.csv.
 func TestEngineExtrasBecomeColumns(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	exp := filepath.Join(dir, "extras.yaml")
-	body := "name: extras\nclient:\n  exec: [sh, -c, \"echo mb=1.5 files=2 >&3\"]\n" +
-		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 2s\n  client_interval: 100ms\n"
-	if err := os.WriteFile(exp, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "run")
-	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	s := readSummary(t, out)
+	out, s := engineRun(t, time.Minute, "name: extras\nclient:\n  exec: [sh, -c, \"echo mb=1.5 files=2 >&3\"]\n"+
+		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 2s\n  client_interval: 100ms\n")
 	got := duckdb(t, out, "select count(*), sum(x_mb), sum(x_files) from SAMPLES")
 	n := s.Samples.Total
 	if want := "(" + itoa(n) + ", " + strconv.FormatFloat(1.5*float64(n), 'f', 1, 64) + ", " + strconv.FormatFloat(2*float64(n), 'f', 1, 64) + ")"; n < 10 || got != want {
@@ -116,14 +124,7 @@ func TestEngineExtrasBecomeColumns(t *testing.T) {
 		t.Errorf("summary.json extras mb: %+v, want %d calls of 1.5", mb, n)
 	}
 	readCSV(t, filepath.Join(out, "quanta.csv"), "x_mb_per_s", "x_mb_mean", "x_files_per_s", "x_files_mean")
-	// And the report draws them.
-	page, err := os.ReadFile(filepath.Join(out, "report.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(page), `<svg id="`+report.ExtrasGraphID+`"`) {
-		t.Errorf("report.html has no extras graph (%s)", report.ExtrasGraphID)
-	}
+	reportGraph(t, out, report.ExtrasGraphID) // and the report draws them
 }
 
 // TestEngineOpenModelSeesStall runs the open model at 100 calls/s with 50
@@ -135,17 +136,9 @@ func TestEngineExtrasBecomeColumns(t *testing.T) {
 func TestEngineOpenModelSeesStall(t *testing.T) {
 	t.Parallel()
 	url := startTarget(t, 8, 10*time.Millisecond, "--pause-at", "4s", "--pause-for", "2s")
-	exp := writeExperiment(t, "name: stall\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
+	out, s := engineRun(t, time.Minute, "name: stall\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
 		"schedule:\n  testers: 1\n  tester_duration: 10s\n  clients_per_tester: 50\n  rate: 100\n")
-	out := filepath.Join(t.TempDir(), "run")
-	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	s := readSummary(t, out)
-	o := s.Open
-	if o == nil {
-		t.Fatal("summary.json has no open_model")
-	}
+	o := openModelOf(t, s)
 	t.Logf("open model: %+v; response time ms: %+v", *o, s.ResponseTimeMs)
 	// 2 s of calls due in the stall: 200, of which 50 reach a client at
 	// once and are stuck with it; the other 150 start late.
@@ -176,13 +169,8 @@ func TestEngineOpenModelSeesStall(t *testing.T) {
 func TestEngineThousandClients(t *testing.T) {
 	t.Parallel()
 	url := startTarget(t, 200, 20*time.Millisecond)
-	exp := writeExperiment(t, "name: thousand\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
+	out, s := engineRun(t, 2*time.Minute, "name: thousand\ntarget: "+url+"\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 10s\n"+
 		"schedule:\n  testers: 1\n  tester_duration: 6s\n  client_interval: 1s\n  clients_per_tester: 1000\n")
-	out := filepath.Join(t.TempDir(), "run")
-	if r := diperf(t, 2*time.Minute, "run", exp, "--out", out); r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
-	}
-	s := readSummary(t, out)
 	t.Logf("samples %+v, fairness %+v", s.Samples, s.Fairness)
 	if s.Samples.Failed != 0 || s.Samples.OK < 5000 {
 		t.Errorf("samples %+v: want at least 5 calls of each of 1,000 clients, none failed", s.Samples)
