@@ -30,6 +30,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"timeserver": benchTimeserverCmd,
 	"analyze":    benchAnalyzeCmd,
 	"http":       benchHTTPCmd,
+	"controller": benchControllerCmd,
 }
 
 // benchNames lists the bench subcommands in order.
