@@ -66,7 +66,7 @@ type ControllerResult struct {
 	// once the slots exist, before any connection) / testers: what a
 	// connection costs the controller (its buffers, goroutine, session).
 	BytesPerTester float64 `json:"bytes_per_tester"`
-	BaseRSSMB      float64 `json:"base_rss_mb"`   // the controller before any connection
+	BaseRSSMB      float64 `json:"base_rss_mb"`     // the controller before any connection
 	GeneratorCPUS  float64 `json:"generator_cpu_s"` // this process's CPU over the whole benchmark
 	FailedSessions int64   `json:"failed_sessions"`
 	FirstError     string  `json:"first_error,omitempty"`
