@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/diperf/diperf/internal/protocol"
 )
 
 // connectors is how many testers connect at once: the controller's own
@@ -36,13 +38,17 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 	stopProgress := ch.progress(counts, progress)
 	defer stopProgress()
 	t0 := time.Now()
-	testers, err := connectAll(ctx, addr, o.Testers, secret, counts)
+	slots := make([]atomic.Pointer[loadTester], o.Testers)
+	stopBeats := heartbeats(slots)
+	testers, err := connectAll(ctx, addr, slots, secret, counts)
 	if err != nil {
+		stopBeats()
 		return err
 	}
 	r.ConnectS = round(time.Since(t0).Seconds(), 2)
 	time.Sleep(settle)
 	idle := ch.sample()
+	stopBeats()
 	r.BytesPerTester = round((float64(idle)-float64(base))/float64(o.Testers), 0)
 	fmt.Fprintf(progress, "%d testers connected in %.1f s; controller RSS %.1f MB (%.0f bytes per tester); sending %.0f samples/s for %v ...\n",
 		o.Testers, r.ConnectS, mb(idle), r.BytesPerTester, o.Rate, o.Duration)
@@ -57,9 +63,10 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 	return nil
 }
 
-// connectAll connects tester slots 0..n-1, connectors at a time.
-func connectAll(ctx context.Context, addr string, n int, secret []byte, counts *genCounts) ([]*loadTester, error) {
-	testers := make([]*loadTester, n)
+// connectAll connects tester slots 0..len(slots)-1 into slots,
+// connectors at a time, and returns them.
+func connectAll(ctx context.Context, addr string, slots []atomic.Pointer[loadTester], secret []byte, counts *genCounts) ([]*loadTester, error) {
+	n := len(slots)
 	var next atomic.Int64
 	var first error
 	var once sync.Once
@@ -73,20 +80,47 @@ func connectAll(ctx context.Context, addr string, n int, secret []byte, counts *
 					next.Store(int64(n))
 					return
 				}
-				testers[i] = t
+				slots[i].Store(t)
 			}
 		})
 	}
 	wg.Wait()
-	if first != nil {
-		for _, t := range testers {
-			if t != nil {
-				t.conn.Close()
-			}
+	testers := make([]*loadTester, n)
+	for i := range slots {
+		testers[i] = slots[i].Load()
+		if first != nil && testers[i] != nil {
+			testers[i].conn.Close()
 		}
+	}
+	if first != nil {
 		return nil, first
 	}
 	return testers, nil
+}
+
+// heartbeats says every second, for every tester connected so far, that
+// it is alive, as a tester's heartbeat loop does from its handshake on
+// (the controller drops a tester silent for 3 s), until stop is called.
+func heartbeats(slots []atomic.Pointer[loadTester]) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tk.C:
+			}
+			for i := range slots {
+				if t := slots[i].Load(); t != nil {
+					_ = t.conn.Write(protocol.TypeHeartbeat, nil)
+				}
+			}
+		}
+	})
+	return func() { close(done); wg.Wait() }
 }
 
 // sendAll has every tester send its share of o.Rate for o.Duration and
