@@ -7,7 +7,7 @@ import (
 )
 
 // noFileHint says how to give a process more file descriptors.
-const noFileHint = "raise the limit: `ulimit -n N` (up to the hard limit; root or /etc/security/limits.conf for more), " +
+const noFileHint = "raise the limit: `ulimit -n N` (up to the hard limit; raising that needs root with CAP_SYS_RESOURCE, or /etc/security/limits.conf), " +
 	"LimitNOFILE=N in a systemd unit, or fewer testers"
 
 // rlimit is one resource limit: the soft (current) and hard (maximum) values.
