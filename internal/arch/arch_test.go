@@ -24,7 +24,7 @@ var layers = [][]string{
 	{"internal/analyze", "internal/verify", "internal/tester"},                       // analysis of calls, checks, the agent
 	{"internal/model"},                                            // models of performance against load
 	{"internal/report"},                                           // the report
-	{"internal/pipeline", "internal/bench/peers"},                 // load → analyze → write → draw; peer load generators against nginx
+	{"internal/pipeline", "internal/bench/peers", "internal/bench/tree"}, // load → analyze → write → draw; peer load generators against nginx; the controller-tree model
 	{"internal/controller", "internal/compare", "internal/bench"}, // engines
 	{"internal/cli"},                                              // the command line
 	{"cmd/diperf"},                                                // the binary
