@@ -22,12 +22,12 @@ var layers = [][]string{
 		"internal/netsim", "internal/target"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client"}, // storage, clock sync, testbeds, clients
 	{"internal/analyze", "internal/verify", "internal/tester"},                       // analysis of calls, checks, the agent
-	{"internal/model"},  // models of performance against load
-	{"internal/report"}, // the report
-	{"internal/pipeline", "internal/bench/peers", "internal/bench/tree"}, // load → analyze → write → draw; peer load generators against nginx; the controller-tree model
-	{"internal/controller", "internal/compare", "internal/bench"},        // engines
-	{"internal/cli"}, // the command line
-	{"cmd/diperf"},   // the binary
+	{"internal/model", "internal/bench/tree"},                     // models of performance against load; the controller tree's load model
+	{"internal/report"},                                           // the report
+	{"internal/pipeline", "internal/bench/peers"},                 // load → analyze → write → draw; peer load generators against nginx
+	{"internal/controller", "internal/compare", "internal/bench"}, // engines
+	{"internal/cli"},                                              // the command line
+	{"cmd/diperf"},                                                // the binary
 }
 
 // TestImportsPointDown checks every package's imports against layers.
