@@ -30,6 +30,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"timeserver": benchTimeserverCmd,
 	"analyze":    benchAnalyzeCmd,
 	"http":       benchHTTPCmd,
+	"tree":       benchTreeCmd,
 }
 
 // benchNames lists the bench subcommands in order.
