@@ -31,6 +31,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"analyze":    benchAnalyzeCmd,
 	"http":       benchHTTPCmd,
 	"controller": benchControllerCmd,
+	"tree":       benchTreeCmd,
 }
 
 // benchNames lists the bench subcommands in order.
