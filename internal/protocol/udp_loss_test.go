@@ -209,3 +209,30 @@ func countBelow(set map[uint64]bool, x uint64) int {
 	}
 	return n
 }
+
+// FuzzSeqWindow feeds arbitrary streams of sequence numbers (each byte
+// pair a signed step from the last number) to the window: after Finish
+// every number up to the last is in exactly one of Received and Lost, and
+// Received is the number of distinct numbers accepted.
+func FuzzSeqWindow(f *testing.F) {
+	f.Add([]byte{1, 0, 1, 0, 0xff, 0xff, 3, 0})
+	f.Add([]byte{0, 4, 0, 0xfc, 1, 0})
+	f.Fuzz(func(t *testing.T, steps []byte) {
+		var w seqWindow
+		accepted := map[uint64]bool{}
+		seq := uint64(1)
+		for i := 0; i+1 < len(steps); i += 2 {
+			seq += uint64(int64(int16(uint16(steps[i])<<8 | uint16(steps[i+1]))))
+			if w.add(seq, 1) == 0 {
+				if accepted[seq] {
+					t.Fatalf("%d accepted twice", seq)
+				}
+				accepted[seq] = true
+			}
+		}
+		st, _ := w.finish(w.st.Highest + uint64(len(steps)))
+		if st.Received != uint64(len(accepted)) || st.Received+st.Lost != st.Last {
+			t.Fatalf("%+v, %d accepted", st, len(accepted))
+		}
+	})
+}
