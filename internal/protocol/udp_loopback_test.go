@@ -162,11 +162,11 @@ func udpSocketDrops(port int) (uint64, error) {
 		return 0, err
 	}
 	defer f.Close()
-	want := fmt.Sprintf(":%04X", port)
+	want := fmt.Sprintf("0100007F:%04X", port) // 127.0.0.1, as a little-endian machine prints it
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
-		if len(fs) > 12 && strings.HasSuffix(fs[1], want) {
+		if len(fs) > 12 && fs[1] == want {
 			return strconv.ParseUint(fs[len(fs)-1], 10, 64)
 		}
 	}
