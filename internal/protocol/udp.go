@@ -13,7 +13,7 @@ import (
 	"github.com/diperf/diperf/internal/sample"
 )
 
-// UDP sample transport (docs/design/013-udp-samples.md). After the TCP
+// UDP sample transport (docs/design/014-udp-samples.md). After the TCP
 // handshake the controller grants a tester a UDP session (UDPDesc, in the
 // test description); the tester then sends its sample batches as
 // datagrams:
