@@ -18,7 +18,6 @@
 package protocol
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -102,27 +101,26 @@ var ErrFrameTooLarge = errors.New("protocol: frame too large")
 // may come from many. Until Secure, frames are plain and at most
 // MaxHandshakeFrame bytes; after it, each carries a sequence number and a
 // MAC (see secure.go) and may be up to MaxFrame.
+//
+// A Conn holds a buffer only while a frame is in flight (connbuf.go): it
+// reads into a pooled buffer that goes back once the frame was handled
+// (with the next Read), and writes each frame with one write from a
+// pooled buffer. An idle connection costs its goroutine and this struct.
 type Conn struct {
 	c     net.Conn
-	r     *bufio.Reader
+	rd    frameReader
 	limit uint32 // largest frame body read now
 	rsec  *secureState
 	rerr  error // a read error ends the connection for good
 
 	mu   sync.Mutex
-	w    *bufio.Writer
 	wsec *secureState
-	wbuf []byte
+	werr error // a write error too: a frame may have been cut off
 }
-
-// connBuffer is the size of each of a Conn's read and write buffers:
-// frames are read whole into their own buffer, so a large buffer would
-// only cost memory on every connection, admitted or not.
-const connBuffer = 16 << 10
 
 // NewConn frames c.
 func NewConn(c net.Conn) *Conn {
-	return &Conn{c: c, r: bufio.NewReaderSize(c, connBuffer), w: bufio.NewWriterSize(c, connBuffer), limit: MaxHandshakeFrame}
+	return &Conn{c: c, rd: newFrameReader(c), limit: MaxHandshakeFrame}
 }
 
 // Close closes the underlying connection.
@@ -141,33 +139,45 @@ func (c *Conn) Read() (Type, []byte, error) {
 	if c.rerr != nil {
 		return 0, nil, c.rerr
 	}
-	t, body, err := readFrame(c.r, c.limit)
+	t, body, err := c.rd.next(c.limit)
 	if err == nil && c.rsec != nil {
 		body, err = c.rsec.open(t, body)
 	}
 	if err != nil {
 		c.rerr = err
+		if c.rd.buf != nil {
+			c.rd.release()
+		}
 		return 0, nil, err
 	}
 	return t, body, nil
 }
 
-// Write writes one frame and flushes it.
+// Write writes one frame with a single write.
 func (c *Conn) Write(t Type, payload []byte) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(payload) > MaxFrame {
 		return fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, len(payload), MaxFrame)
 	}
-	body := payload
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.werr != nil {
+		return c.werr
+	}
+	b := getBuf(frameHeader + len(payload) + SecureOverhead)
+	frame := (*b)[:frameHeader]
 	if c.wsec != nil {
-		c.wbuf = c.wsec.seal(c.wbuf[:0], t, payload)
-		body = c.wbuf
+		frame = c.wsec.seal(frame, t, payload)
+	} else {
+		frame = append(frame, payload...)
 	}
-	if err := writeFrame(c.w, t, body); err != nil {
-		return err
+	binary.BigEndian.PutUint32(frame[:4], uint32(len(frame)-frameHeader))
+	frame[4] = byte(t)
+	_, err := c.c.Write(frame)
+	putBuf(b)
+	if err != nil {
+		c.werr = err
 	}
-	return c.w.Flush()
+	return err
 }
 
 // ReadFrame reads one plain frame of at most MaxFrame bytes from r.
