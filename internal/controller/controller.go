@@ -163,6 +163,10 @@ type controller struct {
 	stopping  bool           // every tester was told to stop: failures no longer count
 	aborted   bool           // the failure policy stopped the run
 	abortErr  error          // why (Run returns it)
+
+	// sharedWait are the slots whose handles are a testbed.SharedWait,
+	// all watched by one goroutine (watchSharedExit).
+	sharedWait []*slot
 }
 
 // newController checks the options; it creates nothing. A bad testbed

@@ -122,6 +122,13 @@ func (c *controller) launched(s *slot, h testbed.Handle, err error, join time.Du
 	}
 	c.events.Add("launched", rec.Slot, rec.ID, "")
 	c.journal(s)
+	if _, ok := h.(testbed.SharedWait); ok {
+		c.sharedWait = append(c.sharedWait, s)
+		if len(c.sharedWait) == 1 {
+			go c.watchSharedExit(h)
+		}
+		return
+	}
 	go c.watchExit(s, h)
 }
 
@@ -137,14 +144,36 @@ const exitGrace = 2 * time.Second
 // before saying Done has failed.
 func (c *controller) watchExit(s *slot, h testbed.Handle) {
 	err := h.Wait()
+	c.exited(s, h, err, time.Now().Add(exitGrace))
+}
+
+// watchSharedExit is watchExit for every slot in c.sharedWait, whose
+// handles all end with h (testbed.SharedWait): one goroutine, not one per
+// tester (a goroutine's stack and descriptor are some 2.5 KB).
+func (c *controller) watchSharedExit(h testbed.Handle) {
+	err := h.Wait()
+	grace := time.Now().Add(exitGrace)
+	c.mu.Lock()
+	slots := c.sharedWait
+	c.mu.Unlock()
+	for _, s := range slots {
+		c.exited(s, h, err, grace)
+	}
+}
+
+// exited records that s's tester exited with err, once its session has
+// ended or grace has passed.
+func (c *controller) exited(s *slot, h testbed.Handle, err error, grace time.Time) {
 	c.mu.Lock()
 	ended := s.ended
 	c.mu.Unlock()
 	if ended != nil { // let the session read what the tester said last (its error)
+		t := time.NewTimer(time.Until(grace))
 		select {
 		case <-ended:
-		case <-time.After(exitGrace):
+		case <-t.C:
 		}
+		t.Stop()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
