@@ -120,6 +120,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 // conduct starts the time service, accepts testers on ln, runs the
 // schedule until every tester has finished, and hangs up on them.
 func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
+	defer holdHeapFloor()()
 	var err error
 	if c.times, err = c.startTimeService(ln.Addr()); err != nil {
 		return err
