@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -235,7 +234,7 @@ func (c *controller) openFiles() error {
 	if err := rundir.WriteBytes(c.o.Dir, rundir.Experiment, y); err != nil {
 		return err
 	}
-	if c.spool, err = rundir.CreateSpool(filepath.Join(c.o.Dir, rundir.Spool)); err != nil {
+	if c.spool, err = openSpool(c.o.Dir, c.exp.Controller.Mode); err != nil {
 		return err
 	}
 	c.events, err = rundir.CreateEventLog(c.o.Dir)
