@@ -55,9 +55,9 @@ type SpoolWriter struct {
 	mu   sync.Mutex
 	f    *os.File
 	mem  *memSpool // the frames, for a memory spool (f is nil)
-	size int64  // bytes of whole frames in the file
-	buf  []byte // the frame being written
-	err  error  // sticky: a failed fsync or a write that could not be undone
+	size int64     // bytes of whole frames in the file
+	buf  []byte    // the frame being written
+	err  error     // sticky: a failed fsync or a write that could not be undone
 	// dirty is set by a write and cleared by the fsync that covers it.
 	dirty bool
 	fsync func(*os.File) error // f.Sync; tests count the calls
