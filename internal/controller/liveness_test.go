@@ -27,6 +27,7 @@ type fakeTester struct {
 
 	mu    sync.Mutex
 	heard map[protocol.Type]int
+	acked uint64 // the highest Seq acknowledged
 	stop  chan struct{} // closed when a Stop came
 	ended chan struct{} // closed when the controller hung up
 }
@@ -44,12 +45,15 @@ func joinFake(ctx context.Context, tb *inproc, s testbed.Spec) (*fakeTester, err
 func (f *fakeTester) read() {
 	defer close(f.ended)
 	for {
-		typ, _, err := f.conn.Read()
+		typ, p, err := f.conn.Read()
 		if err != nil {
 			return
 		}
 		f.mu.Lock()
 		f.heard[typ]++
+		if seq, err := protocol.ParseAck(p); typ == protocol.TypeAck && err == nil {
+			f.acked = max(f.acked, seq)
+		}
 		if typ == protocol.TypeStop && f.heard[typ] == 1 {
 			close(f.stop)
 		}
