@@ -27,7 +27,7 @@ type fakeTester struct {
 
 	mu    sync.Mutex
 	heard map[protocol.Type]int
-	acked uint64 // the highest Seq acknowledged
+	acked uint64        // the highest Seq acknowledged
 	stop  chan struct{} // closed when a Stop came
 	ended chan struct{} // closed when the controller hung up
 }
