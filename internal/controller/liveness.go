@@ -136,10 +136,12 @@ func (c *controller) ackNow(s *slot, seq uint64, now time.Time) (uint64, bool) {
 	return s.ackSafe, true
 }
 
-// ackPending takes s's pending acknowledgement, if any, to send before
-// its session ends. Called with c.mu held.
+// ackPending takes s's last acknowledgement to send before its session
+// ends: one is pending, or one was queued for its writer, which the hang-up
+// may cut off (a repeated ack is harmless; a missing one is not). Called
+// with c.mu held.
 func (c *controller) ackPending(s *slot) (uint64, bool) {
-	if s.ackSafe <= s.ackSent {
+	if s.ackSafe == 0 || (s.ackSafe <= s.ackSent && !s.writing) {
 		return 0, false
 	}
 	s.ackSent, s.ackAt, s.lastSent = s.ackSafe, time.Now(), time.Now()
