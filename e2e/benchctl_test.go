@@ -9,9 +9,17 @@ import (
 
 // TestBenchController loads a real controller (diperf run, a child of the
 // benchmark) with 20 tester sessions at 2,000 samples/s for 2 s: every
-// sample sent is stored, and the JSON line holds every figure.
+// sample sent is stored, and the JSON line holds every figure; in both
+// controller modes.
 func TestBenchController(t *testing.T) {
-	r := diperf(t, 2*time.Minute, "bench", "controller", "--testers", "20", "--rate", "2000", "--duration", "2s")
+	for _, mode := range []string{"disk", "memory"} {
+		t.Run(mode, func(t *testing.T) { benchController(t, mode) })
+	}
+}
+
+func benchController(t *testing.T, mode string) {
+	r := diperf(t, 2*time.Minute, "bench", "controller", "--testers", "20", "--rate", "2000", "--duration", "2s",
+		"--mode", mode)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -31,6 +39,9 @@ func TestBenchController(t *testing.T) {
 		t.Errorf("sent %v, received %v, stored %v, lost %v: want about 4,000 sent, all of them stored",
 			sent, received, stored, got["lost"])
 	}
+	if got["mode"] != mode {
+		t.Errorf("mode %v, want %s", got["mode"], mode)
+	}
 	if got["controller_rss_mb"].(float64) <= 0 || got["failed_sessions"].(float64) != 0 {
 		t.Errorf("controller RSS %v MB, failed sessions %v", got["controller_rss_mb"], got["failed_sessions"])
 	}
@@ -39,10 +50,10 @@ func TestBenchController(t *testing.T) {
 	}
 }
 
-// TestBenchControllerNotYet refuses the transports and mode this build's
+// TestBenchControllerNotYet refuses the transports this build's
 // controller does not have, as usage errors that say so.
 func TestBenchControllerNotYet(t *testing.T) {
-	for _, args := range [][]string{{"--transport", "udp"}, {"--transport", "ssh"}, {"--mode", "memory"}} {
+	for _, args := range [][]string{{"--transport", "udp"}, {"--transport", "ssh"}} {
 		r := diperf(t, 30*time.Second, append([]string{"bench", "controller"}, args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, "not yet") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and \"not yet\"", args, r.code, r.stderr)

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -22,7 +23,7 @@ type ControllerOptions struct {
 	Rate       float64       // samples/s, all testers together
 	Duration   time.Duration // how long they send
 	Transport  string        // "tcp" (the only one so far)
-	Mode       string        // controller.mode: "disk" (the only one so far)
+	Mode       string        // controller.mode: "disk" or "memory" ("" = disk)
 	Exe        string        // the diperf binary run as the controller
 	Dir        string        // where the experiment and the run go ("" = a temporary directory)
 	Keep       bool          // keep Dir afterwards
@@ -133,7 +134,8 @@ client: {exec: ["true"]}
 testbed: {provider: join, listen: "127.0.0.1:0", token_file: %q, wait: 30m}
 schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_interval: 0s}
 sync: {transport: tcp}
-`, token, o.Testers, int(o.Duration.Seconds())+1800)
+controller: {mode: %q}
+`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"))
 	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
 }
 

@@ -89,9 +89,8 @@ func (t *loadTester) readLoop() {
 		}
 		switch typ {
 		case protocol.TypeAck:
-			var a protocol.Ack
-			if protocol.DecodeJSON(typ, p, &a) == nil && a.Seq > t.acked.Load() {
-				t.counts.acked.Add(a.Seq - t.acked.Swap(a.Seq))
+			if seq, err := protocol.ParseAck(p); err == nil && seq > t.acked.Load() {
+				t.counts.acked.Add(seq - t.acked.Swap(seq))
 			}
 		case protocol.TypeStop:
 			t.stopped.Store(true)

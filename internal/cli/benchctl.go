@@ -8,6 +8,7 @@ import (
 
 	"github.com/diperf/diperf/internal/bench"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
 )
 
 // benchControllerCmd is `diperf bench controller`: a controller (`diperf
@@ -20,7 +21,7 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
 	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp (udp and ssh: not yet)")
-	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (memory: not yet)")
+	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
 	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the directory afterwards")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write the controller's CPU profile (its whole life) to this file")
@@ -55,10 +56,8 @@ func checkControllerBench(o bench.ControllerOptions) error {
 		return errs.Usagef("--transport %s: not yet (this build's controller takes testers over tcp only)", o.Transport)
 	case o.Transport != "tcp":
 		return errs.Usagef("--transport %q: want tcp (udp and ssh: not yet)", o.Transport)
-	case o.Mode == "memory":
-		return errs.Usagef("--mode memory: not yet (this build's controller writes samples to disk as they come: --mode disk)")
-	case o.Mode != "disk":
-		return errs.Usagef("--mode %q: want disk (memory: not yet)", o.Mode)
+	case o.Mode != experiment.ModeDisk && o.Mode != experiment.ModeMemory:
+		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
 	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:
 		return errs.Usagef("--testers, --rate and --duration must be positive")
 	case o.Testers > 1_000_000:

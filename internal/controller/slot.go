@@ -42,6 +42,16 @@ type slot struct {
 	writing    bool       // a writer goroutine is sending outq
 	writeSince time.Time  // when the write in progress began
 	maxSeq     uint64     // the highest sample Seq received (its Seqs come in order)
+	lastSent   time.Time  // when a frame to it was last written or queued
+
+	// acknowledgements (liveness.go: ackNow)
+	ackSafe uint64    // the highest Seq spooled
+	ackSent uint64    // the highest Seq acknowledged
+	ackAt   time.Time // when the last acknowledgement went
+
+	// when it is next due for tending (due.go)
+	dueAt  time.Time
+	dueIdx int // its index in controller.due; -1: not there
 }
 
 func (s *slot) finished() bool { return s.state == done || s.state == failed }
@@ -52,13 +62,21 @@ func (c *controller) recordFailure(s *slot, event, reason string) bool {
 	if s.finished() {
 		return false
 	}
-	s.state = failed
+	c.finishSlot(s, failed)
+	c.failed++
 	s.rec.Failed = true
 	s.rec.FailureReason = reason
 	s.rec.StopNs = time.Now().UnixNano()
 	c.events.Add(event, s.rec.Slot, s.rec.ID, reason)
 	c.journal(s)
 	return true
+}
+
+// finishSlot moves s, not finished, to state st, done or failed. Called
+// with c.mu held.
+func (c *controller) finishSlot(s *slot, st state) {
+	s.state = st
+	c.unfinished--
 }
 
 // markFailed marks a slot failed once, with the time and the reason.
@@ -88,9 +106,11 @@ func (c *controller) launch(i int) {
 // newSlot adds the slot for tester i.
 func (c *controller) newSlot(i int) *slot {
 	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano(), PlannedNs: c.plannedStart(i)}
-	s := &slot{rec: rec, mapper: clock.NewMapper(nil)}
+	s := &slot{rec: rec, mapper: clock.NewMapper(nil), dueIdx: -1}
 	c.mu.Lock()
 	c.slots = append(c.slots, s)
+	c.waiting = append(c.waiting, s)
+	c.unfinished++
 	c.mu.Unlock()
 	return s
 }
@@ -120,6 +140,7 @@ func (c *controller) launched(s *slot, h testbed.Handle, err error, join time.Du
 		}
 		s.deadline = time.Now().Add(join)
 	}
+	c.poke(s)
 	c.events.Add("launched", rec.Slot, rec.ID, "")
 	c.journal(s)
 	if _, ok := h.(testbed.SharedWait); ok {

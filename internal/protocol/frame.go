@@ -42,8 +42,13 @@ import (
 // (BatchVersion 3): an older tester would run one client where many were
 // asked for. Version 6: client kinds http, tcp, udp and persistent, the
 // open model (TestDesc.Rate), and samples carrying an intended start,
-// HTTP phases and client extras (BatchVersion 4).
-const Version = 6
+// HTTP phases and client extras (BatchVersion 4). Version 7: the
+// acknowledgement is a fixed 8-byte binary frame (AppendAck), sent at most
+// every AckEvery per tester with the highest Seq spooled so far, and the
+// controller sends a heartbeat only to a tester it sent nothing else in
+// the period. A version-6 tester is refused at its Hello ("protocol
+// version 6 not supported (this controller speaks 7)").
+const Version = 7
 
 // Limits on what a peer may send.
 const (
@@ -78,7 +83,7 @@ const (
 	TypeDone                       // tester → controller: finished, with counts
 	TypeStop                       // controller → tester: stop now
 	TypeError                      // either way: fatal error text, then close
-	TypeAck                        // controller → tester: samples up to this Seq are spooled
+	TypeAck                        // controller → tester: samples up to this Seq are spooled (ack.go)
 	TypeHeartbeat                  // either way: still here (no payload)
 	typeEnd
 )

@@ -143,12 +143,6 @@ type Done struct {
 	UDPSendErrors uint64 `json:"udp_send_errors,omitempty"`
 }
 
-// Ack tells the tester that every sample of its batches up to Seq is in
-// the controller's spool: what a crash of the controller can no longer lose.
-type Ack struct {
-	Seq uint64 `json:"seq"` // the highest sample Seq of the batch just spooled
-}
-
 // Heartbeat is the optional payload of a TypeHeartbeat frame: most
 // heartbeats carry none (an empty payload), any frame being a sign of life;
 // a tester says here, once, what went wrong that the controller should
