@@ -14,7 +14,9 @@ import "runtime"
 // used to play this part (as much as they took, so that the heap, and the
 // garbage let pile up between cycles, stay as they were: 64 MB brought CPU
 // back as well, but 25% more resident memory). Past some hundred MB of live
-// heap it changes nothing.
+// heap it changes nothing. Its pages stay untouched as long as the heap
+// has no 32 MB of freed memory to reuse (which it would zero) when
+// conduct starts: true of a young controller process.
 const heapFloor = 32 << 20
 
 // holdHeapFloor allocates the ballast; it stays until release is called.
