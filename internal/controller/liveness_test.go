@@ -170,7 +170,7 @@ func TestSilentTesterIsLostThenHeardAgain(t *testing.T) {
 			}
 			f.send(t, protocol.TypeHeartbeat, nil)
 			last = time.Now()
-			time.Sleep(10 * time.Second) // silent: cut off
+			time.Sleep(10 * time.Second)                                        // silent: cut off
 			beats = f.count(protocol.TypeHeartbeat) + f.count(protocol.TypeAck) // any frame is a sign of life
 			f.send(t, protocol.TypeSamples, 10)
 			f.done(t, "cut off from the controller")
