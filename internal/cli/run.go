@@ -95,11 +95,13 @@ func defaultRunDir(name string) string {
 
 // controllerFiles is about how many files a controller of exp keeps open:
 // a connection per tester, and for local testers the pipes and log of
-// each one's process too, plus the run's own files and sockets.
+// each one's process too, plus the run's own files and sockets (the
+// listeners, the time server's, the spool, the event and journal files,
+// epoll, stdio: about 20; 32 leaves room).
 func controllerFiles(exp *experiment.Experiment) uint64 {
 	per := uint64(1)
 	if exp.Testbed.Provider == experiment.ProviderLocal {
 		per = 4
 	}
-	return 64 + per*uint64(exp.Schedule.Testers)
+	return 32 + per*uint64(exp.Schedule.Testers)
 }
