@@ -22,7 +22,7 @@ var layers = [][]string{
 		"internal/netsim", "internal/target"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client"}, // storage, clock sync, testbeds, clients
 	{"internal/analyze", "internal/verify", "internal/tester"},                       // analysis of calls, checks, the agent
-	{"internal/model"},                                            // models of performance against load
+	{"internal/model", "internal/bench/tree"},                                        // models of performance against load; the controller tree's load model
 	{"internal/report"},                                           // the report
 	{"internal/pipeline", "internal/bench/peers"},                 // load → analyze → write → draw; peer load generators against nginx
 	{"internal/controller", "internal/compare", "internal/bench"}, // engines

@@ -30,6 +30,8 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"timeserver": benchTimeserverCmd,
 	"analyze":    benchAnalyzeCmd,
 	"http":       benchHTTPCmd,
+	"controller": benchControllerCmd,
+	"tree":       benchTreeCmd,
 }
 
 // benchNames lists the bench subcommands in order.

@@ -72,7 +72,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := interruptContext(stderr)
 	defer stop()
+	stopProfile := startProfile(stderr)
 	err := cmd.run(ctx, e, args[1:])
+	stopProfile()
 	if errors.Is(err, flag.ErrHelp) {
 		return errs.CodeOK
 	}

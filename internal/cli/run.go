@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -50,6 +51,9 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", controllerFiles(exp)); err != nil {
+		return err
+	}
 	return runExperiment(ctx, e, exp, o)
 }
 
@@ -87,4 +91,17 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 
 func defaultRunDir(name string) string {
 	return filepath.Join("runs", name+"-"+time.Now().UTC().Format("20060102T150405Z"))
+}
+
+// controllerFiles is about how many files a controller of exp keeps open:
+// a connection per tester, and for local testers the pipes and log of
+// each one's process too, plus the run's own files and sockets (the
+// listeners, the time server's, the spool, the event and journal files,
+// epoll, stdio: about 20; 32 leaves room).
+func controllerFiles(exp *experiment.Experiment) uint64 {
+	per := uint64(1)
+	if exp.Testbed.Provider == experiment.ProviderLocal {
+		per = 4
+	}
+	return 32 + per*uint64(exp.Schedule.Testers)
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -120,6 +119,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 // conduct starts the time service, accepts testers on ln, runs the
 // schedule until every tester has finished, and hangs up on them.
 func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
+	defer holdHeapFloor()()
 	var err error
 	if c.times, err = c.startTimeService(ln.Addr()); err != nil {
 		return err
@@ -139,30 +139,39 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 }
 
 type controller struct {
-	client    protocol.ClientDesc // what testers run (unless Options.Client)
-	o         Options
-	exp       *experiment.Experiment
-	secret    []byte
-	adv       advertised    // what testers are told to dial (Options.Advertise, parsed)
-	addr      string        // the controller address testers are told
-	advWhy    string        // why addr was chosen, for events.jsonl
-	ready     testbed.Ready // where the testbed starts testers
-	spool     *rundir.SpoolWriter
-	events    *rundir.EventLog
-	stats     *liveStats
-	mu        sync.Mutex
-	slots     []*slot
-	started   time.Time
-	t0        time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
-	times     *timeService
-	madeDir   bool           // makeDir created the run directory
-	guard     *guard         // protects the controller from unproven connections
-	selfCheck string         // local address of checkAdvertised's dial, not a rejected tester
-	sessions  sync.WaitGroup // one per tester connection being served
-	lastBeat  time.Time      // when heartbeats were last sent
-	stopping  bool           // every tester was told to stop: failures no longer count
-	aborted   bool           // the failure policy stopped the run
-	abortErr  error          // why (Run returns it)
+	client     protocol.ClientDesc // what testers run (unless Options.Client)
+	o          Options
+	exp        *experiment.Experiment
+	secret     []byte
+	adv        advertised    // what testers are told to dial (Options.Advertise, parsed)
+	addr       string        // the controller address testers are told
+	advWhy     string        // why addr was chosen, for events.jsonl
+	ready      testbed.Ready // where the testbed starts testers
+	spool      *rundir.SpoolWriter
+	events     *rundir.EventLog
+	stats      *liveStats
+	mu         sync.Mutex
+	slots      []*slot
+	started    time.Time
+	t0         time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
+	times      *timeService
+	madeDir    bool               // makeDir created the run directory
+	guard      *guard             // protects the controller from unproven connections
+	selfCheck  string             // local address of checkAdvertised's dial, not a rejected tester
+	sessions   sync.WaitGroup     // one per tester connection being served
+	due        dueHeap            // slots by when they next need tending
+	tending    []*slot            // the sweep's slots due (reused)
+	lostOpen   map[*slot]struct{} // lost testers whose session goes on
+	waiting    []*slot            // slots launched, in order; a prefix no longer waiting is dropped (waitingSlot)
+	unfinished int                // slots neither done nor failed
+	failed     int                // slots failed
+	stopping   bool               // every tester was told to stop: failures no longer count
+	aborted    bool               // the failure policy stopped the run
+	abortErr   error              // why (Run returns it)
+
+	// sharedWait are the slots whose handles are a testbed.SharedWait,
+	// all watched by one goroutine (watchSharedExit).
+	sharedWait []*slot
 }
 
 // newController checks the options; it creates nothing. A bad testbed
@@ -203,7 +212,8 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl}, nil
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl,
+		lostOpen: map[*slot]struct{}{}}, nil
 }
 
 // runSecret returns a copy of the given secret, or a random one: 32
@@ -235,7 +245,7 @@ func (c *controller) openFiles() error {
 	if err := rundir.WriteBytes(c.o.Dir, rundir.Experiment, y); err != nil {
 		return err
 	}
-	if c.spool, err = rundir.CreateSpool(filepath.Join(c.o.Dir, rundir.Spool)); err != nil {
+	if c.spool, err = openSpool(c.o.Dir, c.exp.Controller.Mode); err != nil {
 		return err
 	}
 	c.events, err = rundir.CreateEventLog(c.o.Dir)

@@ -2,6 +2,9 @@ package controller
 
 import (
 	"fmt"
+	"path/filepath"
+
+	"github.com/diperf/diperf/internal/experiment"
 
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
@@ -34,7 +37,7 @@ func (c *controller) finish() (*Outcome, error) {
 	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
 		return out, err
 	}
-	if _, err := rundir.WriteSamplesKeys(c.o.Dir, recs, sp.ExtraKeys()); err != nil {
+	if err := writeSamples(c.o.Dir, recs, sp); err != nil {
 		return out, fmt.Errorf("writing samples.parquet: %w", err)
 	}
 	_ = rundir.Remove(c.o.Dir, rundir.Spool)
@@ -45,4 +48,24 @@ func (c *controller) finish() (*Outcome, error) {
 	}
 	_, err := pipeline.Derive(c.o.Dir, pipeline.Options{})
 	return out, err
+}
+
+// openSpool opens the run's sample spool for controller.mode mode: a
+// file in dir (disk, the default) or memory.
+func openSpool(dir, mode string) (*rundir.SpoolWriter, error) {
+	if mode == experiment.ModeMemory {
+		return rundir.NewMemorySpool(), nil
+	}
+	return rundir.CreateSpool(filepath.Join(dir, rundir.Spool))
+}
+
+// writeSamples converts the closed spool sp into samples.parquet.
+func writeSamples(dir string, recs []*rundir.TesterRecord, sp *rundir.SpoolWriter) error {
+	var err error
+	if sp.InMemory() {
+		_, err = rundir.WriteSamplesSpool(dir, recs, sp)
+	} else {
+		_, err = rundir.WriteSamplesKeys(dir, recs, sp.ExtraKeys())
+	}
+	return err
 }

@@ -17,8 +17,12 @@ const (
 	// silent for LostAfter less one sweep, so that the mark comes at most
 	// LostAfter after its last frame.
 	LostAfter = 3 * time.Second
-	// sweepEvery is how often waitAll checks deadlines and liveness.
+	// sweepEvery is how often waitAll checks deadlines and liveness (of
+	// the slots due, dueHeap).
 	sweepEvery = 100 * time.Millisecond
+	// ackEvery is the least time between two acknowledgements to one
+	// tester.
+	ackEvery = protocol.AckEvery
 )
 
 // reasonSilent is the failure reason of a tester that fell silent.
@@ -42,8 +46,9 @@ func (c *controller) send(s *slot, t protocol.Type, p []byte) {
 		return
 	}
 	s.outq = append(s.outq, outFrame{t, p})
+	s.lastSent = time.Now()
 	if !s.writing {
-		s.writing, s.writeSince = true, time.Now()
+		s.writing, s.writeSince = true, s.lastSent
 		go c.writer(s, s.conn)
 	}
 }
@@ -78,31 +83,69 @@ func (c *controller) heardFrom(s *slot) {
 	}
 }
 
-// liveness sends the heartbeats that are due and marks lost every tester
-// silent for LostAfter (or whose write blocked that long). Called by the
-// sweep with c.mu held.
-func (c *controller) liveness(now time.Time) {
-	beat := now.Sub(c.lastBeat) >= HeartbeatEvery
-	if beat {
-		c.lastBeat = now
+// tend does what is due for s by now: enforces its deadlines, marks it
+// lost when it was silent for LostAfter (or a write to it blocked that
+// long), sends its pending acknowledgement, and a heartbeat when nothing
+// else was sent to it for HeartbeatEvery. Called by the sweep with c.mu
+// held, for the slots due (dueHeap); it puts s back at its next time.
+func (c *controller) tend(s *slot, now time.Time) {
+	c.enforce(s, now)
+	if s.conn != nil && !s.over {
+		c.liveness(s, now)
 	}
+	c.dueBy(s, c.nextDue(s))
+}
+
+// liveness marks s lost when it has been silent, or a write to it blocked,
+// for LostAfter less one sweep, and sends what it is owed: its pending
+// acknowledgement, or a heartbeat when nothing else was sent to it for
+// HeartbeatEvery (any frame is a sign of life). Called with c.mu held.
+func (c *controller) liveness(s *slot, now time.Time) {
 	limit := LostAfter - sweepEvery
-	for _, s := range c.slots {
-		if s.conn == nil || s.over {
-			continue
-		}
-		if !s.finished() {
-			switch {
-			case now.Sub(s.lastHeard) >= limit:
-				c.markLost(s, reasonSilent)
-			case s.writing && now.Sub(s.writeSince) >= limit:
-				c.markLost(s, reasonBlocked)
-			}
-		}
-		if beat && !s.writing { // a lost tester hears them too: they tell it the partition healed
-			c.send(s, protocol.TypeHeartbeat, nil)
+	if !s.finished() {
+		switch {
+		case now.Sub(s.lastHeard) >= limit:
+			c.markLost(s, reasonSilent)
+		case s.writing && now.Sub(s.writeSince) >= limit:
+			c.markLost(s, reasonBlocked)
 		}
 	}
+	if s.ackSafe > s.ackSent && now.Sub(s.ackAt) >= ackEvery {
+		s.ackSent, s.ackAt = s.ackSafe, now
+		c.send(s, protocol.TypeAck, protocol.AppendAck(nil, s.ackSafe))
+	}
+	if now.Sub(s.lastSent) >= HeartbeatEvery && !s.writing { // a lost tester hears them too: they tell it the partition healed
+		c.send(s, protocol.TypeHeartbeat, nil)
+	}
+}
+
+// ackNow records that s's samples up to seq are spooled and says whether
+// to acknowledge them now, and up to which Seq: at once unless s was
+// acknowledged less than ackEvery ago; then the sweep sends the highest
+// Seq spooled when the period is over. Called with c.mu held.
+func (c *controller) ackNow(s *slot, seq uint64, now time.Time) (uint64, bool) {
+	s.ackSafe = max(s.ackSafe, seq)
+	if s.ackSafe <= s.ackSent {
+		return 0, false
+	}
+	if now.Sub(s.ackAt) < ackEvery {
+		c.dueBy(s, s.ackAt.Add(ackEvery))
+		return 0, false
+	}
+	s.ackSent, s.ackAt, s.lastSent = s.ackSafe, now, now
+	return s.ackSafe, true
+}
+
+// ackPending takes s's last acknowledgement to send before its session
+// ends: one is pending, or one was queued for its writer, which the hang-up
+// may cut off (a repeated ack is harmless; a missing one is not). Called
+// with c.mu held.
+func (c *controller) ackPending(s *slot) (uint64, bool) {
+	if s.ackSafe == 0 || (s.ackSafe <= s.ackSent && !s.writing) {
+		return 0, false
+	}
+	s.ackSent, s.ackAt, s.lastSent = s.ackSafe, time.Now(), time.Now()
+	return s.ackSafe, true
 }
 
 // markLost marks a tester that fell silent failed, but keeps its
@@ -113,6 +156,7 @@ func (c *controller) markLost(s *slot, reason string) {
 		return
 	}
 	s.lost = true
+	c.lostOpen[s] = struct{}{}
 	c.onFailure(s)
 }
 
@@ -128,6 +172,7 @@ func (c *controller) waitLost(s *slot, now time.Time) bool {
 // held.
 func (c *controller) sessionOver(s *slot) {
 	s.over = true
+	delete(c.lostOpen, s)
 	if s.lost && !s.backAt.IsZero() {
 		c.events.Add("tester-back", s.rec.Slot, s.rec.ID, fmt.Sprintf("heard again %v after it was lost; %d late samples",
 			s.backAt.Sub(time.Unix(0, s.rec.StopNs)).Round(time.Millisecond), s.late))

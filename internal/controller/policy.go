@@ -19,12 +19,7 @@ func (c *controller) onFailure(s *slot) {
 	if c.stopping || c.aborted {
 		return
 	}
-	failed := 0
-	for _, o := range c.slots {
-		if o.rec.Failed {
-			failed++
-		}
-	}
+	failed := c.failed
 	planned := c.exp.Schedule.Testers
 	if !policyAborts(c.exp.FailurePolicy, c.exp.TolerateLost, failed, planned) {
 		return

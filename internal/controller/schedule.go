@@ -144,29 +144,43 @@ func (c *controller) waitAll(ctx context.Context) {
 	}
 }
 
-// sweep enforces deadlines and reports whether every slot has finished.
+// sweep tends the slots due by now (dueHeap) and reports whether every
+// slot has finished, none lost with its connection open still waited for.
 func (c *controller) sweep() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()
-	c.liveness(now)
-	all := true // schedule has launched every slot it will by now
-	for _, s := range c.slots {
-		if s.finished() {
-			all = all && !c.waitLost(s, now)
-			continue
-		}
-		all = false
-		switch {
-		case s.state == launched && now.After(s.deadline):
-			c.markFailed(s, "never joined the controller within the join timeout"+engineSays(s.handle))
-		case !s.stopSent.IsZero() && now.Sub(s.stopSent) > stopGrace:
-			c.markFailed(s, "did not stop when told to; killed")
-		case s.stopSent.IsZero() && !s.deadline.IsZero() && s.state != launched && now.After(s.deadline):
-			c.stop(s, "ran past its duration")
+	c.tending = c.popDue(now, c.tending[:0])
+	for i, s := range c.tending {
+		c.tend(s, now)
+		c.tending[i] = nil
+	}
+	if c.unfinished > 0 { // schedule has launched every slot it will by now
+		return false
+	}
+	for s := range c.lostOpen {
+		if c.waitLost(s, now) {
+			return false
 		}
 	}
-	return all
+	return true
+}
+
+// enforce applies s's deadlines: a tester that never joined fails, one
+// that ran past its time is told to stop, one that did not stop when told
+// is killed. Called with c.mu held.
+func (c *controller) enforce(s *slot, now time.Time) {
+	if s.finished() {
+		return
+	}
+	switch {
+	case s.state == launched && now.After(s.deadline):
+		c.markFailed(s, "never joined the controller within the join timeout"+engineSays(s.handle))
+	case !s.stopSent.IsZero() && now.Sub(s.stopSent) > stopGrace:
+		c.markFailed(s, "did not stop when told to; killed")
+	case s.stopSent.IsZero() && !s.deadline.IsZero() && s.state != launched && now.After(s.deadline):
+		c.stop(s, "ran past its duration")
+	}
 }
 
 // stopAll tells every running tester to stop now.
@@ -193,6 +207,7 @@ func (c *controller) stopAllLocked(why string) {
 
 func (c *controller) stop(s *slot, why string) {
 	s.stopSent = time.Now()
+	c.poke(s)
 	c.events.Add("stop-sent", s.rec.Slot, s.rec.ID, why)
 	c.send(s, protocol.TypeStop, nil) // a tester that cannot take it is lost, or killed after stopGrace
 }

@@ -119,7 +119,8 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	s.conn = conn
 	s.ended = make(chan struct{})
 	s.state = joined
-	s.lastHeard = time.Now()
+	s.lastHeard, s.lastSent = time.Now(), time.Now()
+	c.poke(s)
 	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
 	from := time.Now()
 	if s.rec.PlannedNs != 0 {
@@ -135,12 +136,16 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
 }
 
-// waitingSlot returns the first slot still waiting for its tester, or nil.
+// waitingSlot returns the first slot still waiting for its tester, or
+// nil: the head of c.waiting once those no longer waiting are dropped
+// (a slot never waits again), O(1) amortized. Called with c.mu held.
 func (c *controller) waitingSlot() *slot {
-	for _, s := range c.slots {
-		if s.state == launched && s.conn == nil {
+	for len(c.waiting) > 0 {
+		if s := c.waiting[0]; s.state == launched && s.conn == nil {
 			return s
 		}
+		c.waiting[0] = nil
+		c.waiting = c.waiting[1:]
 	}
 	return nil
 }
@@ -180,8 +185,11 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 		}
 		c.heardFrom(s)
 		end, err := c.handle(s, t, p)
-		if err != nil || end {
+		if err != nil {
 			return err
+		}
+		if end {
+			return c.flushAck(s)
 		}
 	}
 }
@@ -230,24 +238,47 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 	if err := c.spool.Samples(s.rec.Slot, p, b.Samples); err != nil {
 		return fmt.Errorf("spool: %w", err)
 	}
-	if n := len(b.Samples); n > 0 {
-		// only now is the batch safe: tell the tester so
-		if err := s.conn.WriteJSON(protocol.TypeAck, protocol.Ack{Seq: b.Samples[n-1].Seq}); err != nil {
-			return fmt.Errorf("acknowledging samples: %w", err)
-		}
-	}
+	var ack uint64
+	now := time.Now()
 	c.mu.Lock()
 	s.rec.Received += uint64(len(b.Samples))
 	s.rec.Sent = max(s.rec.Sent, b.Produced)
 	if n := len(b.Samples); n > 0 {
 		s.maxSeq = max(s.maxSeq, b.Samples[n-1].Seq)
+		// only now is the batch safe: tell the tester so, at most every ackEvery
+		ack, _ = c.ackNow(s, b.Samples[n-1].Seq, now)
 	}
 	if s.lost {
 		s.late += uint64(len(b.Samples))
 	}
 	m := s.mapper
 	c.mu.Unlock()
+	if err := writeAck(s.conn, ack); err != nil {
+		return err
+	}
 	c.stats.add(b.Samples, m)
+	return nil
+}
+
+// flushAck acknowledges, before s's session ends, what was spooled since
+// its last acknowledgement.
+func (c *controller) flushAck(s *slot) error {
+	c.mu.Lock()
+	ack, _ := c.ackPending(s)
+	c.mu.Unlock()
+	return writeAck(s.conn, ack)
+}
+
+// writeAck writes an acknowledgement of every sample up to seq (0: none
+// to write).
+func writeAck(conn *protocol.Conn, seq uint64) error {
+	if seq == 0 {
+		return nil
+	}
+	var b [protocol.AckSize]byte
+	if err := conn.Write(protocol.TypeAck, protocol.AppendAck(b[:0], seq)); err != nil {
+		return fmt.Errorf("acknowledging samples: %w", err)
+	}
 	return nil
 }
 
@@ -299,7 +330,7 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
 		return
 	}
-	s.state = done
+	c.finishSlot(s, done)
 	s.rec.StopNs = s.mapper.Global(m.LocalNs)
 	c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
 	c.journal(s)

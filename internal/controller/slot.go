@@ -42,6 +42,16 @@ type slot struct {
 	writing    bool       // a writer goroutine is sending outq
 	writeSince time.Time  // when the write in progress began
 	maxSeq     uint64     // the highest sample Seq received (its Seqs come in order)
+	lastSent   time.Time  // when a frame to it was last written or queued
+
+	// acknowledgements (liveness.go: ackNow)
+	ackSafe uint64    // the highest Seq spooled
+	ackSent uint64    // the highest Seq acknowledged
+	ackAt   time.Time // when the last acknowledgement went
+
+	// when it is next due for tending (due.go)
+	dueAt  time.Time
+	dueIdx int // its index in controller.due; -1: not there
 }
 
 func (s *slot) finished() bool { return s.state == done || s.state == failed }
@@ -52,13 +62,21 @@ func (c *controller) recordFailure(s *slot, event, reason string) bool {
 	if s.finished() {
 		return false
 	}
-	s.state = failed
+	c.finishSlot(s, failed)
+	c.failed++
 	s.rec.Failed = true
 	s.rec.FailureReason = reason
 	s.rec.StopNs = time.Now().UnixNano()
 	c.events.Add(event, s.rec.Slot, s.rec.ID, reason)
 	c.journal(s)
 	return true
+}
+
+// finishSlot moves s, not finished, to state st, done or failed. Called
+// with c.mu held.
+func (c *controller) finishSlot(s *slot, st state) {
+	s.state = st
+	c.unfinished--
 }
 
 // markFailed marks a slot failed once, with the time and the reason.
@@ -88,9 +106,11 @@ func (c *controller) launch(i int) {
 // newSlot adds the slot for tester i.
 func (c *controller) newSlot(i int) *slot {
 	rec := &rundir.TesterRecord{Slot: i, LaunchNs: time.Now().UnixNano(), PlannedNs: c.plannedStart(i)}
-	s := &slot{rec: rec, mapper: clock.NewMapper(nil)}
+	s := &slot{rec: rec, mapper: clock.NewMapper(nil), dueIdx: -1}
 	c.mu.Lock()
 	c.slots = append(c.slots, s)
+	c.waiting = append(c.waiting, s)
+	c.unfinished++
 	c.mu.Unlock()
 	return s
 }
@@ -120,8 +140,16 @@ func (c *controller) launched(s *slot, h testbed.Handle, err error, join time.Du
 		}
 		s.deadline = time.Now().Add(join)
 	}
+	c.poke(s)
 	c.events.Add("launched", rec.Slot, rec.ID, "")
 	c.journal(s)
+	if _, ok := h.(testbed.SharedWait); ok {
+		c.sharedWait = append(c.sharedWait, s)
+		if len(c.sharedWait) == 1 {
+			go c.watchSharedExit(h)
+		}
+		return
+	}
 	go c.watchExit(s, h)
 }
 
@@ -137,14 +165,36 @@ const exitGrace = 2 * time.Second
 // before saying Done has failed.
 func (c *controller) watchExit(s *slot, h testbed.Handle) {
 	err := h.Wait()
+	c.exited(s, h, err, time.Now().Add(exitGrace))
+}
+
+// watchSharedExit is watchExit for every slot in c.sharedWait, whose
+// handles all end with h (testbed.SharedWait): one goroutine, not one per
+// tester (a goroutine's stack and descriptor are some 2.5 KB).
+func (c *controller) watchSharedExit(h testbed.Handle) {
+	err := h.Wait()
+	grace := time.Now().Add(exitGrace)
+	c.mu.Lock()
+	slots := c.sharedWait
+	c.mu.Unlock()
+	for _, s := range slots {
+		c.exited(s, h, err, grace)
+	}
+}
+
+// exited records that s's tester exited with err, once its session has
+// ended or grace has passed.
+func (c *controller) exited(s *slot, h testbed.Handle, err error, grace time.Time) {
 	c.mu.Lock()
 	ended := s.ended
 	c.mu.Unlock()
 	if ended != nil { // let the session read what the tester said last (its error)
+		t := time.NewTimer(time.Until(grace))
 		select {
 		case <-ended:
-		case <-time.After(exitGrace):
+		case <-t.C:
 		}
+		t.Stop()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -40,6 +40,12 @@ const (
 	PolicyTolerate = "tolerate" // go on while at most tolerate_lost of the testers failed, else abort
 )
 
+// Controller modes (controller.mode).
+const (
+	ModeDisk   = "disk"   // spool samples to disk as they come (the default)
+	ModeMemory = "memory" // keep samples in memory, write them at the end
+)
+
 // Time-server transports.
 const (
 	SyncUDP = "udp" // the default

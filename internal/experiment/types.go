@@ -113,6 +113,12 @@ type Testbed struct {
 type Controller struct {
 	Listen    string `yaml:"listen"`    // HOST:PORT to listen on ("" = 127.0.0.1:0, or testbed.listen for join)
 	Advertise string `yaml:"advertise"` // HOST or HOST:PORT testers dial ("" = the listen address)
+	// Mode is where the controller keeps the raw samples during the run:
+	// ModeDisk (the default) spools them to the run directory as they
+	// come, so that memory stays flat and a killed run can be recovered;
+	// ModeMemory keeps them in memory and writes them at the end (no
+	// spool writes: faster, for short runs; nothing to recover).
+	Mode string `yaml:"mode"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

@@ -164,6 +164,9 @@ func CheckProvider(p string) error {
 // injection.
 func (v *validator) syncAndClock() {
 	e := v.e
+	if m := e.Controller.Mode; m != "" && m != ModeDisk && m != ModeMemory {
+		v.add("controller.mode", fmt.Sprintf("must be %s or %s, got %q", ModeDisk, ModeMemory, m))
+	}
 	if t := e.Sync.Transport; t != SyncUDP && t != SyncTCP {
 		v.add("sync.transport", fmt.Sprintf("must be %s or %s, got %q", SyncUDP, SyncTCP, t))
 	}

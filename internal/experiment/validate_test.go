@@ -88,6 +88,8 @@ func TestSyncAndClockKeys(t *testing.T) {
 	}{
 		// a transport we do not have
 		{"transport", "client:\n  exec: [x]\nsync:\n  transport: carrier-pigeon\n", "exp.yaml:4: sync.transport"},
+		// a controller mode we do not have
+		{"mode", "client:\n  exec: [x]\ncontroller:\n  mode: tape\n", "exp.yaml:4: controller.mode"},
 		// too many probes
 		{"probes", "client:\n  exec: [x]\nsync:\n  probes: 1000\n", "exp.yaml:4: sync.probes"},
 		// a negative injected skew

@@ -18,7 +18,6 @@
 package protocol
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -43,8 +42,13 @@ import (
 // (BatchVersion 3): an older tester would run one client where many were
 // asked for. Version 6: client kinds http, tcp, udp and persistent, the
 // open model (TestDesc.Rate), and samples carrying an intended start,
-// HTTP phases and client extras (BatchVersion 4).
-const Version = 6
+// HTTP phases and client extras (BatchVersion 4). Version 7: the
+// acknowledgement is a fixed 8-byte binary frame (AppendAck), sent at most
+// every AckEvery per tester with the highest Seq spooled so far, and the
+// controller sends a heartbeat only to a tester it sent nothing else in
+// the period. A version-6 tester is refused at its Hello ("protocol
+// version 6 not supported (this controller speaks 7)").
+const Version = 7
 
 // Limits on what a peer may send.
 const (
@@ -79,7 +83,7 @@ const (
 	TypeDone                       // tester → controller: finished, with counts
 	TypeStop                       // controller → tester: stop now
 	TypeError                      // either way: fatal error text, then close
-	TypeAck                        // controller → tester: samples up to this Seq are spooled
+	TypeAck                        // controller → tester: samples up to this Seq are spooled (ack.go)
 	TypeHeartbeat                  // either way: still here (no payload)
 	typeEnd
 )
@@ -102,27 +106,26 @@ var ErrFrameTooLarge = errors.New("protocol: frame too large")
 // may come from many. Until Secure, frames are plain and at most
 // MaxHandshakeFrame bytes; after it, each carries a sequence number and a
 // MAC (see secure.go) and may be up to MaxFrame.
+//
+// A Conn holds a buffer only while a frame is in flight (connbuf.go): it
+// reads into a pooled buffer that goes back once the frame was handled
+// (with the next Read), and writes each frame with one write from a
+// pooled buffer. An idle connection costs its goroutine and this struct.
 type Conn struct {
 	c     net.Conn
-	r     *bufio.Reader
+	rd    frameReader
 	limit uint32 // largest frame body read now
 	rsec  *secureState
 	rerr  error // a read error ends the connection for good
 
 	mu   sync.Mutex
-	w    *bufio.Writer
 	wsec *secureState
-	wbuf []byte
+	werr error // a write error too: a frame may have been cut off
 }
-
-// connBuffer is the size of each of a Conn's read and write buffers:
-// frames are read whole into their own buffer, so a large buffer would
-// only cost memory on every connection, admitted or not.
-const connBuffer = 16 << 10
 
 // NewConn frames c.
 func NewConn(c net.Conn) *Conn {
-	return &Conn{c: c, r: bufio.NewReaderSize(c, connBuffer), w: bufio.NewWriterSize(c, connBuffer), limit: MaxHandshakeFrame}
+	return &Conn{c: c, rd: newFrameReader(c), limit: MaxHandshakeFrame}
 }
 
 // Close closes the underlying connection.
@@ -141,33 +144,45 @@ func (c *Conn) Read() (Type, []byte, error) {
 	if c.rerr != nil {
 		return 0, nil, c.rerr
 	}
-	t, body, err := readFrame(c.r, c.limit)
+	t, body, err := c.rd.next(c.limit)
 	if err == nil && c.rsec != nil {
 		body, err = c.rsec.open(t, body)
 	}
 	if err != nil {
 		c.rerr = err
+		if c.rd.buf != nil {
+			c.rd.release()
+		}
 		return 0, nil, err
 	}
 	return t, body, nil
 }
 
-// Write writes one frame and flushes it.
+// Write writes one frame with a single write.
 func (c *Conn) Write(t Type, payload []byte) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if len(payload) > MaxFrame {
 		return fmt.Errorf("%w: %d bytes (limit %d)", ErrFrameTooLarge, len(payload), MaxFrame)
 	}
-	body := payload
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.werr != nil {
+		return c.werr
+	}
+	b := getBuf(frameHeader + len(payload) + SecureOverhead)
+	frame := (*b)[:frameHeader]
 	if c.wsec != nil {
-		c.wbuf = c.wsec.seal(c.wbuf[:0], t, payload)
-		body = c.wbuf
+		frame = c.wsec.seal(frame, t, payload)
+	} else {
+		frame = append(frame, payload...)
 	}
-	if err := writeFrame(c.w, t, body); err != nil {
-		return err
+	binary.BigEndian.PutUint32(frame[:4], uint32(len(frame)-frameHeader))
+	frame[4] = byte(t)
+	_, err := c.c.Write(frame)
+	putBuf(b)
+	if err != nil {
+		c.werr = err
 	}
-	return c.w.Flush()
+	return err
 }
 
 // ReadFrame reads one plain frame of at most MaxFrame bytes from r.

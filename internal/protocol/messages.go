@@ -58,6 +58,10 @@ type TestDesc struct {
 	// tester's arrival rate by whichever of its clients is free, instead
 	// of each client's closed loop (IntervalNs is then unused).
 	Rate *RateDesc `json:"rate,omitempty"`
+	// UDP, when set, grants the tester a UDP session: it sends its sample
+	// batches as datagrams to UDP.Addr (UDPSender) instead of TCP frames;
+	// everything else stays on this connection.
+	UDP *UDPDesc `json:"udp,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
@@ -80,6 +84,11 @@ func (d *TestDesc) Validate() error {
 	}
 	if err := d.validateClients(); err != nil {
 		return err
+	}
+	if d.UDP != nil {
+		if err := d.UDP.Validate(); err != nil {
+			return fmt.Errorf("testdesc: %w", err)
+		}
 	}
 	if d.Rate != nil {
 		return d.Rate.Validate()
@@ -123,12 +132,15 @@ type Done struct {
 	LocalNs  int64  `json:"local_ns"` // when the client loop ended
 	Produced uint64 `json:"produced"` // samples produced
 	Reason   string `json:"reason"`   // "completed", "stopped", ...
-}
-
-// Ack tells the tester that every sample of its batches up to Seq is in
-// the controller's spool: what a crash of the controller can no longer lose.
-type Ack struct {
-	Seq uint64 `json:"seq"` // the highest sample Seq of the batch just spooled
+	// UDPLastSeq is, on a UDP session, the sequence number of the last
+	// datagram the tester sealed (UDPSender.LastSeq; 0: none): the
+	// controller counts every number up to it that never arrived as lost,
+	// the trailing ones included.
+	UDPLastSeq uint64 `json:"udp_last_seq,omitempty"`
+	// UDPSendErrors counts the datagrams the tester sealed but its socket
+	// refused to send (e.g. ENOBUFS): lost at the sender, and so among the
+	// controller's lost, told apart in the report.
+	UDPSendErrors uint64 `json:"udp_send_errors,omitempty"`
 }
 
 // Heartbeat is the optional payload of a TypeHeartbeat frame: most

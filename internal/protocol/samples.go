@@ -56,23 +56,29 @@ func AppendBatch(dst []byte, b *Batch) []byte {
 	dst = binary.AppendUvarint(dst, b.Produced)
 	dst = binary.AppendUvarint(dst, uint64(len(b.Samples)))
 	var prev int64
-	for _, s := range b.Samples {
-		dst = binary.AppendUvarint(dst, s.Seq)
-		dst = binary.AppendVarint(dst, s.Start-prev)
-		prev = s.Start
-		dst = binary.AppendVarint(dst, s.End-s.Start)
-		dst = append(dst, byte(s.Status))
-		dst = binary.AppendUvarint(dst, uint64(s.Client))
-		dst = appendV4(dst, &s)
-		dst = binary.AppendVarint(dst, s.Bytes)
-		e := s.Err
-		if len(e) > MaxErrText {
-			e = e[:MaxErrText]
-		}
-		dst = binary.AppendUvarint(dst, uint64(len(e)))
-		dst = append(dst, e...)
+	for i := range b.Samples {
+		dst = appendSample(dst, &b.Samples[i], prev)
+		prev = b.Samples[i].Start
 	}
 	return dst
+}
+
+// appendSample encodes s onto dst, its start as a delta from prev (the
+// previous sample's start in the batch, 0 for the first).
+func appendSample(dst []byte, s *sample.Sample, prev int64) []byte {
+	dst = binary.AppendUvarint(dst, s.Seq)
+	dst = binary.AppendVarint(dst, s.Start-prev)
+	dst = binary.AppendVarint(dst, s.End-s.Start)
+	dst = append(dst, byte(s.Status))
+	dst = binary.AppendUvarint(dst, uint64(s.Client))
+	dst = appendV4(dst, s)
+	dst = binary.AppendVarint(dst, s.Bytes)
+	e := s.Err
+	if len(e) > MaxErrText {
+		e = e[:MaxErrText]
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(e)))
+	return append(dst, e...)
 }
 
 // appendV4 encodes the version 4 fields of s: flags, then the flagged.

@@ -125,6 +125,31 @@ func WriteSamples(dir string, testers []*TesterRecord) (map[int]uint64, error) {
 // WriteSamplesKeys is WriteSamples for a spool whose extras' keys are
 // known (SpoolWriter.ExtraKeys of the writer that made it).
 func WriteSamplesKeys(dir string, testers []*TesterRecord, keys []string) (map[int]uint64, error) {
+	f, err := os.Open(filepath.Join(dir, Spool))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	counts, err := writeSamplesFrom(dir, testers, keys, f)
+	if err != nil {
+		return counts, fmt.Errorf("spool %s: %w", f.Name(), err)
+	}
+	return counts, nil
+}
+
+// WriteSamplesSpool is WriteSamplesKeys for the closed memory spool sp
+// (NewMemorySpool): the same file, row for row, as from a spool on disk
+// that holds the same frames.
+func WriteSamplesSpool(dir string, testers []*TesterRecord, sp *SpoolWriter) (map[int]uint64, error) {
+	r, err := sp.MemoryReader()
+	if err != nil {
+		return nil, err
+	}
+	return writeSamplesFrom(dir, testers, sp.ExtraKeys(), r)
+}
+
+// writeSamplesFrom writes samples.parquet from the spool frames r holds.
+func writeSamplesFrom(dir string, testers []*TesterRecord, keys []string, spool io.Reader) (map[int]uint64, error) {
 	mappers := map[int]*clock.Mapper{}
 	ids := map[int]string{}
 	for _, t := range testers {
@@ -134,7 +159,7 @@ func WriteSamplesKeys(dir string, testers []*TesterRecord, keys []string) (map[i
 	counts := map[int]uint64{}
 	err := WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
 		rows := make([]Row, 0, RowChunk)
-		err := ReadSpool(filepath.Join(dir, Spool), SpoolVisitor{
+		err := ReadSpoolFrom(spool, SpoolVisitor{
 			Sync: func(int, clock.Record) error { return nil },
 			Batch: func(slot int, b *protocol.Batch) error {
 				m := mappers[slot]

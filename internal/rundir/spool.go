@@ -54,9 +54,10 @@ const maxSpoolFrame = protocol.MaxFrame + binary.MaxVarintLen64
 type SpoolWriter struct {
 	mu   sync.Mutex
 	f    *os.File
-	size int64  // bytes of whole frames in the file
-	buf  []byte // the frame being written
-	err  error  // sticky: a failed fsync or a write that could not be undone
+	mem  *memSpool // the frames, for a memory spool (f is nil)
+	size int64     // bytes of whole frames in the file
+	buf  []byte    // the frame being written
+	err  error     // sticky: a failed fsync or a write that could not be undone
 	// dirty is set by a write and cleared by the fsync that covers it.
 	dirty bool
 	fsync func(*os.File) error // f.Sync; tests count the calls
@@ -154,6 +155,11 @@ func (s *SpoolWriter) frameLocked(t protocol.Type, slot int, payload []byte) err
 		return fmt.Errorf("spool: %w: %d bytes (limit %d)", protocol.ErrFrameTooLarge, n, maxSpoolFrame)
 	}
 	binary.BigEndian.PutUint32(s.buf, uint32(n))
+	if s.mem != nil {
+		s.mem.write(s.buf)
+		s.size += int64(len(s.buf))
+		return nil
+	}
 	if _, err := s.f.Write(s.buf); err != nil {
 		if terr := s.undo(); terr != nil {
 			s.err = fmt.Errorf("spool: a write failed (%w) and could not be undone: %w", err, terr)
@@ -216,14 +222,19 @@ func (s *SpoolWriter) Close() error {
 	s.once.Do(func() {
 		close(s.stop)
 		<-s.done
-		err := s.syncNow()
+		var err error
+		if s.mem == nil {
+			err = s.syncNow()
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if err == nil {
 			err = s.err
 		}
-		if cerr := s.f.Close(); err == nil {
-			err = cerr
+		if s.f != nil {
+			if cerr := s.f.Close(); err == nil {
+				err = cerr
+			}
 		}
 		if err == nil {
 			err = errSpoolClosed

@@ -23,6 +23,7 @@ type Join struct {
 var (
 	_ Testbed      = (*Join)(nil)
 	_ BatchStarter = (*Join)(nil)
+	_ SharedWait   = joinHandle{}
 )
 
 // NewJoin returns the join testbed for an experiment's testbed section.
@@ -72,6 +73,9 @@ func (h joinHandle) Wait() error {
 	<-h.done
 	return nil
 }
+
+// SharedWait says that every join handle's Wait returns at Cleanup.
+func (joinHandle) SharedWait() {}
 
 // Kill does nothing: the controller hangs up on the tester, which stops.
 func (joinHandle) Kill() error { return nil }

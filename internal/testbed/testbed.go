@@ -120,6 +120,14 @@ type Handle interface {
 // environment even after unsetenv).
 const SecretFD = 3
 
+// SharedWait is a Handle whose Wait is that of every other handle of its
+// testbed that is a SharedWait too (Join's: they all return at Cleanup):
+// the controller then waits on one goroutine for them all, not on one per
+// tester.
+type SharedWait interface {
+	SharedWait()
+}
+
 // StatusReporter is a Handle that can say what its engine knows of a
 // tester that has not joined (e.g. Slurm's "pending (Resources)"): the
 // controller adds it to the failure reason of a tester that never joined.

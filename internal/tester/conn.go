@@ -24,12 +24,12 @@ func (t *Tester) readLoop() {
 		case protocol.TypeStop:
 			t.cancel(errStopped)
 		case protocol.TypeAck:
-			var a protocol.Ack
-			if err := protocol.DecodeJSON(typ, p, &a); err != nil {
+			seq, err := protocol.ParseAck(p)
+			if err != nil {
 				t.cancel(fmt.Errorf("%w: %v", ErrLostController, err))
 				return
 			}
-			t.out.ack(a.Seq)
+			t.out.ack(seq)
 		case protocol.TypeError:
 			var m protocol.ErrorMsg
 			_ = protocol.DecodeJSON(typ, p, &m)

@@ -116,28 +116,13 @@ func (t *Tester) logCounts() {
 func (t *Tester) handshake() error {
 	host, _ := os.Hostname()
 	t.id = host + ":" + strconv.Itoa(os.Getpid())
-	nonce := protocol.NewNonce()
-	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: nonce}
-	if err := t.conn.WriteJSON(protocol.TypeHello, hello); err != nil {
-		return err
-	}
-	var ch protocol.Challenge
+	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: protocol.NewNonce()}
 	_ = t.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	if err := t.conn.Expect(protocol.TypeChallenge, &ch); err != nil {
-		return fmt.Errorf("tester: handshake: %w", err)
-	}
-	b := protocol.BindingOf(hello, ch.Nonce)
-	if !protocol.CheckProof(t.o.Secret, protocol.RoleController, b, ch.Proof) {
-		return errors.New("tester: the controller could not prove it holds the secret; refusing to run commands for it")
-	}
-	auth := protocol.Auth{Proof: protocol.Proof(t.o.Secret, protocol.RoleTester, b)}
-	if err := t.conn.WriteJSON(protocol.TypeAuth, auth); err != nil {
+	desc, err := Handshake(t.conn, t.o.Secret, hello)
+	if err != nil {
 		return err
 	}
-	t.conn.Secure(protocol.SessionKeys(t.o.Secret, protocol.RoleTester, b))
-	if err := t.conn.Expect(protocol.TypeTestDesc, &t.desc); err != nil {
-		return fmt.Errorf("tester: waiting for the test description: %w", err)
-	}
+	t.desc = desc
 	_ = t.conn.SetReadDeadline(time.Time{})
 	if t.o.Slot == protocol.AnySlot {
 		t.o.Slot = t.desc.Slot

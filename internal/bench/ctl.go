@@ -1,0 +1,240 @@
+package bench
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/diperf/diperf/internal/rundir"
+)
+
+// ControllerOptions configure the controller benchmark.
+type ControllerOptions struct {
+	Testers    int           // tester sessions to open
+	Rate       float64       // samples/s, all testers together
+	Duration   time.Duration // how long they send
+	Transport  string        // "tcp" (the only one so far)
+	Mode       string        // controller.mode: "disk" or "memory" ("" = disk)
+	Exe        string        // the diperf binary run as the controller
+	Dir        string        // where the experiment and the run go ("" = a temporary directory)
+	Keep       bool          // keep Dir afterwards
+	CPUProfile string        // write the controller's CPU profile here ("" = none)
+}
+
+// ControllerResult is the JSON line `diperf bench controller` ends with.
+type ControllerResult struct {
+	Bench     string  `json:"bench"`
+	Transport string  `json:"transport"`
+	Mode      string  `json:"mode"`
+	Testers   int     `json:"testers"`
+	Rate      float64 `json:"rate"`
+	DurationS float64 `json:"duration_s"`
+	Sources   int     `json:"source_addresses"`
+	// ConnectS is how long the testers took to connect and prove
+	// themselves (64 handshakes at a time, the controller's cap).
+	ConnectS float64 `json:"connect_s"`
+	Sent     uint64  `json:"sent"`     // samples the generator wrote to its connections
+	Acked    uint64  `json:"acked"`    // samples the controller acknowledged as spooled
+	Received uint64  `json:"received"` // samples the controller counted (testers.csv)
+	Stored   uint64  `json:"stored"`   // rows of samples.parquet
+	Lost     int64   `json:"lost"`     // sent − stored
+	// SamplesPerS is stored / duration: what the controller took in while
+	// the testers sent (see DrainS for how far behind it was).
+	SamplesPerS float64 `json:"samples_per_s"`
+	// DrainS is how long after the last sample was written the last
+	// tester's session ended: the controller's lag at the end.
+	DrainS float64 `json:"drain_s"`
+	// ControllerRSSMB is the controller's peak resident memory while
+	// testers were connected (sampled each second); ControllerHWMMB its
+	// peak over its whole life, the analysis at the end included.
+	ControllerRSSMB float64 `json:"controller_rss_mb"`
+	ControllerHWMMB float64 `json:"controller_hwm_mb"`
+	// ControllerCPUS is the controller's CPU time (user+system) from its
+	// start to the end of the last session; ControllerTotalCPUS includes
+	// writing the run directory and analysing it.
+	ControllerCPUS      float64 `json:"controller_cpu_s"`
+	ControllerTotalCPUS float64 `json:"controller_total_cpu_s"`
+	// BytesPerTester is (RSS with every tester connected, idle − RSS
+	// once the slots exist, before any connection) / testers: what a
+	// connection costs the controller (its buffers, goroutine, session).
+	BytesPerTester float64 `json:"bytes_per_tester"`
+	BaseRSSMB      float64 `json:"base_rss_mb"`     // the controller before any connection
+	GeneratorCPUS  float64 `json:"generator_cpu_s"` // this process's CPU over the whole benchmark
+	FailedSessions int64   `json:"failed_sessions"`
+	FirstError     string  `json:"first_error,omitempty"`
+	Dir            string  `json:"dir,omitempty"`
+}
+
+// Controller runs `diperf run` of a join experiment for o.Testers testers
+// as a child process, opens o.Testers tester sessions to it that send
+// o.Rate samples/s in total for o.Duration, and measures what the
+// controller received, stored, and what it cost.
+func Controller(ctx context.Context, o ControllerOptions, progress io.Writer) (*ControllerResult, error) {
+	r := &ControllerResult{Bench: "controller", Transport: o.Transport, Mode: o.Mode, Testers: o.Testers,
+		Rate: o.Rate, DurationS: o.Duration.Seconds(), Sources: SourceCount(o.Testers)}
+	dir, err := benchDir(o)
+	if err != nil {
+		return nil, err
+	}
+	if o.Keep {
+		r.Dir = dir
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	secret, err := writeBenchFiles(dir, o)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := startController(o, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer ch.kill()
+	if err := ch.loadIt(ctx, o, secret, r, progress); err != nil {
+		return nil, err
+	}
+	if err := ch.wait(); err != nil {
+		return nil, err
+	}
+	fillController(r, ch, filepath.Join(dir, "run"))
+	return r, nil
+}
+
+func benchDir(o ControllerOptions) (string, error) {
+	if o.Dir != "" {
+		return o.Dir, os.MkdirAll(o.Dir, 0o755)
+	}
+	return os.MkdirTemp("", "diperf-bench-controller-")
+}
+
+// writeBenchFiles writes the run's token and the join experiment.
+func writeBenchFiles(dir string, o ControllerOptions) ([]byte, error) {
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	secret := []byte(base64.StdEncoding.EncodeToString(raw))
+	token := filepath.Join(dir, "token")
+	if err := os.WriteFile(token, secret, 0o600); err != nil {
+		return nil, err
+	}
+	// Every tester may join at once, and runs until it says Done: its
+	// duration covers the connection phase as well as the sending.
+	exp := fmt.Sprintf(`name: bench-controller
+client: {exec: ["true"]}
+testbed: {provider: join, listen: "127.0.0.1:0", token_file: %q, wait: 30m}
+schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_interval: 0s}
+sync: {transport: tcp}
+controller: {mode: %q}
+`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"))
+	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
+}
+
+// child is the controller under test.
+type child struct {
+	cmd    *exec.Cmd
+	dir    string // the run directory
+	log    string // its stderr
+	exited chan struct{}
+	err    error // its exit, once exited is closed
+
+	mu      sync.Mutex
+	peakRSS uint64
+	cpuEnd  time.Duration // CPU at the end of the last session
+}
+
+func startController(o ControllerOptions, dir string) (*child, error) {
+	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
+	logf, err := os.Create(ch.log)
+	if err != nil {
+		return nil, err
+	}
+	ch.cmd = exec.Command(o.Exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
+	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
+	ch.cmd.Env = os.Environ()
+	if o.CPUProfile != "" {
+		ch.cmd.Env = append(ch.cmd.Env, "DIPERF_CPUPROFILE="+o.CPUProfile)
+	}
+	if err := ch.cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("bench: starting the controller: %w", err)
+	}
+	go func() {
+		ch.err = ch.cmd.Wait()
+		logf.Close()
+		close(ch.exited)
+	}()
+	return ch, nil
+}
+
+// alive is nil while the child runs, and its exit with its log after.
+func (ch *child) alive() error {
+	select {
+	case <-ch.exited:
+		return fmt.Errorf("bench: the controller exited (%v):\n%s", ch.err, tail(ch.log, 20))
+	default:
+		return nil
+	}
+}
+
+func (ch *child) kill() {
+	if ch.alive() == nil {
+		_ = ch.cmd.Process.Kill()
+		<-ch.exited
+	}
+}
+
+// wait waits for the controller to write its run directory and exit.
+func (ch *child) wait() error {
+	<-ch.exited
+	if ch.err != nil {
+		return fmt.Errorf("bench: the controller failed (%v):\n%s", ch.err, tail(ch.log, 20))
+	}
+	return nil
+}
+
+// sample records the controller's memory now and returns its RSS.
+func (ch *child) sample() uint64 {
+	rss, _, _ := procMem(ch.cmd.Process.Pid)
+	ch.mu.Lock()
+	ch.peakRSS = max(ch.peakRSS, rss)
+	ch.mu.Unlock()
+	return rss
+}
+
+// fillController completes r from the child's exit and its run directory.
+func fillController(r *ControllerResult, ch *child, run string) {
+	r.ControllerRSSMB = mb(ch.peakRSS)
+	r.ControllerCPUS = round(ch.cpuEnd.Seconds(), 2)
+	if ru, ok := ch.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.ControllerHWMMB = round(float64(ru.Maxrss)/1024, 1)
+		r.ControllerTotalCPUS = round(tv(ru.Utime)+tv(ru.Stime), 2)
+	}
+	if ts, err := rundir.ReadTesters(run); err == nil {
+		for _, t := range ts {
+			r.Received += t.Received
+		}
+	}
+	if n, err := rundir.CountSamples(run); err == nil {
+		r.Stored = uint64(n)
+	}
+	r.Lost = int64(r.Sent) - int64(r.Stored)
+	r.SamplesPerS = round(float64(r.Stored)/r.DurationS, 0)
+	var self syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) == nil {
+		r.GeneratorCPUS = round(tv(self.Utime)+tv(self.Stime), 2)
+	}
+}
+
+func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+
+func mb(b uint64) float64 { return round(float64(b)/(1<<20), 1) }

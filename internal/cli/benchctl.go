@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/diperf/diperf/internal/bench"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
+)
+
+// benchControllerCmd is `diperf bench controller`: a controller (`diperf
+// run` of a join experiment, a child process) loaded by N tester sessions
+// speaking the real protocol, sending R samples/s in total.
+func benchControllerCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "bench controller", "--testers N --rate R --duration D [flags]")
+	o := bench.ControllerOptions{}
+	fs.IntVar(&o.Testers, "testers", 1000, "tester sessions to open")
+	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
+	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
+	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp (udp and ssh: not yet)")
+	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
+	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
+	fs.BoolVar(&o.Keep, "keep", false, "keep the directory afterwards")
+	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write the controller's CPU profile (its whole life) to this file")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if err := checkControllerBench(o); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	o.Exe = exe
+	// The generator holds a connection per tester, the controller (which
+	// inherits the limit and raises its own) one more each.
+	if err := raiseNoFile(e.stderr, fmt.Sprintf("bench controller with %d testers", o.Testers), uint64(o.Testers)+256); err != nil {
+		return err
+	}
+	r, err := bench.Controller(ctx, o, e.stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v: sent %d, stored %d, lost %d; %.0f samples/s; controller peak RSS %.1f MB, %.1f CPU-s, %.0f bytes per tester\n",
+		r.Testers, r.Rate, o.Duration, r.Sent, r.Stored, r.Lost, r.SamplesPerS, r.ControllerRSSMB, r.ControllerCPUS, r.BytesPerTester)
+	return printJSON(e, r)
+}
+
+func checkControllerBench(o bench.ControllerOptions) error {
+	switch {
+	case o.Transport == "udp" || o.Transport == "ssh":
+		return errs.Usagef("--transport %s: not yet (this build's controller takes testers over tcp only)", o.Transport)
+	case o.Transport != "tcp":
+		return errs.Usagef("--transport %q: want tcp (udp and ssh: not yet)", o.Transport)
+	case o.Mode != experiment.ModeDisk && o.Mode != experiment.ModeMemory:
+		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
+	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:
+		return errs.Usagef("--testers, --rate and --duration must be positive")
+	case o.Testers > 1_000_000:
+		return errs.Usagef("--testers %d: at most 1,000,000", o.Testers)
+	}
+	return nil
+}
