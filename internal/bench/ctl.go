@@ -24,6 +24,7 @@ type ControllerOptions struct {
 	Duration   time.Duration // how long they send
 	Transport  string        // "tcp" (the only one so far)
 	Mode       string        // controller.mode: "disk" or "memory" ("" = disk)
+	Relays     int           // controller.relays (< 0: left out, the controller decides)
 	Exe        string        // the diperf binary run as the controller
 	Dir        string        // where the experiment and the run go ("" = a temporary directory)
 	Keep       bool          // keep Dir afterwards
@@ -134,9 +135,18 @@ client: {exec: ["true"]}
 testbed: {provider: join, listen: "127.0.0.1:0", token_file: %q, wait: 30m}
 schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_interval: 0s}
 sync: {transport: tcp}
-controller: {mode: %q}
-`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"))
+controller: {mode: %q%s}
+`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"), relaysKey(o.Relays))
 	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
+}
+
+// relaysKey is the controller section's relays key for n (none when
+// negative).
+func relaysKey(n int) string {
+	if n < 0 {
+		return ""
+	}
+	return fmt.Sprintf(", relays: %d", n)
 }
 
 // child is the controller under test.

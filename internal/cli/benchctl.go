@@ -21,6 +21,7 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
 	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp (udp and ssh: not yet)")
+	fs.IntVar(&o.Relays, "relays", -1, "controller.relays: relay processes taking the testers' connections (-1: as the controller decides, by its open-file limit)")
 	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
 	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the directory afterwards")

@@ -46,6 +46,7 @@ func init() {
 		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
 		"predict":    {"predict throughput and response time at a load", predictCmd, false},
 		"compare":    {"compare two runs: is B faster than A? (bootstrap 95% CIs)", compareCmd, false},
+		"relay":      {"accept testers' connections for a controller (started by diperf run)", relayCmd, true},
 		"sweep":      {"end what an ssh run left on this host (run there by the ssh testbed)", sweepCmd, true},
 		"bench":      {"benchmarks: bench " + strings.Join(benchNames(), " | bench ") + " (last line: JSON figures)", benchCmd, false},
 	}

@@ -51,8 +51,19 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", controllerFiles(exp)); err != nil {
+	lim, err := getNoFile()
+	if err != nil {
+		return fmt.Errorf("reading the open-file limit: %w", err)
+	}
+	plan, err := planRelays(exp, lim)
+	if err != nil {
 		return err
+	}
+	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", applyRelays(&o, exp, plan)); err != nil {
+		return err
+	}
+	if plan.relays > 0 {
+		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.relays, plan.perRelay)
 	}
 	return runExperiment(ctx, e, exp, o)
 }

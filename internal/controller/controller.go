@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os/exec"
 	"sort"
 	"strings"
 	"sync"
@@ -51,6 +52,14 @@ type Options struct {
 	// holds (nil: a random one; else at least MinSecret bytes). It never
 	// reaches the run directory, the logs or a client.
 	Secret []byte
+	// Relays is how many relay worker processes accept the testers'
+	// connections in the controller's place, each holding at most
+	// RelayMaxConns of them (0: the controller accepts them itself); see
+	// package relay. RelayCommand starts one (nil: this program's `relay`
+	// subcommand).
+	Relays        int
+	RelayMaxConns int
+	RelayCommand  func() *exec.Cmd
 	// Client overrides the experiment's client (nil: the experiment's).
 	// Benchmarks use it for protocol.ClientNull, which the experiment file
 	// does not offer.
@@ -129,7 +138,17 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	stopGuard := c.newGuard()
 	defer stopGuard()
 	stopProgress := c.startProgress()
-	c.schedule(ctx, func() { go c.acceptLoop(ln) })
+	accept := func() { go c.acceptLoop(ln) }
+	if c.o.Relays > 0 {
+		pool, err := c.startRelays(ln)
+		if err != nil {
+			stopProgress()
+			return err
+		}
+		defer pool.Close()
+		accept = func() {}
+	}
+	c.schedule(ctx, accept)
 	c.waitAll(ctx)
 	stopProgress()
 	ln.Close()

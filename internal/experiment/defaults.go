@@ -46,6 +46,9 @@ const (
 	ModeMemory = "memory" // keep samples in memory, write them at the end
 )
 
+// MaxRelays caps controller.relays.
+const MaxRelays = 256
+
 // Time-server transports.
 const (
 	SyncUDP = "udp" // the default

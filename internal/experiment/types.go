@@ -119,6 +119,12 @@ type Controller struct {
 	// ModeMemory keeps them in memory and writes them at the end (no
 	// spool writes: faster, for short runs; nothing to recover).
 	Mode string `yaml:"mode"`
+	// Relays is how many relay worker processes accept the testers'
+	// connections for the controller, which then holds one Unix socket per
+	// relay instead of one connection per tester (nil: as many as the
+	// open-file limit needs, none when it allows a file per tester; 0:
+	// none). For more testers than one process may open files.
+	Relays *int `yaml:"relays"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

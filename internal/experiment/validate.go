@@ -164,6 +164,12 @@ func CheckProvider(p string) error {
 // injection.
 func (v *validator) syncAndClock() {
 	e := v.e
+	if r := e.Controller.Relays; r != nil && (*r < 0 || *r > MaxRelays) {
+		v.add("controller.relays", fmt.Sprintf("must be 0 to %d, got %d", MaxRelays, *r))
+	}
+	if r := e.Controller.Relays; r != nil && *r > 0 && e.Testbed.Provider == ProviderSSH {
+		v.add("controller.relays", "has no use with the ssh testbed: its testers reach the controller over their SSH sessions, not its listener")
+	}
 	if m := e.Controller.Mode; m != "" && m != ModeDisk && m != ModeMemory {
 		v.add("controller.mode", fmt.Sprintf("must be %s or %s, got %q", ModeDisk, ModeMemory, m))
 	}

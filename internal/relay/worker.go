@@ -1,0 +1,133 @@
+package relay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/yamux"
+)
+
+// Serve is a relay worker: it accepts tester connections from ln, at most
+// maxConns at once (past that it leaves them in the shared accept queue,
+// to the other workers), and carries each one as a stream of a yamux
+// session over parent. It returns when the session ends: the controller
+// hung up, or died (its end of the Unix socket closed); every relayed
+// connection is then closed. log, when not nil, hears accept errors.
+func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(string)) error {
+	if maxConns < 1 {
+		return fmt.Errorf("relay: maxConns %d, want at least 1", maxConns)
+	}
+	sess, err := yamux.Client(parent, muxConfig())
+	if err != nil {
+		return fmt.Errorf("relay: session: %w", err)
+	}
+	defer sess.Close()
+	go func() {
+		<-sess.CloseChan()
+		ln.Close()
+	}()
+	room := make(chan struct{}, maxConns)
+	var delay time.Duration
+	for {
+		select {
+		case room <- struct{}{}:
+		case <-sess.CloseChan():
+			return nil
+		}
+		nc, err := ln.Accept()
+		if err != nil {
+			<-room
+			if sess.IsClosed() || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			if log != nil && delay == 0 {
+				log(fmt.Sprintf("accept: %v; retrying with back-off", err))
+			}
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			time.Sleep(delay)
+			continue
+		}
+		delay = 0
+		go relayConn(sess, nc, func() { <-room })
+	}
+}
+
+// relayConn carries one tester connection as a new stream, each way on its
+// own goroutine, and calls done once both have ended.
+func relayConn(sess *yamux.Session, nc net.Conn, done func()) {
+	st, err := sess.OpenStream()
+	if err != nil {
+		nc.Close()
+		done()
+		return
+	}
+	if err := writeHeader(st, nc.RemoteAddr().String()); err != nil {
+		st.Close()
+		nc.Close()
+		done()
+		return
+	}
+	var left atomic.Int32
+	left.Store(2)
+	end := func() {
+		if left.Add(-1) == 0 {
+			done()
+		}
+	}
+	go func() {
+		defer end()
+		toTester(st, nc)
+	}()
+	defer end()
+	fromTester(nc, st)
+}
+
+// testerWriteTimeout is how long a write to a tester may block before the
+// relay gives it up: the controller has given up on such a tester by then
+// (a blocked write marks it lost after a few seconds), and closed its
+// stream, which a blocked write would not notice.
+const testerWriteTimeout = time.Minute
+
+// toTester copies what the controller sends to the tester until the
+// controller closes the stream, then closes the tester's connection.
+func toTester(st *yamux.Stream, nc net.Conn) {
+	defer nc.Close()
+	buf := make([]byte, 512) // acks and heartbeats are small; a test description takes a few reads
+	for {
+		n, err := st.Read(buf)
+		if n > 0 {
+			_ = nc.SetWriteDeadline(time.Now().Add(testerWriteTimeout))
+			if _, werr := nc.Write(buf[:n]); werr != nil {
+				st.Close()
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// fromTester copies what the tester sends to the controller until the
+// tester hangs up (or its connection fails), then closes the stream, which
+// the controller reads as the end of the connection.
+func fromTester(nc net.Conn, st *yamux.Stream) {
+	defer st.Close()
+	r := newIdleReader(nc)
+	for {
+		err := r.read(func(b []byte) error {
+			_, err := st.Write(b)
+			return err
+		})
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				nc.Close()
+			}
+			return
+		}
+	}
+}
