@@ -98,9 +98,10 @@ func connectAll(ctx context.Context, addr string, slots []atomic.Pointer[loadTes
 	return testers, nil
 }
 
-// heartbeats says every second, for every tester connected so far, that
-// it is alive, as a tester's heartbeat loop does from its handshake on
-// (the controller drops a tester silent for 3 s), until stop is called.
+// heartbeats says, for every tester connected so far that sent nothing
+// for half its heartbeat period (checked every second), that it is alive,
+// as a tester's heartbeat loop does from its handshake on, until stop is
+// called.
 func heartbeats(slots []atomic.Pointer[loadTester]) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -114,7 +115,7 @@ func heartbeats(slots []atomic.Pointer[loadTester]) (stop func()) {
 			case <-tk.C:
 			}
 			for i := range slots {
-				if t := slots[i].Load(); t != nil {
+				if t := slots[i].Load(); t != nil && time.Since(t.conn.LastWrite()) >= time.Duration(t.desc.HeartbeatNs)/2 {
 					_ = t.conn.Write(protocol.TypeHeartbeat, nil)
 				}
 			}

@@ -169,6 +169,7 @@ type controller struct {
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
 	stats      *liveStats
+	cad        cadence // how often testers ship samples and either side must be heard
 	mu         sync.Mutex
 	slots      []*slot
 	started    time.Time
@@ -232,6 +233,7 @@ func newController(o Options) (*controller, error) {
 		return nil, err
 	}
 	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl,
+		cad:      cadenceFor(o.Experiment.Schedule.Testers),
 		lostOpen: map[*slot]struct{}{}}, nil
 }
 

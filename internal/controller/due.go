@@ -81,7 +81,7 @@ func (c *controller) nextDue(s *slot) time.Time {
 			t = u
 		}
 	}
-	limit := LostAfter - sweepEvery
+	limit := c.cad.lostAfter - sweepEvery
 	if !s.finished() {
 		switch {
 		case s.state == launched:
@@ -104,6 +104,6 @@ func (c *controller) nextDue(s *slot) time.Time {
 	if s.ackSafe > s.ackSent {
 		earliest(s.ackAt.Add(ackEvery))
 	}
-	earliest(s.lastSent.Add(HeartbeatEvery))
+	earliest(s.lastSent.Add(c.cad.heartbeat))
 	return t
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func bareSlots(n int) (*controller, []*slot) {
-	c := &controller{lostOpen: map[*slot]struct{}{}}
+	c := &controller{lostOpen: map[*slot]struct{}{}, cad: cadenceFor(1)}
 	for i := range n {
 		s := &slot{rec: &rundir.TesterRecord{Slot: i}, dueIdx: -1}
 		c.slots = append(c.slots, s)

@@ -10,10 +10,11 @@ import (
 // Failure semantics of the controller (docs/design/011-failure-semantics.md).
 const (
 	// HeartbeatEvery is how often the controller and its testers say they
-	// are still there; any frame counts as a sign of life.
+	// are still there (in a run of up to 5,000 testers: cadenceFor); any
+	// frame counts as a sign of life.
 	HeartbeatEvery = time.Second
 	// LostAfter is how long a tester may stay silent before it is marked
-	// lost: the sweep runs every sweepEvery and marks it once it has been
+	// lost (in a run of up to 5,000 testers: cadenceFor): the sweep runs every sweepEvery and marks it once it has been
 	// silent for LostAfter less one sweep, so that the mark comes at most
 	// LostAfter after its last frame.
 	LostAfter = 3 * time.Second
@@ -24,12 +25,6 @@ const (
 	// tester.
 	ackEvery = protocol.AckEvery
 )
-
-// reasonSilent is the failure reason of a tester that fell silent.
-var reasonSilent = fmt.Sprintf("no heartbeat for %v: cut off or hung", LostAfter)
-
-// reasonBlocked is the failure reason of a tester a write to which blocked.
-var reasonBlocked = fmt.Sprintf("a write to it blocked for %v: cut off or hung", LostAfter)
 
 // outFrame is a frame waiting for the slot's writer.
 type outFrame struct {
@@ -101,20 +96,20 @@ func (c *controller) tend(s *slot, now time.Time) {
 // acknowledgement, or a heartbeat when nothing else was sent to it for
 // HeartbeatEvery (any frame is a sign of life). Called with c.mu held.
 func (c *controller) liveness(s *slot, now time.Time) {
-	limit := LostAfter - sweepEvery
+	limit := c.cad.lostAfter - sweepEvery
 	if !s.finished() {
 		switch {
 		case now.Sub(s.lastHeard) >= limit:
-			c.markLost(s, reasonSilent)
+			c.markLost(s, c.cad.reasonSilent())
 		case s.writing && now.Sub(s.writeSince) >= limit:
-			c.markLost(s, reasonBlocked)
+			c.markLost(s, c.cad.reasonBlocked())
 		}
 	}
 	if s.ackSafe > s.ackSent && now.Sub(s.ackAt) >= ackEvery {
 		s.ackSent, s.ackAt = s.ackSafe, now
 		c.send(s, protocol.TypeAck, protocol.AppendAck(nil, s.ackSafe))
 	}
-	if now.Sub(s.lastSent) >= HeartbeatEvery && !s.writing { // a lost tester hears them too: they tell it the partition healed
+	if now.Sub(s.lastSent) >= c.cad.heartbeat && !s.writing { // a lost tester hears them too: they tell it the partition healed
 		c.send(s, protocol.TypeHeartbeat, nil)
 	}
 }

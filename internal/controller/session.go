@@ -170,8 +170,9 @@ func (c *controller) testDesc() protocol.TestDesc {
 		Target: e.Target, Client: cl,
 		DurationNs: int64(e.Schedule.TesterDuration.D()), IntervalNs: int64(e.Schedule.ClientInterval.D()),
 		TimeoutNs: int64(e.Client.Timeout.D()), SyncIntervalNs: int64(e.Sync.Interval.D()),
-		SyncProbes: e.Sync.Probes, BatchNs: int64(DefaultBatch),
-		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport, HeartbeatNs: int64(HeartbeatEvery),
+		SyncProbes: e.Sync.Probes, BatchNs: int64(c.cad.batch),
+		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport, HeartbeatNs: int64(c.cad.heartbeat),
+		SilenceNs:        int64(c.cad.lostAfter),
 		ClientsPerTester: e.Schedule.ClientsPerTester, ClientStartIntervalNs: int64(e.Schedule.ClientStartInterval.D()),
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,8 +48,11 @@ import (
 // every AckEvery per tester with the highest Seq spooled so far, and the
 // controller sends a heartbeat only to a tester it sent nothing else in
 // the period. A version-6 tester is refused at its Hello ("protocol
-// version 6 not supported (this controller speaks 7)").
-const Version = 7
+// version 6 not supported (this controller speaks 7)"). Version 8: the
+// test description's cadence grows with the run's testers (batch_ns,
+// heartbeat_ns, and silence_ns, how long the controller may say nothing),
+// and a tester sends a heartbeat only when it sent nothing else.
+const Version = 8
 
 // Limits on what a peer may send.
 const (
@@ -118,9 +122,18 @@ type Conn struct {
 	rsec  *secureState
 	rerr  error // a read error ends the connection for good
 
-	mu   sync.Mutex
-	wsec *secureState
-	werr error // a write error too: a frame may have been cut off
+	mu        sync.Mutex
+	wsec      *secureState
+	werr      error        // a write error too: a frame may have been cut off
+	lastWrite atomic.Int64 // when the last frame was written whole (Unix ns)
+}
+
+// LastWrite is when the last frame was written whole (zero: none yet).
+func (c *Conn) LastWrite() time.Time {
+	if ns := c.lastWrite.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
 }
 
 // NewConn frames c.
@@ -181,8 +194,10 @@ func (c *Conn) Write(t Type, payload []byte) error {
 	putBuf(b)
 	if err != nil {
 		c.werr = err
+		return err
 	}
-	return err
+	c.lastWrite.Store(time.Now().UnixNano())
+	return nil
 }
 
 // ReadFrame reads one plain frame of at most MaxFrame bytes from r.

@@ -47,7 +47,11 @@ type TestDesc struct {
 	TimeTransport  string     `json:"time_transport"`   // "udp" or "tcp"
 	StartAtNs      int64      `json:"start_at_ns"`      // global time to start the client loop; 0 = at once
 	HeartbeatNs    int64      `json:"heartbeat_ns"`     // send a heartbeat this often (0: none)
-	Slot           int        `json:"slot"`             // the tester's slot (it may have asked for AnySlot)
+	// SilenceNs is how long the controller may say nothing before the
+	// tester takes itself for cut off (0: the tester's own default); the
+	// controller marks a tester silent for as long lost.
+	SilenceNs int64 `json:"silence_ns"`
+	Slot      int   `json:"slot"` // the tester's slot (it may have asked for AnySlot)
 	// ClientsPerTester is how many client loops the tester runs at once,
 	// each its own closed loop with its own client index (0 means 1).
 	ClientsPerTester int `json:"clients_per_tester,omitempty"`

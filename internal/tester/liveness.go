@@ -37,13 +37,27 @@ func (t *Tester) heard() { t.lastHeard.Store(time.Now().UnixNano()) }
 // heardAt is when the controller was last heard.
 func (t *Tester) heardAt() time.Time { return time.Unix(0, t.lastHeard.Load()) }
 
-// heartbeatLoop sends a heartbeat every period until ctx is done or a
-// write fails (the read side then sees the connection end). A write that
-// blocks (a partition) blocks this loop alone.
+// heartbeatLoop sends a heartbeat whenever nothing else was sent to the
+// controller for half a period (checked every half period: no silence
+// is longer than a period), until ctx is done or a write fails (the read
+// side then sees the connection end); a spool error to report goes at
+// once. A write that blocks (a partition) blocks this loop alone.
 func (t *Tester) heartbeatLoop(ctx context.Context, period time.Duration) {
-	tickEvery(ctx, period, func() bool {
-		return t.conn.Write(protocol.TypeHeartbeat, t.heartbeatPayload()) == nil
+	tickEvery(ctx, period/2, func() bool {
+		p := t.heartbeatPayload()
+		if p == nil && time.Since(t.conn.LastWrite()) < period/2 {
+			return true // a batch or a sync record said it
+		}
+		return t.conn.Write(protocol.TypeHeartbeat, p) == nil
 	})
+}
+
+// silence is how long the controller may say nothing before this tester
+// takes itself for cut off: SilenceLimit, or longer when the test
+// description says so (a run of many testers, whose controller speaks to
+// each one less often).
+func (t *Tester) silence() time.Duration {
+	return max(SilenceLimit, time.Duration(t.desc.SilenceNs))
 }
 
 // tickEvery calls f every period until ctx is done or f returns false.
@@ -104,7 +118,7 @@ func (t *Tester) watchSilence(ctx context.Context, limit time.Duration) {
 func (t *Tester) cutOff() error {
 	cut := time.Now()
 	fmt.Fprintf(t.o.Log, "tester %s: no word from the controller for %v: client loop stopped; waiting up to %v for it\n",
-		t.id, SilenceLimit, GiveUpAfter)
+		t.id, t.silence(), GiveUpAfter)
 	flushed := make(chan struct{}) // the wire may block until the partition heals
 	go func() { defer close(flushed); _ = t.out.flush() }()
 	giveUp := time.NewTimer(GiveUpAfter)

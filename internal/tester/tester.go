@@ -175,7 +175,7 @@ func (t *Tester) run(parent context.Context) error {
 	go func() { defer wg.Done(); t.resyncLoop(ctx) }()
 	if t.desc.HeartbeatNs > 0 {
 		wg.Add(1)
-		go func() { defer wg.Done(); t.watchSilence(ctx, SilenceLimit) }()
+		go func() { defer wg.Done(); t.watchSilence(ctx, t.silence()) }()
 	}
 	reason := "stopped"
 	rtt := probeTarget(t.desc.Target)
