@@ -205,7 +205,6 @@ func TestRelayWorkerKilled(t *testing.T) {
 	h := newEchoHandler()
 	log := &logSink{}
 	ln, p := startPool(t, 2, 1000, h, log)
-	var conns []net.Conn
 	for range 20 {
 		c, err := net.Dial("tcp", ln.Addr().String())
 		if err != nil {
@@ -213,7 +212,6 @@ func TestRelayWorkerKilled(t *testing.T) {
 		}
 		defer c.Close()
 		ask(t, c, bufio.NewReader(c), "hi")
-		conns = append(conns, c)
 	}
 	victim := p.Pids()[0]
 	if err := syscall.Kill(victim, syscall.SIGKILL); err != nil {
