@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -103,6 +104,9 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 	}
 	if err := ch.wait(); err != nil {
 		return nil, err
+	}
+	if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullClientEnv)) {
+		return nil, fmt.Errorf("bench: the controller (%s) did not say it ran the null client: a diperf without %s?", o.Exe, NullClientEnv)
 	}
 	r.RunS = round(time.Since(t0).Seconds(), 2)
 	return r, fillSSH(r, ch)

@@ -45,32 +45,35 @@ func (ch *child) watchSSH(ctx context.Context, o SSHOptions, r *SSHResult, t0 ti
 }
 
 // followSSH samples the controller each second until every tester has
-// finished, and records its CPU then.
+// finished ("all-finished", looked for every 100 ms), and records its CPU
+// then.
 func (ch *child) followSSH(ctx context.Context, progress io.Writer) error {
 	pid := ch.cmd.Process.Pid
 	lastCPU, _ := procCPU(pid)
 	events := filepath.Join(ch.dir, rundir.Events)
-	tk := time.NewTicker(time.Second)
+	tk := time.NewTicker(100 * time.Millisecond)
 	defer tk.Stop()
-	for {
+	for i := 1; ; i++ {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-ch.exited:
-			return ch.alive()
+			return nil // it ended within 100 ms of its last tester: fillSSH takes its whole CPU
 		case <-tk.C:
 		}
 		rss := ch.sample()
-		cpu, _ := procCPU(pid)
-		if _, done := findEvent(events, "all-finished"); done {
+		cpu, err := procCPU(pid)
+		if _, done := findEvent(events, "all-finished"); done && err == nil {
 			ch.mu.Lock()
 			ch.cpuEnd = cpu
 			ch.mu.Unlock()
 			fmt.Fprintf(progress, "every tester finished; the controller cleans the hosts up and writes the run directory ...\n")
 			return nil
 		}
-		fmt.Fprintf(progress, "controller RSS %7.1f MB  CPU %3.0f%%\n", mb(rss), 100*(cpu-lastCPU).Seconds())
-		lastCPU = cpu
+		if i%10 == 0 {
+			fmt.Fprintf(progress, "controller RSS %7.1f MB  CPU %3.0f%%\n", mb(rss), 100*(cpu-lastCPU).Seconds())
+			lastCPU = cpu
+		}
 	}
 }
 
@@ -94,6 +97,9 @@ func fillSSH(r *SSHResult, ch *child) error {
 		last = max(last, t.StopNs)
 	}
 	fillController(r.ControllerResult, ch, ch.dir)
+	if r.ControllerCPUS == 0 {
+		r.ControllerCPUS = r.ControllerTotalCPUS
+	}
 	if last > first && first != 0 {
 		r.LoopS = round(float64(last-first)/1e9, 2)
 		r.LoopSamplesPerS = round(float64(r.Received)/r.LoopS, 0)
