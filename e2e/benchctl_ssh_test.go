@@ -61,7 +61,7 @@ func TestBenchControllerSSH(t *testing.T) {
 	}
 	got := bcsJSON(t, r.stdout)
 	for _, k := range []string{"sent", "received", "stored", "lost", "samples_per_s", "controller_rss_mb",
-		"controller_cpu_s", "bytes_per_tester", "connect_s", "median_samples_per_s", "loop_samples_per_s", "run_s"} {
+		"controller_cpu_s", "bytes_per_tester", "connect_s", "median_samples_per_s", "controller_send_cpu_s", "loop_samples_per_s", "run_s"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("no %q in %s", k, r.stdout)
 		}
@@ -125,7 +125,7 @@ func BenchmarkBenchControllerSSH(b *testing.B) {
 				got := bcsJSON(b, string(out))
 				bcsCheck(b, got)
 				for k, unit := range map[string]string{"samples_per_s": "samples/s", "median_samples_per_s": "median-samples/s",
-					"lost": "lost", "controller_cpu_s": "controller-cpu-s", "controller_rss_mb": "controller-rss-MB", "sent": "samples"} {
+					"lost": "lost", "controller_cpu_s": "controller-cpu-s", "controller_send_cpu_s": "controller-send-cpu-s", "controller_rss_mb": "controller-rss-MB", "sent": "samples"} {
 					b.ReportMetric(got[k].(float64), unit)
 				}
 			}

@@ -66,6 +66,10 @@ type SSHResult struct {
 	// Retrieved is how many samples came from the testers' spools at
 	// cleanup instead of over the live SSH streams.
 	Retrieved uint64 `json:"retrieved"`
+	// SendCPUS is the controller's CPU time from the synchronized start
+	// to the last tester's end: the samples' cost alone, without the
+	// deployment before or the analysis after.
+	SendCPUS float64 `json:"controller_send_cpu_s"`
 	// RunS is the child's whole life: deployment, connection, the run,
 	// the cleanup of the hosts and the analysis.
 	RunS float64 `json:"run_s"`

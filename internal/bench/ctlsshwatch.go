@@ -38,10 +38,19 @@ func (ch *child) watchSSH(ctx context.Context, o SSHOptions, r *SSHResult, t0 ti
 	}
 	r.ConnectS = round(time.Since(t0).Seconds(), 2)
 	idle := ch.sample()
+	startCPU, _ := procCPU(ch.cmd.Process.Pid)
 	r.BytesPerTester = round((float64(idle)-float64(base))/float64(o.Testers), 0)
 	fmt.Fprintf(progress, "%d testers connected %.1f s after the start; controller RSS %.1f MB; %d clients call every %v for %v ...\n",
 		o.Testers, r.ConnectS, mb(idle), o.Clients(), o.Interval(), o.Duration)
-	return ch.followSSH(ctx, progress)
+	if err := ch.followSSH(ctx, progress); err != nil {
+		return err
+	}
+	ch.mu.Lock()
+	if ch.cpuEnd > 0 {
+		r.SendCPUS = round((ch.cpuEnd - startCPU).Seconds(), 2)
+	}
+	ch.mu.Unlock()
+	return nil
 }
 
 // followSSH samples the controller each second until every tester has
