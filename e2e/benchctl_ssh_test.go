@@ -49,13 +49,13 @@ func bcsCheck(tb testing.TB, got map[string]any) {
 }
 
 // TestBenchControllerSSH runs `diperf bench controller --transport ssh`
-// on 2 netlab hosts, one tester each with 100 null clients, 2,000
+// on 2 netlab hosts, two testers each with 50 null clients, 2,000
 // calls/s in all for 3 s: every sample the testers produced is stored,
 // none is lost, and the JSON line holds the TCP benchmark's figures and
 // the run's shape.
 func TestBenchControllerSSH(t *testing.T) {
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "bcs"})
-	r := diperf(t, 3*time.Minute, bcsArgs(lab, 1, 100, 2000, 3*time.Second)...)
+	r := diperf(t, 3*time.Minute, bcsArgs(lab, 2, 50, 2000, 3*time.Second)...)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -72,7 +72,7 @@ func TestBenchControllerSSH(t *testing.T) {
 	if s := got["sent"].(float64); s < 1500 || s > 6200 {
 		t.Errorf("sent %v, want about 6,000 (1,500 at least)", s)
 	}
-	want := map[string]float64{"testers": 2, "hosts": 2, "clients": 200, "client_interval_ms": 100}
+	want := map[string]float64{"testers": 4, "hosts": 2, "testers_per_host": 2, "clients": 200, "client_interval_ms": 100}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
@@ -112,7 +112,7 @@ func TestBenchControllerSSHUsage(t *testing.T) {
 func BenchmarkBenchControllerSSH(b *testing.B) {
 	for _, s := range []struct{ hosts, perHost, clients int }{{10, 1, 1000}, {20, 5, 100}} {
 		b.Run(fmt.Sprintf("%dx%dx%d", s.hosts, s.perHost, s.clients), func(b *testing.B) {
-			lab := netlab.New(b, netlab.Options{Hosts: s.hosts, Prefix: "bcsb", SSHDConfig: []string{"MaxSessions 100", "MaxStartups 100"}})
+			lab := netlab.New(b, netlab.Options{Hosts: s.hosts, Prefix: "bcsb"})
 			args := bcsArgs(lab, s.perHost, s.clients, 100_000, time.Minute)
 			for range b.N {
 				cmd := exec.Command(bin, args...)
