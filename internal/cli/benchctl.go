@@ -20,14 +20,19 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.Testers, "testers", 1000, "tester sessions to open")
 	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
-	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp (udp and ssh: not yet)")
+	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp, or ssh (real testers on --ssh-hosts, with the null client; udp: not yet)")
 	fs.IntVar(&o.Relays, "relays", -1, "controller.relays: relay processes taking the testers' connections (-1: as the controller decides, by its open-file limit)")
 	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
 	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the directory afterwards")
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write the controller's CPU profile (its whole life) to this file")
+	var sf sshBenchFlags
+	sf.add(fs)
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
+	}
+	if o.Transport == "ssh" {
+		return benchControllerSSH(ctx, e, o, sf, givenFlags(fs))
 	}
 	if err := checkControllerBench(o); err != nil {
 		return err
@@ -53,10 +58,10 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 
 func checkControllerBench(o bench.ControllerOptions) error {
 	switch {
-	case o.Transport == "udp" || o.Transport == "ssh":
+	case o.Transport == "udp":
 		return errs.Usagef("--transport %s: not yet (this build's controller takes testers over tcp only)", o.Transport)
 	case o.Transport != "tcp":
-		return errs.Usagef("--transport %q: want tcp (udp and ssh: not yet)", o.Transport)
+		return errs.Usagef("--transport %q: want tcp or ssh (udp: not yet)", o.Transport)
 	case o.Mode != experiment.ModeDisk && o.Mode != experiment.ModeMemory:
 		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
 	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:

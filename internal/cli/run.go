@@ -31,7 +31,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}
-	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise}
+	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise, Client: benchNullClient(e.stderr)}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if !given["listen"] {

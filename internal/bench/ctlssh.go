@@ -1,0 +1,171 @@
+package bench
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// NullClientEnv, set to "1" in the environment of `diperf run`, makes its
+// testers run the null client (protocol.ClientNull: each call returns OK
+// at once) instead of the experiment's client. It exists for
+// `diperf bench controller --transport ssh` only, which must drive real
+// testers on remote hosts without a service behind them; an experiment
+// file cannot ask for it.
+const NullClientEnv = "DIPERF_BENCH_NULL_CLIENT"
+
+// SSHOptions configure the controller benchmark over SSH: real testers
+// (the diperf binary, deployed by the ssh testbed) on Hosts, running the
+// null client, driven by a `diperf run` child.
+type SSHOptions struct {
+	// ControllerOptions gives Rate (all clients together), Duration,
+	// Mode, Exe, Dir, Keep and CPUProfile; its Testers is
+	// len(Hosts)×TestersPerHost.
+	ControllerOptions
+	Hosts            []string // [user@]host[:port] of each host
+	IdentityFile     string   // private key ("" = the ssh agent, then ~/.ssh/id_*)
+	KnownHosts       string   // known_hosts file ("" = ~/.ssh/known_hosts)
+	TestersPerHost   int      // testers started on each host
+	ClientsPerTester int      // client loops in each tester
+}
+
+// Clients is how many client loops the run has.
+func (o SSHOptions) Clients() int { return len(o.Hosts) * o.TestersPerHost * o.ClientsPerTester }
+
+// Interval is each client's time between calls: the clients together
+// make o.Rate calls per second.
+func (o SSHOptions) Interval() time.Duration {
+	return time.Duration(float64(o.Clients()) / o.Rate * float64(time.Second))
+}
+
+// SSHResult is the JSON line of `diperf bench controller --transport
+// ssh`: the TCP benchmark's fields (sent and received from testers.csv,
+// stored the rows of samples.parquet, lost = sent − stored) and the SSH
+// run's own.
+type SSHResult struct {
+	*ControllerResult
+	Hosts            int     `json:"hosts"`
+	TestersPerHost   int     `json:"testers_per_host"`
+	ClientsPerTester int     `json:"clients_per_tester"`
+	Clients          int     `json:"clients"`
+	ClientIntervalMs float64 `json:"client_interval_ms"`
+	// LoopS is from the first tester's start to the last one's end;
+	// LoopSamplesPerS is received / LoopS.
+	LoopS           float64 `json:"loop_s"`
+	LoopSamplesPerS float64 `json:"loop_samples_per_s"`
+	// MedianSamplesPerS is the summary's median throughput over its
+	// quanta: the steady rate.
+	MedianSamplesPerS float64 `json:"median_samples_per_s"`
+	// Retrieved is how many samples came from the testers' spools at
+	// cleanup instead of over the live SSH streams.
+	Retrieved uint64 `json:"retrieved"`
+	// SendCPUS is the controller's CPU time from the synchronized start
+	// to the last tester's end: the samples' cost alone, without the
+	// deployment before or the analysis after.
+	SendCPUS float64 `json:"controller_send_cpu_s"`
+	// RunS is the child's whole life: deployment, connection, the run,
+	// the cleanup of the hosts and the analysis.
+	RunS float64 `json:"run_s"`
+}
+
+// ControllerSSH runs `diperf run` of an ssh-testbed experiment on o.Hosts
+// with the null client at o.Rate calls/s in total for o.Duration, and
+// measures what the controller received, stored, and what it cost.
+func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHResult, error) {
+	o.Testers = len(o.Hosts) * o.TestersPerHost
+	o.Transport = "ssh"
+	r := &SSHResult{ControllerResult: &ControllerResult{Bench: "controller", Transport: "ssh", Mode: cmp.Or(o.Mode, "disk"),
+		Testers: o.Testers, Rate: o.Rate, DurationS: o.Duration.Seconds()},
+		Hosts: len(o.Hosts), TestersPerHost: o.TestersPerHost, ClientsPerTester: o.ClientsPerTester, Clients: o.Clients(),
+		ClientIntervalMs: round(float64(o.Interval())/float64(time.Millisecond), 3)}
+	dir, err := benchDir(o.ControllerOptions)
+	if err != nil {
+		return nil, err
+	}
+	if o.Keep {
+		r.Dir = dir
+	} else {
+		defer os.RemoveAll(dir)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(sshExperiment(o)), 0o644); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	ch, err := startSSHController(o, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer ch.kill()
+	if err := ch.watchSSH(ctx, o, r, t0, progress); err != nil {
+		return nil, err
+	}
+	if err := ch.wait(); err != nil {
+		return nil, err
+	}
+	if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullClientEnv)) {
+		return nil, fmt.Errorf("bench: the controller (%s) did not say it ran the null client: a diperf without %s?", o.Exe, NullClientEnv)
+	}
+	r.RunS = round(time.Since(t0).Seconds(), 2)
+	return r, fillSSH(r, ch)
+}
+
+// sshExperiment is the run's experiment: the client given is replaced by
+// the null client (NullClientEnv).
+func sshExperiment(o SSHOptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: bench-controller-ssh\nclient: {exec: [\"true\"], timeout: 10s}\n")
+	fmt.Fprintf(&b, "testbed:\n  provider: ssh\n  hosts: [%s]\n  testers_per_host: %d\n  connect_timeout: 20s\n",
+		strings.Join(quoteAll(o.Hosts), ", "), o.TestersPerHost)
+	if o.IdentityFile != "" {
+		fmt.Fprintf(&b, "  identity_file: %q\n", o.IdentityFile)
+	}
+	if o.KnownHosts != "" {
+		fmt.Fprintf(&b, "  known_hosts: %q\n", o.KnownHosts)
+	}
+	fmt.Fprintf(&b, "schedule:\n  testers: %d\n  synchronized_start: true\n  tester_start_interval: 0s\n", o.Testers)
+	fmt.Fprintf(&b, "  tester_duration: %s\n  clients_per_tester: %d\n  client_interval: %s\n",
+		o.Duration, o.ClientsPerTester, o.Interval())
+	fmt.Fprintf(&b, "controller: {mode: %q}\n", cmp.Or(o.Mode, "disk"))
+	return b.String()
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// startSSHController starts `diperf run` of dir's experiment with the
+// null client.
+func startSSHController(o SSHOptions, dir string) (*child, error) {
+	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
+	logf, err := os.Create(ch.log)
+	if err != nil {
+		return nil, err
+	}
+	ch.cmd = exec.Command(o.Exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
+	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
+	ch.cmd.Env = append(os.Environ(), NullClientEnv+"=1")
+	if o.CPUProfile != "" {
+		ch.cmd.Env = append(ch.cmd.Env, "DIPERF_CPUPROFILE="+o.CPUProfile)
+	}
+	if err := ch.cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("bench: starting the controller: %w", err)
+	}
+	go func() {
+		ch.err = ch.cmd.Wait()
+		logf.Close()
+		close(ch.exited)
+	}()
+	return ch, nil
+}
