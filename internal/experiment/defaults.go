@@ -46,6 +46,12 @@ const (
 	ModeMemory = "memory" // keep samples in memory, write them at the end
 )
 
+// Sample transports (controller.transport).
+const (
+	TransportTCP = "tcp" // sample batches as frames on the tester's connection (the default)
+	TransportUDP = "udp" // sample batches as datagrams; loss counted, never resent
+)
+
 // Time-server transports.
 const (
 	SyncUDP = "udp" // the default

@@ -119,6 +119,12 @@ type Controller struct {
 	// ModeMemory keeps them in memory and writes them at the end (no
 	// spool writes: faster, for short runs; nothing to recover).
 	Mode string `yaml:"mode"`
+	// Transport is how testers send their sample batches: TransportTCP
+	// (the default) as frames on their connection, every batch
+	// acknowledged; TransportUDP as authenticated datagrams to one UDP
+	// socket of the controller, never resent, the loss counted exactly
+	// per tester (docs/design/014-udp-samples.md).
+	Transport string `yaml:"transport"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

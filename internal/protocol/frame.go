@@ -47,8 +47,12 @@ import (
 // every AckEvery per tester with the highest Seq spooled so far, and the
 // controller sends a heartbeat only to a tester it sent nothing else in
 // the period. A version-6 tester is refused at its Hello ("protocol
-// version 6 not supported (this controller speaks 7)").
-const Version = 7
+// version 6 not supported (this controller speaks 7)"). Version 8: the
+// controller may grant a UDP session (TestDesc.UDP): the tester then sends
+// its sample batches as datagrams (docs/design/014-udp-samples.md) and its
+// Done carries UDPLastSeq and UDPSendErrors; a version-7 tester would
+// ignore the grant, so it is refused at its Hello.
+const Version = 8
 
 // Limits on what a peer may send.
 const (
@@ -117,6 +121,8 @@ type Conn struct {
 	limit uint32 // largest frame body read now
 	rsec  *secureState
 	rerr  error // a read error ends the connection for good
+
+	keys *Keys // the session keys, once secured (UDP sessions derive theirs)
 
 	mu   sync.Mutex
 	wsec *secureState

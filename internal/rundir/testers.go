@@ -31,6 +31,18 @@ type TesterRecord struct {
 	InjectedOff   int64          // test only: clock offset injected into it, ns
 	InjectedDrift float64        // test only: clock drift injected into it, ppm
 	TargetRTTNs   int64          // network round trip to the target (fastest TCP connect), ns; 0 = not measured
+
+	// UDP sample transport (controller.transport: udp): the datagram
+	// counts of its session (protocol.LossStats). Its samples lost are
+	// Lost(), as on TCP.
+	UDP           bool   // its samples came as datagrams
+	UDPDatagrams  uint64 // distinct datagrams received
+	UDPLost       uint64 // datagrams never received (a lower bound unless UDPLossExact)
+	UDPLate       uint64 // of UDPDatagrams, those that arrived out of order
+	UDPDuplicates uint64 // duplicates dropped
+	UDPStale      uint64 // arrived after their number was counted lost, dropped
+	UDPSendErrors uint64 // datagrams its socket refused to send (among UDPLost)
+	UDPLossExact  bool   // its Done said its last datagram: UDPLost is exact
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -72,11 +84,26 @@ func abs(x float64) float64 {
 var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns", "stop_ns", "failed",
 	"failure_reason", "samples_sent", "samples_received", "samples_lost", "syncs",
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
-	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms"}
+	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
+	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
+	"udp_send_errors", "udp_loss_exact"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
-// such files still read, with no target round trip.
-const testerColumnsV1 = 20
+// such files still read, with no target round trip. testerColumnsV2 is
+// how many it had before the UDP columns (transport and the datagram
+// counts); such files read as TCP runs.
+const (
+	testerColumnsV1 = 20
+	testerColumnsV2 = 21
+)
+
+// transportOf names how a tester's samples came, for testers.csv.
+func transportOf(t *TesterRecord) string {
+	if t.UDP {
+		return "udp"
+	}
+	return "tcp"
+}
 
 // WriteTesters writes testers.csv and syncs.csv.
 func WriteTesters(dir string, ts []*TesterRecord) error {
@@ -89,7 +116,9 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
 				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound), i64(t.PlannedNs),
 				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
-				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64)})
+				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
+				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
+				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact)})
 		}
 		w.Flush()
 		return w.Error()
@@ -126,6 +155,11 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 			InjectedOff: p.i64(r[18]), InjectedDrift: p.f64(r[19])}
 		if len(r) > testerColumnsV1 {
 			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
+		}
+		if len(r) > testerColumnsV2 {
+			t.UDP, t.UDPDatagrams, t.UDPLost, t.UDPLate = r[21] == "udp", uint64(p.i64(r[22])), uint64(p.i64(r[23])), uint64(p.i64(r[24]))
+			t.UDPDuplicates, t.UDPStale, t.UDPSendErrors = uint64(p.i64(r[25])), uint64(p.i64(r[26])), uint64(p.i64(r[27]))
+			t.UDPLossExact = r[28] == "true"
 		}
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
