@@ -159,7 +159,7 @@ type controller struct {
 	started    time.Time
 	t0         time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
 	times      *timeService
-	udp        *udpIngest // the UDP sample socket (nil: samples over TCP)
+	udp        *udpIngest         // the UDP sample socket (nil: samples over TCP)
 	madeDir    bool               // makeDir created the run directory
 	guard      *guard             // protects the controller from unproven connections
 	selfCheck  string             // local address of checkAdvertised's dial, not a rejected tester
