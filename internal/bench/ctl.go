@@ -22,7 +22,7 @@ type ControllerOptions struct {
 	Testers    int           // tester sessions to open
 	Rate       float64       // samples/s, all testers together
 	Duration   time.Duration // how long they send
-	Transport  string        // "tcp" (the only one so far)
+	Transport  string        // controller.transport: "tcp" or "udp" ("" = tcp)
 	Mode       string        // controller.mode: "disk" or "memory" ("" = disk)
 	Exe        string        // the diperf binary run as the controller
 	Dir        string        // where the experiment and the run go ("" = a temporary directory)
@@ -47,6 +47,11 @@ type ControllerResult struct {
 	Received uint64  `json:"received"` // samples the controller counted (testers.csv)
 	Stored   uint64  `json:"stored"`   // rows of samples.parquet
 	Lost     int64   `json:"lost"`     // sent − stored
+	// ControllerLost is the loss the controller itself reported
+	// (testers.csv samples_lost, summed: produced − received); on UDP
+	// DatagramsLost are the datagrams behind it (udp_datagrams_lost).
+	ControllerLost uint64 `json:"controller_lost"`
+	DatagramsLost  uint64 `json:"udp_datagrams_lost,omitempty"`
 	// SamplesPerS is stored / duration: what the controller took in while
 	// the testers sent (see DrainS for how far behind it was).
 	SamplesPerS float64 `json:"samples_per_s"`
@@ -134,8 +139,8 @@ client: {exec: ["true"]}
 testbed: {provider: join, listen: "127.0.0.1:0", token_file: %q, wait: 30m}
 schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_interval: 0s}
 sync: {transport: tcp}
-controller: {mode: %q}
-`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"))
+controller: {mode: %q, transport: %q}
+`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"), cmp.Or(o.Transport, "tcp"))
 	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
 }
 
@@ -222,6 +227,8 @@ func fillController(r *ControllerResult, ch *child, run string) {
 	if ts, err := rundir.ReadTesters(run); err == nil {
 		for _, t := range ts {
 			r.Received += t.Received
+			r.ControllerLost += t.Lost()
+			r.DatagramsLost += t.UDPLost
 		}
 	}
 	if n, err := rundir.CountSamples(run); err == nil {

@@ -20,7 +20,7 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.Testers, "testers", 1000, "tester sessions to open")
 	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
-	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp (udp and ssh: not yet)")
+	fs.StringVar(&o.Transport, "transport", "tcp", "how testers send their samples: tcp (frames on their connection) or udp (datagrams; ssh: not yet)")
 	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
 	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the directory afterwards")
@@ -45,17 +45,17 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v: sent %d, stored %d, lost %d; %.0f samples/s; controller peak RSS %.1f MB, %.1f CPU-s, %.0f bytes per tester\n",
-		r.Testers, r.Rate, o.Duration, r.Sent, r.Stored, r.Lost, r.SamplesPerS, r.ControllerRSSMB, r.ControllerCPUS, r.BytesPerTester)
+	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v: sent %d, stored %d, lost %d (controller: %d); %.0f samples/s; controller peak RSS %.1f MB, %.1f CPU-s, %.0f bytes per tester\n",
+		r.Testers, r.Rate, o.Duration, r.Sent, r.Stored, r.Lost, r.ControllerLost, r.SamplesPerS, r.ControllerRSSMB, r.ControllerCPUS, r.BytesPerTester)
 	return printJSON(e, r)
 }
 
 func checkControllerBench(o bench.ControllerOptions) error {
 	switch {
-	case o.Transport == "udp" || o.Transport == "ssh":
-		return errs.Usagef("--transport %s: not yet (this build's controller takes testers over tcp only)", o.Transport)
-	case o.Transport != "tcp":
-		return errs.Usagef("--transport %q: want tcp (udp and ssh: not yet)", o.Transport)
+	case o.Transport == "ssh":
+		return errs.Usagef("--transport ssh: not yet (this build's benchmark takes testers over tcp or udp)")
+	case o.Transport != experiment.TransportTCP && o.Transport != experiment.TransportUDP:
+		return errs.Usagef("--transport %q: want tcp or udp (ssh: not yet)", o.Transport)
 	case o.Mode != experiment.ModeDisk && o.Mode != experiment.ModeMemory:
 		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
 	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:
