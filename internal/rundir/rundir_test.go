@@ -141,3 +141,23 @@ func TestTestersCSVBeforeTargetRTT(t *testing.T) {
 		t.Fatalf("old testers.csv: %+v, %v", out, err)
 	}
 }
+
+// TestTestersCSVUDPColumns writes a UDP tester's datagram counts and
+// reads them back; a TCP tester reads as TCP.
+func TestTestersCSVUDPColumns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	udp := &TesterRecord{Slot: 0, ID: "a:1", Sent: 30, Received: 21, UDP: true, UDPDatagrams: 7, UDPLost: 3, UDPLate: 1,
+		UDPDuplicates: 2, UDPStale: 4, UDPSendErrors: 5, UDPLossExact: true}
+	tcp := &TesterRecord{Slot: 1, ID: "b:1", Sent: 5, Received: 5}
+	if err := WriteTesters(dir, []*TesterRecord{udp, tcp}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadTesters(dir)
+	if err != nil || len(out) != 2 {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	if !reflect.DeepEqual(out[0], udp) || !reflect.DeepEqual(out[1], tcp) {
+		t.Errorf("read back %+v and %+v; want %+v and %+v", *out[0], *out[1], *udp, *tcp)
+	}
+}

@@ -97,6 +97,32 @@ const (
 	testerColumnsV2 = 21
 )
 
+// readUDPColumns reads the UDP columns r has, by name: a file written
+// before them (testerColumnsV2 columns or fewer) reads as a TCP run.
+func readUDPColumns(t *TesterRecord, r []string, p *parser) {
+	for i := testerColumnsV2; i < len(r); i++ {
+		v := r[i]
+		switch testerHeader[i] {
+		case "transport":
+			t.UDP = v == "udp"
+		case "udp_datagrams":
+			t.UDPDatagrams = uint64(p.i64(v))
+		case "udp_datagrams_lost":
+			t.UDPLost = uint64(p.i64(v))
+		case "udp_late":
+			t.UDPLate = uint64(p.i64(v))
+		case "udp_duplicates":
+			t.UDPDuplicates = uint64(p.i64(v))
+		case "udp_stale":
+			t.UDPStale = uint64(p.i64(v))
+		case "udp_send_errors":
+			t.UDPSendErrors = uint64(p.i64(v))
+		case "udp_loss_exact":
+			t.UDPLossExact = v == "true"
+		}
+	}
+}
+
 // transportOf names how a tester's samples came, for testers.csv.
 func transportOf(t *TesterRecord) string {
 	if t.UDP {
@@ -156,11 +182,7 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 		if len(r) > testerColumnsV1 {
 			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
 		}
-		if len(r) > testerColumnsV2 {
-			t.UDP, t.UDPDatagrams, t.UDPLost, t.UDPLate = r[21] == "udp", uint64(p.i64(r[22])), uint64(p.i64(r[23])), uint64(p.i64(r[24]))
-			t.UDPDuplicates, t.UDPStale, t.UDPSendErrors = uint64(p.i64(r[25])), uint64(p.i64(r[26])), uint64(p.i64(r[27]))
-			t.UDPLossExact = r[28] == "true"
-		}
+		readUDPColumns(t, r, &p)
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}
