@@ -104,18 +104,26 @@ func TestRunUDPLossCountedExactly(t *testing.T) {
 }
 
 // TestBenchControllerUDP loads a real controller with 20 tester sessions
-// sending datagrams: what it stored is what was sent less what it
-// reports lost.
+// sending datagrams for 5 s (longer than a silent tester lives: their
+// datagrams are their sign of life, they send nothing else): what it
+// stored is what was sent less what it reports lost.
 func TestBenchControllerUDP(t *testing.T) {
-	r := diperf(t, 2*time.Minute, "bench", "controller", "--transport", "udp", "--testers", "20", "--rate", "2000", "--duration", "2s")
+	dir := t.TempDir()
+	r := diperf(t, 2*time.Minute, "bench", "controller", "--transport", "udp", "--testers", "20", "--rate", "1000", "--duration", "5s",
+		"--keep", "--dir", dir)
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 	got := lastJSON(t, r.stdout)
 	sent, stored, lost, ctl := got["sent"].(float64), got["stored"].(float64), got["lost"].(float64), got["controller_lost"].(float64)
-	if sent < 3900 || lost != sent-stored || ctl != lost || got["transport"] != "udp" {
+	if sent < 4900 || lost != sent-stored || ctl != lost || got["transport"] != "udp" {
 		t.Errorf("sent %v, stored %v, lost %v, controller's loss %v, transport %v: want lost = sent − stored = the controller's",
 			sent, stored, lost, ctl, got["transport"])
+	}
+	for _, row := range readTesters(t, filepath.Join(dir, "run")) {
+		if row.str(t, "failed") != "false" {
+			t.Errorf("tester %s failed: %s", row.str(t, "index"), row.str(t, "failure_reason"))
+		}
 	}
 }
 

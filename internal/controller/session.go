@@ -270,6 +270,12 @@ func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ac
 	if s.lost {
 		s.late += uint64(len(b.Samples))
 	}
+	if !acks { // an authentic datagram is a sign of life, as a frame is (heardFrom)
+		s.lastHeard = now
+		if s.lost && s.backAt.IsZero() {
+			s.backAt = now
+		}
+	}
 	m := s.mapper
 	c.mu.Unlock()
 	c.stats.add(b.Samples, m)
