@@ -17,7 +17,10 @@ type Config struct {
 	Quantum time.Duration // aggregation quantum, at least MinQuantum
 	Planned int           // testers the experiment asked for
 	Lost    int           // samples known to be lost
-	Testers []Tester      // every tester that started, any order
+	// UDP, when the samples came as datagrams (controller.transport:
+	// udp), are the run's datagram counts, summed over its testers.
+	UDP     *UDPCounts
+	Testers []Tester // every tester that started, any order
 	// Origin is the global Unix ns of the run's start when there are no
 	// testers (the earliest call start); with testers it is their earliest
 	// start. Either way it is rounded down to a multiple of the quantum.

@@ -22,6 +22,7 @@ func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 	}
 	s.Samples = countSamples(a.byClass, a.calls, s.Errors)
 	s.Samples.Lost = a.cfg.Lost
+	s.Samples.UDP = a.cfg.UDP
 	for _, t := range a.testers {
 		if t.Failed {
 			s.Testers.Failed++

@@ -134,7 +134,24 @@ type SampleCounts struct {
 	Total  int `json:"total"`
 	OK     int `json:"ok"`
 	Failed int `json:"failed"`
-	Lost   int `json:"lost"`
+	Lost   int `json:"lost"` // produced by the testers, never received: on UDP, the samples of lost datagrams
+	// UDP, when the samples came as datagrams, are the datagram counts
+	// behind Lost (absent on TCP).
+	UDP *UDPCounts `json:"udp,omitempty"`
+}
+
+// UDPCounts are a run's datagram counts (controller.transport: udp),
+// summed over its testers.
+type UDPCounts struct {
+	Datagrams  uint64 `json:"datagrams"`      // distinct datagrams received
+	Lost       uint64 `json:"datagrams_lost"` // datagrams never received
+	SendErrors uint64 `json:"send_errors"`    // of Lost, those the testers' sockets refused to send
+	Late       uint64 `json:"late"`           // received out of order
+	Duplicates uint64 `json:"duplicates"`     // dropped as duplicates
+	Stale      uint64 `json:"stale"`          // arrived after being counted lost, dropped
+	// Exact is false when a tester's session ended without its Done:
+	// its trailing datagrams are unknown, and Lost is a lower bound.
+	Exact bool `json:"exact"`
 }
 
 // TesterCounts counts testers.

@@ -22,7 +22,7 @@ type ControllerOptions struct {
 	Testers    int           // tester sessions to open
 	Rate       float64       // samples/s, all testers together
 	Duration   time.Duration // how long they send
-	Transport  string        // "tcp" (the only one so far)
+	Transport  string        // controller.transport: "tcp" or "udp" ("" = tcp)
 	Mode       string        // controller.mode: "disk" or "memory" ("" = disk)
 	Relays     int           // controller.relays (< 0: left out, the controller decides)
 	Exe        string        // the diperf binary run as the controller
@@ -48,6 +48,11 @@ type ControllerResult struct {
 	Received uint64  `json:"received"` // samples the controller counted (testers.csv)
 	Stored   uint64  `json:"stored"`   // rows of samples.parquet
 	Lost     int64   `json:"lost"`     // sent − stored
+	// ControllerLost is the loss the controller itself reported
+	// (testers.csv samples_lost, summed: produced − received); on UDP
+	// DatagramsLost are the datagrams behind it (udp_datagrams_lost).
+	ControllerLost uint64 `json:"controller_lost"`
+	DatagramsLost  uint64 `json:"udp_datagrams_lost,omitempty"`
 	// SamplesPerS is stored / duration: what the controller took in while
 	// the testers sent (see DrainS for how far behind it was).
 	SamplesPerS float64 `json:"samples_per_s"`
@@ -135,8 +140,8 @@ client: {exec: ["true"]}
 testbed: {provider: join, listen: "127.0.0.1:0", token_file: %q, wait: 30m}
 schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_interval: 0s}
 sync: {transport: tcp}
-controller: {mode: %q%s}
-`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"), relaysKey(o.Relays))
+controller: {mode: %q, transport: %q%s}
+`, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"), cmp.Or(o.Transport, "tcp"), relaysKey(o.Relays))
 	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
 }
 
@@ -232,6 +237,8 @@ func fillController(r *ControllerResult, ch *child, run string) {
 	if ts, err := rundir.ReadTesters(run); err == nil {
 		for _, t := range ts {
 			r.Received += t.Received
+			r.ControllerLost += t.Lost()
+			r.DatagramsLost += t.UDPLost
 		}
 	}
 	if n, err := rundir.CountSamples(run); err == nil {

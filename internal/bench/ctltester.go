@@ -36,6 +36,7 @@ type loadTester struct {
 	readDone chan struct{}
 	samples  []sample.Sample // reused for every batch
 	buf      []byte          // reused encoding buffer
+	udp      *udpLoad        // the UDP grant's sender (nil: samples over TCP)
 }
 
 // genCounts are the generator's totals, read by the progress printer.
@@ -63,6 +64,12 @@ func dialTester(ctx context.Context, addr string, slot, n int, secret []byte, co
 		return nil, fmt.Errorf("tester %d: %w", slot, err)
 	}
 	_ = nc.SetReadDeadline(time.Time{})
+	if t.desc.UDP != nil {
+		if t.udp, err = newUDPLoad(t); err != nil {
+			nc.Close()
+			return nil, err
+		}
+	}
 	// A real tester reports each sync with the time server; this one
 	// reports a perfect clock, so that the controller maps its samples.
 	now := t.clk.Now()
@@ -132,7 +139,11 @@ func (t *loadTester) run(start time.Time, d time.Duration, rate float64) error {
 		}
 		next = next.Add(period)
 	}
-	if err := t.conn.WriteJSON(protocol.TypeDone, protocol.Done{LocalNs: t.clk.Now(), Produced: t.produced, Reason: "completed"}); err != nil {
+	done := protocol.Done{LocalNs: t.clk.Now(), Produced: t.produced, Reason: "completed"}
+	if t.udp != nil {
+		done.UDPLastSeq, done.UDPSendErrors = t.udp.send.LastSeq(), t.udp.sendErrors
+	}
+	if err := t.conn.WriteJSON(protocol.TypeDone, done); err != nil {
 		return err
 	}
 	select {
@@ -156,6 +167,12 @@ func (t *loadTester) send(due uint64) error {
 		for k := range n {
 			seq := t.produced + uint64(k) + 1
 			t.samples = append(t.samples, sample.Sample{Seq: seq, Start: now - 1_000_000, End: now, Status: sample.OK, Bytes: 100})
+		}
+		if t.udp != nil { // every sample sealed counts as sent: a datagram lost is the controller's to count
+			t.produced += uint64(n)
+			t.sendUDP()
+			t.counts.sent.Add(uint64(n))
+			continue
 		}
 		n = protocol.BatchFit(t.samples)
 		t.produced += uint64(n)

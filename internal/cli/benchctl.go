@@ -20,7 +20,7 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.Testers, "testers", 1000, "tester sessions to open")
 	fs.Float64Var(&o.Rate, "rate", 100_000, "samples/s sent by all testers together")
 	fs.DurationVar(&o.Duration, "duration", 20*time.Second, "how long the testers send")
-	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller: tcp, or ssh (real testers on --ssh-hosts, with the null client; udp: not yet)")
+	fs.StringVar(&o.Transport, "transport", "tcp", "how testers reach the controller and send their samples: tcp (frames on their connection), udp (datagrams), or ssh (real testers on --ssh-hosts, with the null client)")
 	fs.IntVar(&o.Relays, "relays", -1, "controller.relays: relay processes taking the testers' connections (-1: as the controller decides, by its open-file limit)")
 	fs.StringVar(&o.Mode, "mode", "disk", "controller.mode: disk (spool samples as they come) or memory (keep them, write them at the end)")
 	fs.StringVar(&o.Dir, "dir", "", "write the experiment, the controller's log and its run here (default: a temporary directory)")
@@ -51,17 +51,15 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v: sent %d, stored %d, lost %d; %.0f samples/s; controller peak RSS %.1f MB, %.1f CPU-s, %.0f bytes per tester\n",
-		r.Testers, r.Rate, o.Duration, r.Sent, r.Stored, r.Lost, r.SamplesPerS, r.ControllerRSSMB, r.ControllerCPUS, r.BytesPerTester)
+	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v: sent %d, stored %d, lost %d (controller: %d); %.0f samples/s; controller peak RSS %.1f MB, %.1f CPU-s, %.0f bytes per tester\n",
+		r.Testers, r.Rate, o.Duration, r.Sent, r.Stored, r.Lost, r.ControllerLost, r.SamplesPerS, r.ControllerRSSMB, r.ControllerCPUS, r.BytesPerTester)
 	return printJSON(e, r)
 }
 
 func checkControllerBench(o bench.ControllerOptions) error {
 	switch {
-	case o.Transport == "udp":
-		return errs.Usagef("--transport %s: not yet (this build's controller takes testers over tcp only)", o.Transport)
-	case o.Transport != "tcp":
-		return errs.Usagef("--transport %q: want tcp or ssh (udp: not yet)", o.Transport)
+	case o.Transport != experiment.TransportTCP && o.Transport != experiment.TransportUDP && o.Transport != "ssh":
+		return errs.Usagef("--transport %q: want tcp, udp or ssh", o.Transport)
 	case o.Mode != experiment.ModeDisk && o.Mode != experiment.ModeMemory:
 		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
 	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:

@@ -135,6 +135,10 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	}
 	defer c.times.stop()
 	c.events.Add("time-server", -1, "", c.times.addr)
+	if err := c.startUDP(ln.Addr()); err != nil {
+		return err
+	}
+	defer c.stopUDP()
 	stopGuard := c.newGuard()
 	defer stopGuard()
 	stopProgress := c.startProgress()
@@ -175,6 +179,7 @@ type controller struct {
 	started    time.Time
 	t0         time.Time // synchronized start: when slot 0 starts (zero: not synchronized)
 	times      *timeService
+	udp        *udpIngest         // the UDP sample socket (nil: samples over TCP)
 	madeDir    bool               // makeDir created the run directory
 	guard      *guard             // protects the controller from unproven connections
 	selfCheck  string             // local address of checkAdvertised's dial, not a rejected tester

@@ -38,6 +38,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 			g.rejects.reject(nc.RemoteAddr(), err)
 		}
 		if s != nil { // admitted, but the test description could not be sent
+			c.udpEnd(s)
 			c.mu.Lock()
 			c.markFailed(s, "lost connection: "+err.Error())
 			close(s.ended)
@@ -46,6 +47,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 		return
 	}
 	err = c.session(conn, s)
+	c.udpEnd(s) // a session that ended without Done
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer close(s.ended)
@@ -133,6 +135,10 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	d.StartAtNs = s.rec.PlannedNs
 	d.Slot = s.rec.Slot
 	d.Rate = rateDesc(c.exp, s.rec.Slot)
+	var err error
+	if d.UDP, err = c.udpGrant(s, conn); err != nil {
+		return s, err
+	}
 	return s, conn.WriteJSON(protocol.TypeTestDesc, d)
 }
 
@@ -221,6 +227,7 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 		if err := protocol.DecodeJSON(t, p, &m); err != nil {
 			return false, err
 		}
+		c.udpDone(s, m) // its datagrams in flight first: Done may overtake them
 		c.onDone(s, m)
 		return true, nil
 	case protocol.TypeError:
@@ -236,29 +243,44 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := c.spool.Samples(s.rec.Slot, p, b.Samples); err != nil {
-		return fmt.Errorf("spool: %w", err)
+	ack, err := c.ingest(s, p, b, true)
+	if err != nil {
+		return err
 	}
-	var ack uint64
+	return writeAck(s.conn, ack)
+}
+
+// ingest takes s's batch b, encoded as p, whether it came in a TCP frame
+// or a datagram: spooled, counted, in the live statistics. With acks (TCP)
+// it returns the Seq to acknowledge now (0: none yet). Safe to call from
+// s's session and from the UDP reader at once.
+func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ack uint64, err error) {
+	if err := c.spool.Samples(s.rec.Slot, p, b.Samples); err != nil {
+		return 0, fmt.Errorf("spool: %w", err)
+	}
 	now := time.Now()
 	c.mu.Lock()
 	s.rec.Received += uint64(len(b.Samples))
 	s.rec.Sent = max(s.rec.Sent, b.Produced)
 	if n := len(b.Samples); n > 0 {
 		s.maxSeq = max(s.maxSeq, b.Samples[n-1].Seq)
-		// only now is the batch safe: tell the tester so, at most every ackEvery
-		ack, _ = c.ackNow(s, b.Samples[n-1].Seq, now)
+		if acks { // only now is the batch safe: tell the tester so, at most every ackEvery
+			ack, _ = c.ackNow(s, b.Samples[n-1].Seq, now)
+		}
 	}
 	if s.lost {
 		s.late += uint64(len(b.Samples))
 	}
+	if !acks { // an authentic datagram is a sign of life, as a frame is (heardFrom)
+		s.lastHeard = now
+		if s.lost && s.backAt.IsZero() {
+			s.backAt = now
+		}
+	}
 	m := s.mapper
 	c.mu.Unlock()
-	if err := writeAck(s.conn, ack); err != nil {
-		return err
-	}
 	c.stats.add(b.Samples, m)
-	return nil
+	return ack, nil
 }
 
 // flushAck acknowledges, before s's session ends, what was spooled since

@@ -49,6 +49,8 @@ type slot struct {
 	ackSent uint64    // the highest Seq acknowledged
 	ackAt   time.Time // when the last acknowledgement went
 
+	udp uint32 // its UDP session id while open (0: none; udp.go)
+
 	// when it is next due for tending (due.go)
 	dueAt  time.Time
 	dueIdx int // its index in controller.due; -1: not there

@@ -49,6 +49,12 @@ const (
 // MaxRelays caps controller.relays.
 const MaxRelays = 256
 
+// Sample transports (controller.transport).
+const (
+	TransportTCP = "tcp" // sample batches as frames on the tester's connection (the default)
+	TransportUDP = "udp" // sample batches as datagrams; loss counted, never resent
+)
+
 // Time-server transports.
 const (
 	SyncUDP = "udp" // the default

@@ -125,6 +125,12 @@ type Controller struct {
 	// open-file limit needs, none when it allows a file per tester; 0:
 	// none). For more testers than one process may open files.
 	Relays *int `yaml:"relays"`
+	// Transport is how testers send their sample batches: TransportTCP
+	// (the default) as frames on their connection, every batch
+	// acknowledged; TransportUDP as authenticated datagrams to one UDP
+	// socket of the controller, never resent, the loss counted exactly
+	// per tester (docs/design/014-udp-samples.md).
+	Transport string `yaml:"transport"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

@@ -173,6 +173,9 @@ func (v *validator) syncAndClock() {
 	if m := e.Controller.Mode; m != "" && m != ModeDisk && m != ModeMemory {
 		v.add("controller.mode", fmt.Sprintf("must be %s or %s, got %q", ModeDisk, ModeMemory, m))
 	}
+	if t := e.Controller.Transport; t != "" && t != TransportTCP && t != TransportUDP {
+		v.add("controller.transport", fmt.Sprintf("must be %s or %s, got %q", TransportTCP, TransportUDP, t))
+	}
 	if t := e.Sync.Transport; t != SyncUDP && t != SyncTCP {
 		v.add("sync.transport", fmt.Sprintf("must be %s or %s, got %q", SyncUDP, SyncTCP, t))
 	}

@@ -90,6 +90,8 @@ func TestSyncAndClockKeys(t *testing.T) {
 		{"transport", "client:\n  exec: [x]\nsync:\n  transport: carrier-pigeon\n", "exp.yaml:4: sync.transport"},
 		// a controller mode we do not have
 		{"mode", "client:\n  exec: [x]\ncontroller:\n  mode: tape\n", "exp.yaml:4: controller.mode"},
+		// a sample transport we do not have
+		{"sample transport", "client:\n  exec: [x]\ncontroller:\n  mode: memory\n  transport: sctp\n", "exp.yaml:5: controller.transport"},
 		// too many probes
 		{"probes", "client:\n  exec: [x]\nsync:\n  probes: 1000\n", "exp.yaml:4: sync.probes"},
 		// a negative injected skew

@@ -71,6 +71,7 @@ func Load(dir string, o Options) (*Dataset, error) {
 	}
 	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers,
 		ClientsPerTester: exp.Schedule.ClientsPerTester, ClientStartInterval: exp.Schedule.ClientStartInterval.D()}
+	d.Config.UDP = udpCounts(testers)
 	for _, t := range testers {
 		d.Config.Lost += int(t.Lost())
 		if t.StartNs == 0 {
@@ -194,4 +195,26 @@ func analyzeTester(t *rundir.TesterRecord) analyze.Tester {
 			RTTMs: float64(s.RTTNs) / 1e6, BoundMs: float64(s.BoundNs) / 1e6})
 	}
 	return a
+}
+
+// udpCounts sums the testers' datagram counts (nil: no tester sent
+// datagrams).
+func udpCounts(testers []*rundir.TesterRecord) *analyze.UDPCounts {
+	var u *analyze.UDPCounts
+	for _, t := range testers {
+		if !t.UDP {
+			continue
+		}
+		if u == nil {
+			u = &analyze.UDPCounts{Exact: true}
+		}
+		u.Datagrams += t.UDPDatagrams
+		u.Lost += t.UDPLost
+		u.SendErrors += t.UDPSendErrors
+		u.Late += t.UDPLate
+		u.Duplicates += t.UDPDuplicates
+		u.Stale += t.UDPStale
+		u.Exact = u.Exact && t.UDPLossExact
+	}
+	return u
 }

@@ -51,7 +51,11 @@ import (
 // version 6 not supported (this controller speaks 7)"). Version 8: the
 // test description's cadence grows with the run's testers (batch_ns,
 // heartbeat_ns, and silence_ns, how long the controller may say nothing),
-// and a tester sends a heartbeat only when it sent nothing else.
+// a tester sends a heartbeat only when it sent nothing else, and the
+// controller may grant a UDP session (TestDesc.UDP): the tester then sends
+// its sample batches as datagrams (docs/design/014-udp-samples.md) and its
+// Done carries UDPLastSeq and UDPSendErrors; a version-7 tester would
+// ignore the grant, so it is refused at its Hello.
 const Version = 8
 
 // Limits on what a peer may send.
@@ -121,6 +125,8 @@ type Conn struct {
 	limit uint32 // largest frame body read now
 	rsec  *secureState
 	rerr  error // a read error ends the connection for good
+
+	keys *Keys // the session keys, once secured (UDP sessions derive theirs)
 
 	mu        sync.Mutex
 	wsec      *secureState

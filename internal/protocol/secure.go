@@ -48,6 +48,20 @@ func (c *Conn) Secure(k Keys) {
 	c.wsec = newSecureState(k.Send, k.sendDir)
 	c.rsec = newSecureState(k.Recv, k.recvDir)
 	c.limit = MaxFrame + SecureOverhead
+	c.keys = &k
+}
+
+// Keys returns the session keys the connection was secured with (false:
+// not secured yet), from which a UDP session's keys are derived
+// (NewUDPSender, UDPReceiver.Add). Call it from the goroutine that
+// secured the connection, or after.
+func (c *Conn) Keys() (Keys, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.keys == nil {
+		return Keys{}, false
+	}
+	return *c.keys, true
 }
 
 func (s *secureState) tag(seq uint64, t Type, payload []byte) []byte {

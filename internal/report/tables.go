@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -40,7 +41,7 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 	c := s.Samples
 	fs := []fact{
 		{"Samples", "total " + itoa(c.Total) + " · ok " + itoa(c.OK) + " · failed " + itoa(c.Failed) +
-			" · lost " + itoa(c.Lost)},
+			" · lost " + itoa(c.Lost) + udpFact(c.UDP)},
 		{"Testers", "planned " + itoa(s.Testers.Planned) + " · started " + itoa(s.Testers.Started) +
 			" · failed " + itoa(s.Testers.Failed)},
 		{"Duration", num(s.DurationS) + " s (quantum " + num(s.QuantumS) + " s)"},
@@ -110,4 +111,17 @@ func testerRows(clients []analyze.Client, limit int) ([]testerRow, int) {
 		}
 	}
 	return rows, omitted
+}
+
+// udpFact is what the samples' fact line adds on a UDP run: the datagrams
+// behind the samples lost.
+func udpFact(u *analyze.UDPCounts) string {
+	if u == nil {
+		return ""
+	}
+	bound := ""
+	if !u.Exact {
+		bound = "at least "
+	}
+	return fmt.Sprintf(" (UDP: %s%d of %d datagrams lost, %d send errors)", bound, u.Lost, u.Datagrams+u.Lost, u.SendErrors)
 }

@@ -131,7 +131,7 @@ func TestTestersCSVBeforeTargetRTT(t *testing.T) {
 	}
 	var old []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		old = append(old, line[:strings.LastIndexByte(line, ',')]) // drop the last column
+		old = append(old, strings.Join(strings.Split(line, ",")[:testerColumnsV1], ",")) // the columns before target_rtt_ms
 	}
 	if err := os.WriteFile(path, []byte(strings.Join(old, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -139,5 +139,25 @@ func TestTestersCSVBeforeTargetRTT(t *testing.T) {
 	out, err := ReadTesters(dir)
 	if err != nil || len(out) != 1 || out[0].ID != "a:1" || out[0].TargetRTTNs != 0 {
 		t.Fatalf("old testers.csv: %+v, %v", out, err)
+	}
+}
+
+// TestTestersCSVUDPColumns writes a UDP tester's datagram counts and
+// reads them back; a TCP tester reads as TCP.
+func TestTestersCSVUDPColumns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	udp := &TesterRecord{Slot: 0, ID: "a:1", Sent: 30, Received: 21, UDP: true, UDPDatagrams: 7, UDPLost: 3, UDPLate: 1,
+		UDPDuplicates: 2, UDPStale: 4, UDPSendErrors: 5, UDPLossExact: true}
+	tcp := &TesterRecord{Slot: 1, ID: "b:1", Sent: 5, Received: 5}
+	if err := WriteTesters(dir, []*TesterRecord{udp, tcp}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := ReadTesters(dir)
+	if err != nil || len(out) != 2 {
+		t.Fatalf("%+v, %v", out, err)
+	}
+	if !reflect.DeepEqual(out[0], udp) || !reflect.DeepEqual(out[1], tcp) {
+		t.Errorf("read back %+v and %+v; want %+v and %+v", *out[0], *out[1], *udp, *tcp)
 	}
 }

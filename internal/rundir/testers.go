@@ -31,6 +31,18 @@ type TesterRecord struct {
 	InjectedOff   int64          // test only: clock offset injected into it, ns
 	InjectedDrift float64        // test only: clock drift injected into it, ppm
 	TargetRTTNs   int64          // network round trip to the target (fastest TCP connect), ns; 0 = not measured
+
+	// UDP sample transport (controller.transport: udp): the datagram
+	// counts of its session (protocol.LossStats). Its samples lost are
+	// Lost(), as on TCP.
+	UDP           bool   // its samples came as datagrams
+	UDPDatagrams  uint64 // distinct datagrams received
+	UDPLost       uint64 // datagrams never received (a lower bound unless UDPLossExact)
+	UDPLate       uint64 // of UDPDatagrams, those that arrived out of order
+	UDPDuplicates uint64 // duplicates dropped
+	UDPStale      uint64 // arrived after their number was counted lost, dropped
+	UDPSendErrors uint64 // datagrams its socket refused to send (among UDPLost)
+	UDPLossExact  bool   // its Done said its last datagram: UDPLost is exact
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -72,11 +84,52 @@ func abs(x float64) float64 {
 var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns", "stop_ns", "failed",
 	"failure_reason", "samples_sent", "samples_received", "samples_lost", "syncs",
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
-	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms"}
+	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
+	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
+	"udp_send_errors", "udp_loss_exact"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
-// such files still read, with no target round trip.
-const testerColumnsV1 = 20
+// such files still read, with no target round trip. testerColumnsV2 is
+// how many it had before the UDP columns (transport and the datagram
+// counts); such files read as TCP runs.
+const (
+	testerColumnsV1 = 20
+	testerColumnsV2 = 21
+)
+
+// readUDPColumns reads the UDP columns r has, by name: a file written
+// before them (testerColumnsV2 columns or fewer) reads as a TCP run.
+func readUDPColumns(t *TesterRecord, r []string, p *parser) {
+	for i := testerColumnsV2; i < len(r); i++ {
+		v := r[i]
+		switch testerHeader[i] {
+		case "transport":
+			t.UDP = v == "udp"
+		case "udp_datagrams":
+			t.UDPDatagrams = uint64(p.i64(v))
+		case "udp_datagrams_lost":
+			t.UDPLost = uint64(p.i64(v))
+		case "udp_late":
+			t.UDPLate = uint64(p.i64(v))
+		case "udp_duplicates":
+			t.UDPDuplicates = uint64(p.i64(v))
+		case "udp_stale":
+			t.UDPStale = uint64(p.i64(v))
+		case "udp_send_errors":
+			t.UDPSendErrors = uint64(p.i64(v))
+		case "udp_loss_exact":
+			t.UDPLossExact = v == "true"
+		}
+	}
+}
+
+// transportOf names how a tester's samples came, for testers.csv.
+func transportOf(t *TesterRecord) string {
+	if t.UDP {
+		return "udp"
+	}
+	return "tcp"
+}
 
 // WriteTesters writes testers.csv and syncs.csv.
 func WriteTesters(dir string, ts []*TesterRecord) error {
@@ -89,7 +142,9 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
 				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound), i64(t.PlannedNs),
 				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
-				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64)})
+				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
+				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
+				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact)})
 		}
 		w.Flush()
 		return w.Error()
@@ -127,6 +182,7 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 		if len(r) > testerColumnsV1 {
 			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
 		}
+		readUDPColumns(t, r, &p)
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}

@@ -28,6 +28,7 @@ type outbox struct {
 	start    int64      // local time the client loop started, until sent (0: none pending)
 	rtt      int64      // round trip to the target, ns, sent with start (0: not measured)
 	disk     *diskSpool // where every batch is kept before it is sent (nil: nowhere)
+	udp      *udpOut    // the UDP grant's sender (nil: batches go as TCP frames)
 }
 
 // started queues the Started message for the next flush rather than
@@ -114,6 +115,9 @@ func (o *outbox) flush() error {
 	if start != 0 {
 		werr = o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start, TargetRTTNs: rtt})
 	}
+	if o.udp != nil {
+		return o.flushUDP(werr, produced, samples)
+	}
 	for len(samples) > 0 {
 		n := protocol.BatchFit(samples)
 		o.buf = protocol.AppendBatch(o.buf[:0], &protocol.Batch{Produced: produced, Samples: samples[:n]})
@@ -127,6 +131,37 @@ func (o *outbox) flush() error {
 		o.cancel(fmt.Errorf("%w: %v", ErrLostController, werr))
 	}
 	return werr
+}
+
+// flushUDP sends samples as datagrams, each batch kept in the disk spool
+// first; werr is the TCP connection's error so far (Started).
+func (o *outbox) flushUDP(werr error, produced uint64, samples []sample.Sample) error {
+	for len(samples) > 0 {
+		var n int
+		var err error
+		o.buf, n, err = o.udp.batch(o.buf, produced, samples)
+		if err != nil {
+			o.cancel(fmt.Errorf("tester: %w", err))
+			return err
+		}
+		o.disk.batch(o.buf)
+		samples = samples[n:]
+	}
+	if werr != nil {
+		o.cancel(fmt.Errorf("%w: %v", ErrLostController, werr))
+	}
+	return werr
+}
+
+// udpCounts returns, on a UDP grant, the last datagram sealed and the
+// sends that failed (zeros on TCP). Call it after the last flush.
+func (o *outbox) udpCounts() (lastSeq, sendErrors uint64) {
+	o.sendMu.Lock()
+	defer o.sendMu.Unlock()
+	if o.udp == nil {
+		return 0, 0
+	}
+	return o.udp.send.LastSeq(), o.udp.sendErrors
 }
 
 // flushLoop ships samples every period while the test runs.

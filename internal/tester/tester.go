@@ -146,6 +146,15 @@ func (t *Tester) run(parent context.Context) error {
 	defer cancel(nil)
 	t.cancel = cancel
 	t.out = newOutbox(t.conn, cancel)
+	if g := t.desc.UDP; g != nil {
+		k, _ := t.conn.Keys()
+		u, err := dialUDP(k, g)
+		if err != nil {
+			return fmt.Errorf("tester: %w", err)
+		}
+		defer u.close()
+		t.out.udp = u
+	}
 	if t.o.SpoolPath != "" {
 		t.out.disk = openDiskSpool(t.o.SpoolPath, t.o.Slot, t.spoolFailed)
 		defer t.out.disk.close()
@@ -212,6 +221,7 @@ func (t *Tester) finish(reason string) error {
 		return fmt.Errorf("tester: sending last samples: %w", err)
 	}
 	done := protocol.Done{LocalNs: t.clk.Now(), Produced: t.out.producedCount(), Reason: reason}
+	done.UDPLastSeq, done.UDPSendErrors = t.out.udpCounts()
 	if err := t.conn.WriteJSON(protocol.TypeDone, done); err != nil {
 		return fmt.Errorf("tester: sending done: %w", err)
 	}
