@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,9 @@ func splitPlan(p genPlan, per int) []genPlan {
 // plan; the children's stderr goes to logw.
 func startProcGen(plans []genPlan, cmd func(k int) *exec.Cmd, logw io.Writer) (*procGen, error) {
 	g := &procGen{}
+	if _, ok := logw.(*os.File); !ok { // one copying goroutine per child
+		logw = &lockedWriter{w: logw}
+	}
 	for k, p := range plans {
 		kid, err := startKid(k, p, cmd(k), logw)
 		if kid != nil {
@@ -195,4 +199,16 @@ func (g *procGen) close() {
 			<-kid.ended
 		}
 	}
+}
+
+// lockedWriter serializes writes from several goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
