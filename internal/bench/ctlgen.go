@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -28,15 +29,17 @@ type genResult struct {
 }
 
 // genPlan is a share of the tester slots: slots First..First+Count-1 of
-// Total, each sending Each samples/s for D once started.
+// Total, each sending Each samples/s for D once started, connected
+// Connectors at a time (0: connectors).
 type genPlan struct {
-	Addr   string        `json:"addr"`
-	Secret []byte        `json:"secret"`
-	First  int           `json:"first"`
-	Count  int           `json:"count"`
-	Total  int           `json:"total"`
-	Each   float64       `json:"each"`
-	D      time.Duration `json:"duration_ns"`
+	Connectors int           `json:"connectors"`
+	Addr       string        `json:"addr"`
+	Secret     []byte        `json:"secret"`
+	First      int           `json:"first"`
+	Count      int           `json:"count"`
+	Total      int           `json:"total"`
+	Each       float64       `json:"each"`
+	D          time.Duration `json:"duration_ns"`
 }
 
 // localGen runs a plan's sessions as goroutines of this process.
@@ -55,7 +58,7 @@ func newLocalGen(p genPlan) *localGen {
 
 func (g *localGen) connect(ctx context.Context) error {
 	g.stopBeats = heartbeats(g.slots)
-	t, err := connectAll(ctx, g.plan.Addr, g.slots, g.plan.First, g.plan.Total, g.plan.Secret, &g.counts)
+	t, err := connectAll(ctx, cmp.Or(g.plan.Connectors, connectors), g.plan.Addr, g.slots, g.plan.First, g.plan.Total, g.plan.Secret, &g.counts)
 	if err != nil {
 		g.stopBeats()
 		return err

@@ -14,7 +14,8 @@ import (
 
 // connectors is how many testers connect at once: the controller's own
 // cap on handshakes in progress (controller.maxHandshakes); more would
-// only wait in its queue. Each generator process runs this many.
+// only wait in its queue (and be reset after 10 s there). Generator
+// processes share them.
 const connectors = 64
 
 // settle is how long the controller is left alone with every tester
@@ -83,19 +84,22 @@ func newGenerator(o ControllerOptions, p genPlan, logw io.Writer) (generator, in
 		return newLocalGen(p), 1, nil
 	}
 	plans := splitPlan(p, o.TestersPerProcess)
+	for i := range plans {
+		plans[i].Connectors = max(1, connectors/len(plans))
+	}
 	g, err := startProcGen(plans, func(int) *exec.Cmd { return exec.Command(o.Exe, "bench", "controller-gen") }, logw)
 	return g, len(plans), err
 }
 
 // connectAll connects tester slots first..first+len(slots)-1 of total into
-// slots, connectors at a time, and returns them.
-func connectAll(ctx context.Context, addr string, slots []atomic.Pointer[loadTester], first, total int, secret []byte, counts *genCounts) ([]*loadTester, error) {
+// slots, parallel at a time, and returns them.
+func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.Pointer[loadTester], first, total int, secret []byte, counts *genCounts) ([]*loadTester, error) {
 	n := len(slots)
 	var next atomic.Int64
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
-	for range min(connectors, n) {
+	for range min(parallel, n) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
 				t, err := dialTester(ctx, addr, first+i, total, secret, counts)
