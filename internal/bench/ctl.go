@@ -67,10 +67,11 @@ type ControllerResult struct {
 	// ControllerProcesses is the most processes seen in the controller's
 	// tree at once.
 	ControllerProcesses int `json:"controller_processes"`
-	// RSSAt1MinMB is the controller tree's RSS 60 s after the sending
-	// began (0 and omitted when it lasted less), RSSEndMB at its end, and
-	// RSSGrowth (end − at 1 min) / at 1 min: whether memory grows with
-	// the run's length.
+	// RSSAt1MinMB is the controller tree's RSS at minute 1 of the
+	// sending (the median of its samples 50-70 s after the sending began;
+	// 0 and omitted when the sending lasts less than 70 s), RSSEndMB at
+	// its end (the median over its last 20 s), and RSSGrowth (end − at 1
+	// min) / at 1 min: whether memory grows with the run's length.
 	RSSAt1MinMB float64  `json:"rss_at_1min_mb,omitempty"`
 	RSSEndMB    float64  `json:"rss_end_mb"`
 	RSSGrowth   *float64 `json:"rss_growth,omitempty"`
@@ -171,8 +172,7 @@ type child struct {
 	mu       sync.Mutex
 	peakRSS  uint64
 	maxProcs int
-	rss1Min  uint64        // tree RSS 60 s into the sending (0: not reached)
-	rssEnd   uint64        // tree RSS at the end of the sending
+	rss      rssSeries     // tree RSS during the sending
 	cpuEnd   time.Duration // tree CPU at the end of the last session
 }
 
@@ -232,6 +232,7 @@ func (ch *child) sampleTree() treeUsage {
 	u := treeOf(ch.cmd.Process.Pid)
 	ch.mu.Lock()
 	ch.peakRSS = max(ch.peakRSS, u.RSS)
+	ch.rss.add(time.Now(), u.RSS)
 	ch.maxProcs = max(ch.maxProcs, u.Procs)
 	ch.mu.Unlock()
 	return u
@@ -240,35 +241,14 @@ func (ch *child) sampleTree() treeUsage {
 // sample records the controller tree's usage now and returns its RSS.
 func (ch *child) sample() uint64 { return ch.sampleTree().RSS }
 
-// markRSS records the tree's RSS 60 s after start, when the sending
-// lasts that long, and at start+d, until stop is called.
+// markRSS has the tree's RSS recorded from start on for d (the progress
+// samples it each second) and once more at start+d, until stop is called.
 func (ch *child) markRSS(start time.Time, d time.Duration) (stop func()) {
-	at := func(t time.Time, into *uint64) *time.Timer {
-		return time.AfterFunc(time.Until(t), func() {
-			rss := ch.sample()
-			ch.mu.Lock()
-			*into = rss
-			ch.mu.Unlock()
-		})
-	}
-	ts := []*time.Timer{at(start.Add(d), &ch.rssEnd)}
-	if d >= time.Minute {
-		ts = append(ts, at(start.Add(time.Minute), &ch.rss1Min))
-	}
-	return func() {
-		for _, t := range ts {
-			t.Stop()
-		}
-	}
-}
-
-// growth is (end − at1) / at1, nil without a sample at 1 minute.
-func growth(at1, end uint64) *float64 {
-	if at1 == 0 || end == 0 {
-		return nil
-	}
-	g := round((float64(end)-float64(at1))/float64(at1), 4)
-	return &g
+	ch.mu.Lock()
+	ch.rss = rssSeries{start: start, d: d}
+	ch.mu.Unlock()
+	t := time.AfterFunc(time.Until(start.Add(d)), func() { ch.sample() })
+	return func() { t.Stop() }
 }
 
 // fillController completes r from the child's exit and its run directory.
@@ -277,7 +257,8 @@ func fillController(r *ControllerResult, ch *child, run string) {
 	defer ch.mu.Unlock()
 	r.ControllerRSSMB = mb(ch.peakRSS)
 	r.ControllerProcesses = ch.maxProcs
-	r.RSSAt1MinMB, r.RSSEndMB, r.RSSGrowth = mb(ch.rss1Min), mb(ch.rssEnd), growth(ch.rss1Min, ch.rssEnd)
+	at1, end := ch.rss.at1Min(), ch.rss.end()
+	r.RSSAt1MinMB, r.RSSEndMB, r.RSSGrowth = mb(at1), mb(end), growth(at1, end)
 	r.ControllerCPUS = round(ch.cpuEnd.Seconds(), 2)
 	if ru, ok := ch.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.ControllerHWMMB = round(float64(ru.Maxrss)/1024, 1)
