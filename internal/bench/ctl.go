@@ -29,6 +29,10 @@ type ControllerOptions struct {
 	Dir        string        // where the experiment and the run go ("" = a temporary directory)
 	Keep       bool          // keep Dir afterwards
 	CPUProfile string        // write the controller's CPU profile here ("" = none)
+	// TestersPerProcess caps the tester sessions one generator process
+	// holds (each is an open file): past it, the sessions are spread
+	// over child processes (`diperf bench controller-gen`). 0 = no cap.
+	TestersPerProcess int
 }
 
 // ControllerResult is the JSON line `diperf bench controller` ends with.
@@ -60,24 +64,42 @@ type ControllerResult struct {
 	// tester's session ended: the controller's lag at the end.
 	DrainS float64 `json:"drain_s"`
 	// ControllerRSSMB is the controller's peak resident memory while
-	// testers were connected (sampled each second); ControllerHWMMB its
-	// peak over its whole life, the analysis at the end included.
+	// testers were connected (sampled each second), summed over its
+	// process tree (`diperf run` and every process under it, such as
+	// relay workers); ControllerHWMMB the peak of `diperf run` alone over
+	// its whole life, the analysis at the end included.
 	ControllerRSSMB float64 `json:"controller_rss_mb"`
 	ControllerHWMMB float64 `json:"controller_hwm_mb"`
-	// ControllerCPUS is the controller's CPU time (user+system) from its
-	// start to the end of the last session; ControllerTotalCPUS includes
-	// writing the run directory and analysing it.
+	// ControllerProcesses is the most processes seen in the controller's
+	// tree at once.
+	ControllerProcesses int `json:"controller_processes"`
+	// RSSAt1MinMB is the controller tree's RSS at minute 1 of the
+	// sending (the median of its samples 50-70 s after the sending began;
+	// 0 and omitted when the sending lasts less than 70 s), RSSEndMB at
+	// its end (the median over its last 20 s), and RSSGrowth (end − at 1
+	// min) / at 1 min: whether memory grows with the run's length.
+	RSSAt1MinMB float64  `json:"rss_at_1min_mb,omitempty"`
+	RSSEndMB    float64  `json:"rss_end_mb"`
+	RSSGrowth   *float64 `json:"rss_growth,omitempty"`
+	// ControllerCPUS is the controller tree's CPU time (user+system) from
+	// its start to the end of the last session; ControllerTotalCPUS is
+	// `diperf run`'s with its reaped children, writing the run directory
+	// and analysing it included.
 	ControllerCPUS      float64 `json:"controller_cpu_s"`
 	ControllerTotalCPUS float64 `json:"controller_total_cpu_s"`
-	// BytesPerTester is (RSS with every tester connected, idle − RSS
-	// once the slots exist, before any connection) / testers: what a
-	// connection costs the controller (its buffers, goroutine, session).
+	// BytesPerTester is (tree RSS with every tester connected, idle −
+	// tree RSS once the slots exist, before any connection) / testers:
+	// what a connection costs the controller (its buffers, goroutine,
+	// session, relay).
 	BytesPerTester float64 `json:"bytes_per_tester"`
-	BaseRSSMB      float64 `json:"base_rss_mb"`     // the controller before any connection
-	GeneratorCPUS  float64 `json:"generator_cpu_s"` // this process's CPU over the whole benchmark
-	FailedSessions int64   `json:"failed_sessions"`
-	FirstError     string  `json:"first_error,omitempty"`
-	Dir            string  `json:"dir,omitempty"`
+	BaseRSSMB      float64 `json:"base_rss_mb"` // the controller before any connection
+	// GeneratorCPUS is the generator's CPU until the last session ended:
+	// this process's and its generator processes'.
+	GeneratorCPUS      float64 `json:"generator_cpu_s"`
+	GeneratorProcesses int     `json:"generator_processes"`
+	FailedSessions     int64   `json:"failed_sessions"`
+	FirstError         string  `json:"first_error,omitempty"`
+	Dir                string  `json:"dir,omitempty"`
 }
 
 // Controller runs `diperf run` of a join experiment for o.Testers testers
@@ -162,9 +184,11 @@ type child struct {
 	exited chan struct{}
 	err    error // its exit, once exited is closed
 
-	mu      sync.Mutex
-	peakRSS uint64
-	cpuEnd  time.Duration // CPU at the end of the last session
+	mu       sync.Mutex
+	peakRSS  uint64
+	maxProcs int
+	rss      rssSeries     // tree RSS during the sending
+	cpuEnd   time.Duration // tree CPU at the end of the last session
 }
 
 func startController(o ControllerOptions, dir string) (*child, error) {
@@ -217,18 +241,39 @@ func (ch *child) wait() error {
 	return nil
 }
 
-// sample records the controller's memory now and returns its RSS.
-func (ch *child) sample() uint64 {
-	rss, _, _ := procMem(ch.cmd.Process.Pid)
+// sampleTree records the controller tree's memory and size now and
+// returns its usage.
+func (ch *child) sampleTree() treeUsage {
+	u := treeOf(ch.cmd.Process.Pid)
 	ch.mu.Lock()
-	ch.peakRSS = max(ch.peakRSS, rss)
+	ch.peakRSS = max(ch.peakRSS, u.RSS)
+	ch.rss.add(time.Now(), u.RSS)
+	ch.maxProcs = max(ch.maxProcs, u.Procs)
 	ch.mu.Unlock()
-	return rss
+	return u
+}
+
+// sample records the controller tree's usage now and returns its RSS.
+func (ch *child) sample() uint64 { return ch.sampleTree().RSS }
+
+// markRSS has the tree's RSS recorded from start on for d (the progress
+// samples it each second) and once more at start+d, until stop is called.
+func (ch *child) markRSS(start time.Time, d time.Duration) (stop func()) {
+	ch.mu.Lock()
+	ch.rss = rssSeries{start: start, d: d}
+	ch.mu.Unlock()
+	t := time.AfterFunc(time.Until(start.Add(d)), func() { ch.sample() })
+	return func() { t.Stop() }
 }
 
 // fillController completes r from the child's exit and its run directory.
 func fillController(r *ControllerResult, ch *child, run string) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
 	r.ControllerRSSMB = mb(ch.peakRSS)
+	r.ControllerProcesses = ch.maxProcs
+	at1, end := ch.rss.at1Min(), ch.rss.end()
+	r.RSSAt1MinMB, r.RSSEndMB, r.RSSGrowth = mb(at1), mb(end), growth(at1, end)
 	r.ControllerCPUS = round(ch.cpuEnd.Seconds(), 2)
 	if ru, ok := ch.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.ControllerHWMMB = round(float64(ru.Maxrss)/1024, 1)
@@ -246,10 +291,6 @@ func fillController(r *ControllerResult, ch *child, run string) {
 	}
 	r.Lost = int64(r.Sent) - int64(r.Stored)
 	r.SamplesPerS = round(float64(r.Stored)/r.DurationS, 0)
-	var self syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) == nil {
-		r.GeneratorCPUS = round(tv(self.Utime)+tv(self.Stime), 2)
-	}
 }
 
 func tv(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,12 +14,17 @@ import (
 
 // connectors is how many testers connect at once: the controller's own
 // cap on handshakes in progress (controller.maxHandshakes); more would
-// only wait in its queue.
+// only wait in its queue (and be reset after 10 s there). Generator
+// processes share them.
 const connectors = 64
 
 // settle is how long the controller is left alone with every tester
 // connected before its memory is read.
 const settle = 2 * time.Second
+
+// startLead is how far ahead of now the common start of the sending is
+// set: time for every generator process to hear it.
+const startLead = 200 * time.Millisecond
 
 // loadIt connects the testers, measures the controller with them idle,
 // has them send for o.Duration and waits for every session to end.
@@ -32,51 +38,73 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 	}
 	base := ch.sample()
 	r.BaseRSSMB = mb(base)
-	fmt.Fprintf(progress, "controller pid %d on %s (RSS %.1f MB); connecting %d testers from %d source addresses ...\n",
-		ch.cmd.Process.Pid, addr, r.BaseRSSMB, o.Testers, r.Sources)
-	counts := &genCounts{}
-	stopProgress := ch.progress(counts, progress)
+	g, procs, err := newGenerator(o, genPlan{Addr: addr, Secret: secret, Total: o.Testers,
+		Each: o.Rate / float64(o.Testers), D: o.Duration}, progress)
+	if err != nil {
+		return err
+	}
+	defer g.close()
+	r.GeneratorProcesses = procs
+	fmt.Fprintf(progress, "controller pid %d on %s (RSS %.1f MB); connecting %d testers from %d source addresses in %d generator process(es) ...\n",
+		ch.cmd.Process.Pid, addr, r.BaseRSSMB, o.Testers, r.Sources, procs)
+	stopProgress := ch.progress(g, progress)
 	defer stopProgress()
 	t0 := time.Now()
-	slots := make([]atomic.Pointer[loadTester], o.Testers)
-	stopBeats := heartbeats(slots)
-	testers, err := connectAll(ctx, addr, slots, secret, counts)
-	if err != nil {
-		stopBeats()
+	if err := g.connect(ctx); err != nil {
 		return err
 	}
 	r.ConnectS = round(time.Since(t0).Seconds(), 2)
 	time.Sleep(settle)
 	idle := ch.sample()
-	stopBeats()
 	r.BytesPerTester = round((float64(idle)-float64(base))/float64(o.Testers), 0)
 	fmt.Fprintf(progress, "%d testers connected in %.1f s; controller RSS %.1f MB (%.0f bytes per tester); sending %.0f samples/s for %v ...\n",
 		o.Testers, r.ConnectS, mb(idle), r.BytesPerTester, o.Rate, o.Duration)
-	sendEnd := sendAll(testers, o, r)
-	cpu, _ := procCPU(ch.cmd.Process.Pid)
+	start := time.Now().Add(startLead)
+	stopMarks := ch.markRSS(start, o.Duration)
+	res := g.send(start)
+	stopMarks()
 	ch.mu.Lock()
-	ch.cpuEnd = cpu
+	ch.cpuEnd = treeOf(ch.cmd.Process.Pid).CPU
 	ch.mu.Unlock()
-	r.DrainS = round(time.Since(sendEnd).Seconds(), 2)
-	r.Sent, r.Acked, r.FailedSessions = counts.sent.Load(), counts.acked.Load(), counts.failed.Load()
+	r.DrainS = round(time.Since(start.Add(o.Duration)).Seconds(), 2)
+	r.Sent, r.Acked = g.totals()
+	r.FailedSessions, r.FirstError = res.Failed, res.FirstError
+	r.GeneratorCPUS = round(g.cpu().Seconds(), 2)
 	fmt.Fprintf(progress, "sessions over (%.2f s after the last sample); the controller writes the run directory ...\n", r.DrainS)
 	return nil
 }
 
-// connectAll connects tester slots 0..len(slots)-1 into slots,
-// connectors at a time, and returns them.
-func connectAll(ctx context.Context, addr string, slots []atomic.Pointer[loadTester], secret []byte, counts *genCounts) ([]*loadTester, error) {
+// newGenerator runs the plan's slots in this process when o allows this
+// many per process, and else in child processes of o.Exe (`diperf bench
+// controller-gen`) of at most o.TestersPerProcess slots each; it returns
+// how many processes.
+func newGenerator(o ControllerOptions, p genPlan, logw io.Writer) (generator, int, error) {
+	if o.TestersPerProcess <= 0 || p.Total <= o.TestersPerProcess {
+		p.Count = p.Total
+		return newLocalGen(p), 1, nil
+	}
+	plans := splitPlan(p, o.TestersPerProcess)
+	for i := range plans {
+		plans[i].Connectors = max(1, connectors/len(plans))
+	}
+	g, err := startProcGen(plans, func(int) *exec.Cmd { return exec.Command(o.Exe, "bench", "controller-gen") }, logw)
+	return g, len(plans), err
+}
+
+// connectAll connects tester slots first..first+len(slots)-1 of total into
+// slots, parallel at a time, and returns them.
+func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.Pointer[loadTester], first, total int, secret []byte, counts *genCounts) ([]*loadTester, error) {
 	n := len(slots)
 	var next atomic.Int64
-	var first error
+	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
-	for range min(connectors, n) {
+	for range min(parallel, n) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				t, err := dialTester(ctx, addr, i, n, secret, counts)
+				t, err := dialTester(ctx, addr, first+i, total, secret, counts)
 				if err != nil {
-					once.Do(func() { first = err })
+					once.Do(func() { firstErr = err })
 					next.Store(int64(n))
 					return
 				}
@@ -88,12 +116,12 @@ func connectAll(ctx context.Context, addr string, slots []atomic.Pointer[loadTes
 	testers := make([]*loadTester, n)
 	for i := range slots {
 		testers[i] = slots[i].Load()
-		if first != nil && testers[i] != nil {
+		if firstErr != nil && testers[i] != nil {
 			testers[i].conn.Close()
 		}
 	}
-	if first != nil {
-		return nil, first
+	if firstErr != nil {
+		return nil, firstErr
 	}
 	return testers, nil
 }
@@ -121,55 +149,54 @@ func heartbeats(slots []atomic.Pointer[loadTester]) (stop func()) {
 			}
 		}
 	})
-	return func() { close(done); wg.Wait() }
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
-// sendAll has every tester send its share of o.Rate for o.Duration and
-// returns when the last session ended; the time returned is when the
-// sending was planned to end.
-func sendAll(testers []*loadTester, o ControllerOptions, r *ControllerResult) time.Time {
-	start := time.Now().Add(100 * time.Millisecond)
-	each := o.Rate / float64(len(testers))
+// sendAll has every tester send each samples/s from start for d and
+// returns, when the last session ended, the first error.
+func sendAll(testers []*loadTester, start time.Time, d time.Duration, each float64) string {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	first := ""
 	for _, t := range testers {
 		wg.Go(func() {
-			if err := t.run(start, o.Duration, each); err != nil {
+			if err := t.run(start, d, each); err != nil {
 				t.counts.failed.Add(1)
 				mu.Lock()
-				if r.FirstError == "" {
-					r.FirstError = err.Error()
+				if first == "" {
+					first = err.Error()
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	return start.Add(o.Duration)
+	return first
 }
 
 // progress prints, every second, what the generator sent and the
-// controller acknowledged in that second, and the controller's memory.
-func (ch *child) progress(c *genCounts, w io.Writer) (stop func()) {
+// controller acknowledged in that second, and the controller's memory
+// and CPU (its whole process tree).
+func (ch *child) progress(g generator, w io.Writer) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		tk := time.NewTicker(time.Second)
 		defer tk.Stop()
 		var sent, acked uint64
-		lastCPU, _ := procCPU(ch.cmd.Process.Pid)
+		lastCPU := treeOf(ch.cmd.Process.Pid).CPU
 		for {
 			select {
 			case <-done:
 				return
 			case <-tk.C:
 			}
-			rss := ch.sample()
-			cpu, _ := procCPU(ch.cmd.Process.Pid)
-			s, a := c.sent.Load(), c.acked.Load()
-			fmt.Fprintf(w, "sent %9d/s  received %9d/s  controller RSS %7.1f MB  CPU %3.0f%%\n",
-				s-sent, a-acked, mb(rss), 100*(cpu-lastCPU).Seconds())
-			sent, acked, lastCPU = s, a, cpu
+			u := ch.sampleTree()
+			s, a := g.totals()
+			fmt.Fprintf(w, "sent %9d/s  received %9d/s  controller RSS %7.1f MB  CPU %3.0f%%  processes %d\n",
+				s-sent, a-acked, mb(u.RSS), 100*(u.CPU-lastCPU).Seconds(), u.Procs)
+			sent, acked, lastCPU = s, a, u.CPU
 		}
 	})
 	return func() { close(done); wg.Wait() }

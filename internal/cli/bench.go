@@ -18,6 +18,9 @@ import (
 // benchCmd dispatches `diperf bench WHAT`. Every benchmark ends with one
 // JSON line of figures (README: every bench ends with one JSON line).
 func benchCmd(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "controller-gen" { // hidden: a child of bench controller
+		return benchControllerGenCmd(ctx, e, args[1:])
+	}
 	if len(args) == 0 || benchCommands[args[0]] == nil {
 		return errs.Usagef("usage: diperf bench %s [flags]", strings.Join(benchNames(), "|"))
 	}

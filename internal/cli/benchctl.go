@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -28,6 +29,8 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.CPUProfile, "cpuprofile", "", "write the controller's CPU profile (its whole life) to this file")
 	var sf sshBenchFlags
 	sf.add(fs)
+	fs.IntVar(&o.TestersPerProcess, "testers-per-process", 0,
+		"tester sessions per generator process; more testers run in child processes (default: what RLIMIT_NOFILE's hard limit allows, less a reserve)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -42,9 +45,14 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	o.Exe = exe
-	// The generator holds a connection per tester, the controller (which
-	// inherits the limit and raises its own) one more each.
-	if err := raiseNoFile(e.stderr, fmt.Sprintf("bench controller with %d testers", o.Testers), uint64(o.Testers)+256); err != nil {
+	// The generator holds a connection per tester (the controller, which
+	// inherits the limit, raises its own): past what one process may open,
+	// child processes share them.
+	if o.TestersPerProcess == 0 {
+		o.TestersPerProcess = testersPerProcess()
+	}
+	need := uint64(min(o.Testers, o.TestersPerProcess)) + genReserve
+	if err := raiseNoFile(e.stderr, fmt.Sprintf("bench controller with %d testers", o.Testers), need); err != nil {
 		return err
 	}
 	r, err := bench.Controller(ctx, o, e.stderr)
@@ -56,6 +64,22 @@ func benchControllerCmd(ctx context.Context, e *env, args []string) error {
 	return printJSON(e, r)
 }
 
+// genReserve is how many files a generator process keeps for itself
+// besides its tester connections.
+const genReserve = 256
+
+// benchControllerGenCmd is `diperf bench controller-gen` (hidden): one
+// generator process of a multi-process `bench controller`, which starts
+// it and speaks to it over its stdin and stdout (bench.ServeGenerator).
+func benchControllerGenCmd(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "bench controller-gen", "(started by bench controller)")
+	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	_ = raiseNoFile(io.Discard, "", 0) // soft to hard: the parent cut the slots to fit it
+	return bench.ServeGenerator(ctx, os.Stdin, e.stdout)
+}
+
 func checkControllerBench(o bench.ControllerOptions) error {
 	switch {
 	case o.Transport != experiment.TransportTCP && o.Transport != experiment.TransportUDP && o.Transport != "ssh":
@@ -64,6 +88,8 @@ func checkControllerBench(o bench.ControllerOptions) error {
 		return errs.Usagef("--mode %q: want disk or memory", o.Mode)
 	case o.Testers < 1 || o.Rate <= 0 || o.Duration <= 0:
 		return errs.Usagef("--testers, --rate and --duration must be positive")
+	case o.TestersPerProcess < 0:
+		return errs.Usagef("--testers-per-process %d: want positive (or 0: what RLIMIT_NOFILE allows)", o.TestersPerProcess)
 	case o.Testers > 1_000_000:
 		return errs.Usagef("--testers %d: at most 1,000,000", o.Testers)
 	}

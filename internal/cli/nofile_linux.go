@@ -25,3 +25,13 @@ func getNoFile() (rlimit, error) {
 func setNoFile(l rlimit) error {
 	return syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: l.cur, Max: l.max})
 }
+
+// testersPerProcess is how many tester connections one generator
+// process may hold: the open-file hard limit less genReserve.
+func testersPerProcess() int {
+	l, err := getNoFile()
+	if err != nil || l.max <= 2*genReserve || l.max > 1<<30 {
+		return 0 // no cap known (or none needed)
+	}
+	return int(l.max) - genReserve
+}
