@@ -133,7 +133,7 @@ func TestHandshakesAreCapped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := &controller{secret: []byte("s3cret"), events: ev}
+		c := &controller{secret: []byte("s3cret"), events: ev, gate: make(chan struct{}, lockGate)}
 		g := &guard{handshakes: newGate(2), rejects: newRejectLog(ev.Add)}
 		t0 := time.Now()
 		for range 2 {

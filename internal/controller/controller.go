@@ -173,7 +173,8 @@ type controller struct {
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
 	stats      *liveStats
-	cad        cadence // how often testers ship samples and either side must be heard
+	cad        cadence       // how often testers ship samples and either side must be heard
+	gate       chan struct{} // per-tester goroutines queue here, not on mu (gate.go)
 	mu         sync.Mutex
 	slots      []*slot
 	started    time.Time
@@ -238,7 +239,7 @@ func newController(o Options) (*controller, error) {
 		return nil, err
 	}
 	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl,
-		cad:      cadenceFor(o.Experiment.Schedule.Testers),
+		cad: cadenceFor(o.Experiment.Schedule.Testers), gate: make(chan struct{}, lockGate),
 		lostOpen: map[*slot]struct{}{}}, nil
 }
 

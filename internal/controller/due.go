@@ -96,7 +96,7 @@ func (c *controller) nextDue(s *slot) time.Time {
 		return t
 	}
 	if !s.finished() {
-		earliest(s.lastHeard.Add(limit))
+		earliest(s.lastHeard().Add(limit))
 		if s.writing {
 			earliest(s.writeSince.Add(limit))
 		}

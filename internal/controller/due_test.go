@@ -10,7 +10,7 @@ import (
 )
 
 func bareSlots(n int) (*controller, []*slot) {
-	c := &controller{lostOpen: map[*slot]struct{}{}, cad: cadenceFor(1)}
+	c := &controller{lostOpen: map[*slot]struct{}{}, cad: cadenceFor(1), gate: make(chan struct{}, lockGate)}
 	for i := range n {
 		s := &slot{rec: &rundir.TesterRecord{Slot: i}, dueIdx: -1}
 		c.slots = append(c.slots, s)
@@ -83,7 +83,8 @@ func TestNextDue(t *testing.T) {
 	defer theirs.Close()
 	a.state, a.conn = running, protocol.NewConn(mine)
 	a.deadline = t0.Add(time.Minute)
-	a.lastHeard, a.lastSent = t0, t0
+	a.heardNs.Store(t0.UnixNano())
+	a.lastSent = t0
 	if got := c.nextDue(a); !got.Equal(t0.Add(HeartbeatEvery)) {
 		t.Errorf("next due at +%v, want the heartbeat at +%v", got.Sub(t0), HeartbeatEvery)
 	}

@@ -51,29 +51,41 @@ func (c *controller) send(s *slot, t protocol.Type, p []byte) {
 // writer writes s's queued frames in order until none is left. A failed
 // write drops the rest: the session sees the connection end.
 func (c *controller) writer(s *slot, conn *protocol.Conn) {
+	c.enter()
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for len(s.outq) > 0 {
 		f := s.outq[0]
 		s.outq = s.outq[1:]
 		s.writeSince = time.Now()
 		c.mu.Unlock()
+		c.leave()
 		err := conn.Write(f.t, f.p)
+		c.enter()
 		c.mu.Lock()
 		if err != nil {
 			s.outq = nil
 		}
 	}
 	s.writing, s.writeSince = false, time.Time{}
+	c.mu.Unlock()
+	c.leave()
 }
 
-// heardFrom records a frame from s's tester: a lost one is back.
+// heardFrom records a frame (or an authentic datagram) from s's tester,
+// without c.mu unless it was lost (then it is back): every frame of every
+// tester comes here, and tens of thousands of session goroutines queued on
+// one sync.Mutex make each garbage collection walk the queue once per
+// waiter (Go 1.26 links a semaphore's waiters to each goroutine's
+// g.waiting; see BenchmarkMutexWaitersGC).
 func (c *controller) heardFrom(s *slot) {
 	now := time.Now()
+	s.heardNs.Store(now.UnixNano())
+	if !s.lostFlag.Load() {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s.lastHeard = now
-	if s.lost && s.backAt.IsZero() {
+	if s.backAt.IsZero() {
 		s.backAt = now
 	}
 }
@@ -99,7 +111,7 @@ func (c *controller) liveness(s *slot, now time.Time) {
 	limit := c.cad.lostAfter - sweepEvery
 	if !s.finished() {
 		switch {
-		case now.Sub(s.lastHeard) >= limit:
+		case now.Sub(s.lastHeard()) >= limit:
 			c.markLost(s, c.cad.reasonSilent())
 		case s.writing && now.Sub(s.writeSince) >= limit:
 			c.markLost(s, c.cad.reasonBlocked())
@@ -151,6 +163,7 @@ func (c *controller) markLost(s *slot, reason string) {
 		return
 	}
 	s.lost = true
+	s.lostFlag.Store(true)
 	c.lostOpen[s] = struct{}{}
 	c.onFailure(s)
 }

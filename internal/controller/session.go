@@ -47,6 +47,8 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 		return
 	}
 	err = c.session(conn, s)
+	c.enter()
+	defer c.leave()
 	c.udpEnd(s) // a session that ended without Done
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -121,7 +123,8 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	s.conn = conn
 	s.ended = make(chan struct{})
 	s.state = joined
-	s.lastHeard, s.lastSent = time.Now(), time.Now()
+	s.heardNs.Store(time.Now().UnixNano())
+	s.lastSent = time.Now()
 	c.poke(s)
 	s.rec.ID, s.rec.Host, s.rec.PID = h.ID, h.Host, h.PID
 	from := time.Now()
@@ -191,7 +194,9 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 			return err
 		}
 		c.heardFrom(s)
+		c.enter()
 		end, err := c.handle(s, t, p)
+		c.leave()
 		if err != nil {
 			return err
 		}
@@ -271,14 +276,11 @@ func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ac
 	if s.lost {
 		s.late += uint64(len(b.Samples))
 	}
-	if !acks { // an authentic datagram is a sign of life, as a frame is (heardFrom)
-		s.lastHeard = now
-		if s.lost && s.backAt.IsZero() {
-			s.backAt = now
-		}
-	}
 	m := s.mapper
 	c.mu.Unlock()
+	if !acks { // an authentic datagram is a sign of life, as a frame is
+		c.heardFrom(s)
+	}
 	c.stats.add(b.Samples, m)
 	return ack, nil
 }

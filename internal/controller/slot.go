@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/diperf/diperf/internal/clock"
@@ -33,16 +34,17 @@ type slot struct {
 	mapper   *clock.Mapper
 
 	// liveness (liveness.go)
-	lastHeard  time.Time  // its last frame
-	lost       bool       // marked failed for its silence; its connection is kept
-	backAt     time.Time  // when a lost tester was heard again (zero: not yet)
-	late       uint64     // samples received after it was lost
-	over       bool       // its session has ended
-	outq       []outFrame // frames waiting for its writer
-	writing    bool       // a writer goroutine is sending outq
-	writeSince time.Time  // when the write in progress began
-	maxSeq     uint64     // the highest sample Seq received (its Seqs come in order)
-	lastSent   time.Time  // when a frame to it was last written or queued
+	heardNs    atomic.Int64 // when its last frame came (Unix ns; heardFrom, without c.mu)
+	lost       bool         // marked failed for its silence; its connection is kept
+	lostFlag   atomic.Bool  // lost, readable without c.mu
+	backAt     time.Time    // when a lost tester was heard again (zero: not yet)
+	late       uint64       // samples received after it was lost
+	over       bool         // its session has ended
+	outq       []outFrame   // frames waiting for its writer
+	writing    bool         // a writer goroutine is sending outq
+	writeSince time.Time    // when the write in progress began
+	maxSeq     uint64       // the highest sample Seq received (its Seqs come in order)
+	lastSent   time.Time    // when a frame to it was last written or queued
 
 	// acknowledgements (liveness.go: ackNow)
 	ackSafe uint64    // the highest Seq spooled
@@ -57,6 +59,9 @@ type slot struct {
 }
 
 func (s *slot) finished() bool { return s.state == done || s.state == failed }
+
+// lastHeard is when s's tester was last heard from.
+func (s *slot) lastHeard() time.Time { return time.Unix(0, s.heardNs.Load()) }
 
 // recordFailure marks s failed, with the time and the reason, as event,
 // and journals it; false if s had already finished (nothing done).
