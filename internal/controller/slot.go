@@ -50,6 +50,7 @@ type slot struct {
 	ackSafe uint64    // the highest Seq spooled
 	ackSent uint64    // the highest Seq acknowledged
 	ackAt   time.Time // when the last acknowledgement went
+	ackNext uint64    // an acknowledgement the session writes after its frame (its own goroutine only)
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
