@@ -104,6 +104,8 @@ func (c *controller) nextDue(s *slot) time.Time {
 	if s.ackSafe > s.ackSent {
 		earliest(s.ackAt.Add(ackEvery))
 	}
-	earliest(s.lastSent.Add(c.cad.heartbeat))
+	if !s.writing { // a frame is on its way; the writer puts s back when it is done
+		earliest(s.lastSent.Add(c.cad.heartbeat))
+	}
 	return t
 }

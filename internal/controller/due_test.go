@@ -88,6 +88,11 @@ func TestNextDue(t *testing.T) {
 	if got := c.nextDue(a); !got.Equal(t0.Add(HeartbeatEvery)) {
 		t.Errorf("next due at +%v, want the heartbeat at +%v", got.Sub(t0), HeartbeatEvery)
 	}
+	a.writing, a.writeSince, a.lastSent = true, t0, t0.Add(-time.Hour) // its heartbeat is overdue, but a frame is on its way
+	if got := c.nextDue(a); !got.Equal(t0.Add(LostAfter - sweepEvery)) {
+		t.Errorf("while writing, next due at +%v, want the loss bound (no heartbeat due: the sweep would re-tend it every time)", got.Sub(t0))
+	}
+	a.writing, a.writeSince, a.lastSent = false, time.Time{}, t0
 	a.ackSafe, a.ackAt = 10, t0.Add(50*time.Millisecond)
 	if got := c.nextDue(a); !got.Equal(a.ackAt.Add(ackEvery)) {
 		t.Errorf("next due at +%v, want the pending ack at +%v", got.Sub(t0), a.ackAt.Add(ackEvery).Sub(t0))

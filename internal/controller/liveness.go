@@ -67,6 +67,7 @@ func (c *controller) writer(s *slot, conn *protocol.Conn) {
 		}
 	}
 	s.writing, s.writeSince = false, time.Time{}
+	c.dueBy(s, c.nextDue(s)) // its heartbeat is due again (nextDue leaves it out while writing)
 	c.mu.Unlock()
 	c.leave()
 }
