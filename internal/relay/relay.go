@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"time"
 
 	"github.com/hashicorp/yamux"
@@ -70,14 +71,15 @@ func readHeader(r io.Reader) (net.Addr, error) {
 	return ap, nil
 }
 
-// parseAddr reads a tester address as the relay wrote it.
+// parseAddr reads a tester address as the relay wrote it: IP:port only,
+// never a name to look up.
 func parseAddr(s string) (net.Addr, error) {
 	if s == "" {
 		return nil, errors.New("no tester address")
 	}
-	a, err := net.ResolveTCPAddr("tcp", s)
+	ap, err := netip.ParseAddrPort(s)
 	if err != nil {
 		return nil, err
 	}
-	return a, nil
+	return net.TCPAddrFromAddrPort(ap), nil
 }

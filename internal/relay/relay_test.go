@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hashicorp/yamux"
 )
 
 // The test binary is its own relay worker when this is set.
@@ -285,5 +287,56 @@ func TestServeEndsWithTheController(t *testing.T) {
 	if c2, err := net.DialTimeout("tcp", ln.Addr().String(), time.Second); err == nil {
 		c2.Close()
 		t.Error("the relay still listens after the controller went away")
+	}
+}
+
+// A stream whose header is no tester address (a broken or hostile relay)
+// is closed and logged; the controller never serves it.
+func TestBadStreamHeaderIsRefused(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	h := newEchoHandler()
+	log := &logSink{}
+	sess, err := yamux.Server(b, muxConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Pool{o: Options{Handle: h.handle, Log: log.log}}
+	go func() {
+		for {
+			st, err := sess.AcceptStream()
+			if err != nil {
+				return
+			}
+			go p.attach(st)
+		}
+	}()
+	cli, err := yamux.Client(a, muxConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hdr := range [][]byte{{5, 'h', 'e', 'l', 'l', 'o'}, {0}, append([]byte{40}, []byte("999.999.999.999:99999999999999999999999")...)} {
+		st, err := cli.OpenStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Write(hdr); err != nil {
+			t.Fatal(err)
+		}
+		_ = st.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if _, err := st.Read(make([]byte, 1)); err == nil {
+			t.Errorf("header %q: the stream stayed open", hdr)
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !log.has("relay-error") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !log.has("relay-error") {
+		t.Error("no relay-error logged")
+	}
+	if n := h.count(); n != 0 {
+		t.Errorf("%d streams with a bad header reached the controller", n)
 	}
 }
