@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/yamux"
 )
@@ -27,6 +28,10 @@ type Options struct {
 	// no valid header.
 	Log func(event, detail string)
 }
+
+// headerTimeout bounds the wait for a stream's header: a relay writes it
+// at once, so a stream without one is broken and is closed.
+const headerTimeout = 10 * time.Second
 
 // Pool is a controller's relay workers.
 type Pool struct {
@@ -125,7 +130,9 @@ func (p *Pool) serve(i int, w *worker) {
 // attach reads a stream's header and hands it to Handle as the tester's
 // connection.
 func (p *Pool) attach(st *yamux.Stream) {
+	_ = st.SetReadDeadline(time.Now().Add(headerTimeout))
 	addr, err := readHeader(st)
+	_ = st.SetReadDeadline(time.Time{})
 	if err != nil {
 		st.Close()
 		p.o.Log("relay-error", err.Error())

@@ -316,7 +316,7 @@ func TestBadStreamHeaderIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, hdr := range [][]byte{{5, 'h', 'e', 'l', 'l', 'o'}, {0}, append([]byte{40}, []byte("999.999.999.999:99999999999999999999999")...)} {
+	for _, hdr := range [][]byte{{5, 'h', 'e', 'l', 'l', 'o'}, {0}, append([]byte{39}, []byte("999.999.999.999:99999999999999999999999")...)} {
 		st, err := cli.OpenStream()
 		if err != nil {
 			t.Fatal(err)
