@@ -122,7 +122,7 @@ func Controller(ctx context.Context, o ControllerOptions, progress io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	ch, err := startController(o, dir)
+	ch, err := startController(o.Exe, o.CPUProfile, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -191,17 +191,20 @@ type child struct {
 	cpuEnd   time.Duration // tree CPU at the end of the last session
 }
 
-func startController(o ControllerOptions, dir string) (*child, error) {
+// startController starts exe's `diperf run` of dir's experiment, with
+// env added to its environment and its CPU profile written to cpuProfile
+// ("" = none).
+func startController(exe, cpuProfile, dir string, env ...string) (*child, error) {
 	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
 	logf, err := os.Create(ch.log)
 	if err != nil {
 		return nil, err
 	}
-	ch.cmd = exec.Command(o.Exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
+	ch.cmd = exec.Command(exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
 	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
-	ch.cmd.Env = os.Environ()
-	if o.CPUProfile != "" {
-		ch.cmd.Env = append(ch.cmd.Env, "DIPERF_CPUPROFILE="+o.CPUProfile)
+	ch.cmd.Env = append(os.Environ(), env...)
+	if cpuProfile != "" {
+		ch.cmd.Env = append(ch.cmd.Env, "DIPERF_CPUPROFILE="+cpuProfile)
 	}
 	if err := ch.cmd.Start(); err != nil {
 		logf.Close()

@@ -106,20 +106,5 @@ func (r *reporter) say(m genReport) {
 
 // every reports progress every d until stop is called.
 func (r *reporter) every(d time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(d)
-		defer tk.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-				r.say(genReport{Ev: "progress"})
-			}
-		}
-	})
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
+	return every(d, func() { r.say(genReport{Ev: "progress"}) })
 }

@@ -131,26 +131,13 @@ func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.P
 // as a tester's heartbeat loop does from its handshake on, until stop is
 // called.
 func heartbeats(slots []atomic.Pointer[loadTester]) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(time.Second)
-		defer tk.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-			}
-			for i := range slots {
-				if t := slots[i].Load(); t != nil && time.Since(t.conn.LastWrite()) >= time.Duration(t.desc.HeartbeatNs)/2 {
-					_ = t.conn.Write(protocol.TypeHeartbeat, nil)
-				}
+	return every(time.Second, func() {
+		for i := range slots {
+			if t := slots[i].Load(); t != nil && time.Since(t.conn.LastWrite()) >= time.Duration(t.desc.HeartbeatNs)/2 {
+				_ = t.conn.Write(protocol.TypeHeartbeat, nil)
 			}
 		}
 	})
-	var once sync.Once
-	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // sendAll has every tester send each samples/s from start for d and
@@ -179,25 +166,13 @@ func sendAll(testers []*loadTester, start time.Time, d time.Duration, each float
 // controller acknowledged in that second, and the controller's memory
 // and CPU (its whole process tree).
 func (ch *child) progress(g generator, w io.Writer) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(time.Second)
-		defer tk.Stop()
-		var sent, acked uint64
-		lastCPU := treeOf(ch.cmd.Process.Pid).CPU
-		for {
-			select {
-			case <-done:
-				return
-			case <-tk.C:
-			}
-			u := ch.sampleTree()
-			s, a := g.totals()
-			fmt.Fprintf(w, "sent %9d/s  received %9d/s  controller RSS %7.1f MB  CPU %3.0f%%  processes %d\n",
-				s-sent, a-acked, mb(u.RSS), 100*(u.CPU-lastCPU).Seconds(), u.Procs)
-			sent, acked, lastCPU = s, a, u.CPU
-		}
+	var sent, acked uint64
+	lastCPU := treeOf(ch.cmd.Process.Pid).CPU
+	return every(time.Second, func() {
+		u := ch.sampleTree()
+		s, a := g.totals()
+		fmt.Fprintf(w, "sent %9d/s  received %9d/s  controller RSS %7.1f MB  CPU %3.0f%%  processes %d\n",
+			s-sent, a-acked, mb(u.RSS), 100*(u.CPU-lastCPU).Seconds(), u.Procs)
+		sent, acked, lastCPU = s, a, u.CPU
 	})
-	return func() { close(done); wg.Wait() }
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -98,7 +97,7 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 		return nil, err
 	}
 	t0 := time.Now()
-	ch, err := startSSHController(o, dir)
+	ch, err := startController(o.Exe, o.CPUProfile, dir, NullClientEnv+"=1")
 	if err != nil {
 		return nil, err
 	}
@@ -142,30 +141,4 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
-}
-
-// startSSHController starts `diperf run` of dir's experiment with the
-// null client.
-func startSSHController(o SSHOptions, dir string) (*child, error) {
-	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
-	logf, err := os.Create(ch.log)
-	if err != nil {
-		return nil, err
-	}
-	ch.cmd = exec.Command(o.Exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
-	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
-	ch.cmd.Env = append(os.Environ(), NullClientEnv+"=1")
-	if o.CPUProfile != "" {
-		ch.cmd.Env = append(ch.cmd.Env, "DIPERF_CPUPROFILE="+o.CPUProfile)
-	}
-	if err := ch.cmd.Start(); err != nil {
-		logf.Close()
-		return nil, fmt.Errorf("bench: starting the controller: %w", err)
-	}
-	go func() {
-		ch.err = ch.cmd.Wait()
-		logf.Close()
-		close(ch.exited)
-	}()
-	return ch, nil
 }
