@@ -1,0 +1,108 @@
+package sensor
+
+import "math"
+
+// Link is what is known of one direction between two sensors.
+type Link struct {
+	BandwidthBps float64
+	LatencyMs    float64
+	Estimated    bool     // not measured directly: estimated along the hierarchy
+	Via          []string // the sensors the estimate goes through
+}
+
+// Measured holds the latest direct measurement of each pair, by source
+// then destination.
+type Measured map[string]map[string]Link
+
+// Put records a direct measurement of src → dst.
+func (m Measured) Put(src, dst string, l Link) {
+	if m[src] == nil {
+		m[src] = map[string]Link{}
+	}
+	m[src][dst] = l
+}
+
+// direct is src → dst measured directly, or, failing that, dst → src (a
+// path's bandwidth and latency are taken as symmetric when only the other
+// direction was measured).
+func (m Measured) direct(src, dst string) (Link, bool) {
+	if l, ok := m[src][dst]; ok && l.BandwidthBps > 0 {
+		return l, true
+	}
+	l, ok := m[dst][src]
+	return l, ok && l.BandwidthBps > 0
+}
+
+// Estimate returns src → dst: measured directly if it was, else along the
+// hierarchy, src → a global sensor of its site → a global sensor of dst's
+// site → dst (a hop left out where src or dst is that sensor itself):
+// the bottleneck of the hops' bandwidths and the sum of their latencies,
+// through the pair of global sensors that gives the most bandwidth. false
+// when no such path is measured.
+func Estimate(m Measured, peers []Peer, src, dst string) (Link, bool) {
+	if l, ok := m.direct(src, dst); ok {
+		return l, true
+	}
+	s, d, ok := find(peers, src, dst)
+	if !ok {
+		return Link{}, false
+	}
+	best, found := Link{}, false
+	for _, gs := range globalsOf(peers, s) {
+		for _, gd := range globalsOf(peers, d) {
+			if l, ok := m.path([]string{s.Name, gs.Name, gd.Name, d.Name}); ok && (!found || l.BandwidthBps > best.BandwidthBps) {
+				best, found = l, true
+			}
+		}
+	}
+	return best, found
+}
+
+// path is the estimate along the sensors named, consecutive duplicates
+// dropped; false when a hop is not measured.
+func (m Measured) path(names []string) (Link, bool) {
+	hops := names[:1]
+	for _, n := range names[1:] {
+		if n != hops[len(hops)-1] {
+			hops = append(hops, n)
+		}
+	}
+	l := Link{BandwidthBps: math.Inf(1), Estimated: true, Via: hops[1 : len(hops)-1]}
+	for i := 1; i < len(hops); i++ {
+		h, ok := m.direct(hops[i-1], hops[i])
+		if !ok {
+			return Link{}, false
+		}
+		l.BandwidthBps = min(l.BandwidthBps, h.BandwidthBps)
+		l.LatencyMs += h.LatencyMs
+	}
+	return l, len(hops) > 1
+}
+
+func find(peers []Peer, a, b string) (pa, pb Peer, ok bool) {
+	var fa, fb bool
+	for _, p := range peers {
+		switch p.Name {
+		case a:
+			pa, fa = p, true
+		case b:
+			pb, fb = p, true
+		}
+	}
+	return pa, pb, fa && fb
+}
+
+// globalsOf returns the global sensors of p's site (p itself first if it
+// is one).
+func globalsOf(peers []Peer, p Peer) []Peer {
+	var out []Peer
+	if p.global() {
+		out = append(out, p)
+	}
+	for _, q := range peers {
+		if q.Site == p.Site && q.Name != p.Name && q.global() {
+			out = append(out, q)
+		}
+	}
+	return out
+}

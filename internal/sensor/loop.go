@@ -1,0 +1,189 @@
+package sensor
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Defaults of the loop (Gloperf §3: a 5 s test every 5 minutes).
+const (
+	DefaultPeriod   = 5 * time.Minute
+	DefaultTestTime = 5 * time.Second
+)
+
+// ErrBusy is what a Prober returns when the peer refused the test because
+// it runs a bandwidth test of its own: the test is tried again at the end
+// of the list, once.
+var ErrBusy = errors.New("sensor: the peer is busy with another bandwidth test")
+
+// Directory is what the loop needs of the directory service.
+type Directory interface {
+	Sensors(ctx context.Context) ([]Peer, error)
+	Write(ctx context.Context, r Result) error
+}
+
+// Prober runs one test for testTime.
+type Prober interface {
+	Run(ctx context.Context, t Test, testTime time.Duration) (Measurement, error)
+}
+
+// Measurement is what one test found.
+type Measurement struct {
+	BandwidthBps float64 // bandwidth: over the whole test
+	SteadyBps    float64 // bandwidth: after slow start
+	LatencyMs    float64 // latency: 1 / transactions per second
+	P50Ms, P90Ms float64 // latency: of the transactions' round trips
+	P99Ms        float64
+	Bytes        float64 // what the test moved (for the byte budget)
+}
+
+// Result is a measurement written to the directory.
+type Result struct {
+	Src, Dst string
+	Kind     Kind
+	At       time.Time // when the test started
+	Took     time.Duration
+	Measurement
+}
+
+// Config configures the loop.
+type Config struct {
+	Self     Peer
+	Period   time.Duration // at most one test per period (0: DefaultPeriod)
+	TestTime time.Duration // each test's length (0: DefaultTestTime)
+	Budget   Budget        // Fraction 0: TestTime/Period
+	Rand     *rand.Rand    // the lists' order (nil: seeded from the clock)
+	// Busy is told true while this sensor runs a bandwidth test, and false
+	// after: its own test server refuses to be the far end of another.
+	Busy func(bool)
+	Log  func(string) // nil: silent
+}
+
+// Stats is what a sensor did: tests done, refused as busy (each retried
+// once), missed (failed, or busy twice), lists completed, and what it
+// spent.
+type Stats struct {
+	Tests, Busy, Missed, Lists int
+	Fraction, BytesPerHour     float64
+}
+
+// Run loops until ctx is done: query the directory, plan, run the list one
+// test at a time within the budget, write each result. It returns what it
+// did.
+func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
+	cfg = withDefaults(cfg)
+	l := loop{cfg: cfg, dir: dir, pr: pr, ledger: NewLedger(time.Now())}
+	for ctx.Err() == nil {
+		peers, err := dir.Sensors(ctx)
+		if err != nil {
+			l.log("querying the directory: %v", err)
+			sleepCtx(ctx, cfg.Period)
+			continue
+		}
+		tests := Plan(Eligible(cfg.Self, peers), cfg.Rand)
+		if len(tests) == 0 {
+			sleepCtx(ctx, cfg.Period)
+			continue
+		}
+		if l.runList(ctx, tests) {
+			l.st.Lists++
+		}
+	}
+	l.st.Fraction, l.st.BytesPerHour = l.ledger.Spent(time.Now())
+	return l.st
+}
+
+func withDefaults(c Config) Config {
+	c.Period = cmp.Or(c.Period, DefaultPeriod)
+	c.TestTime = cmp.Or(c.TestTime, DefaultTestTime)
+	if c.Budget.Fraction == 0 {
+		c.Budget.Fraction = float64(c.TestTime) / float64(c.Period)
+	}
+	if c.Rand == nil {
+		c.Rand = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x5eed))
+	}
+	return c
+}
+
+type loop struct {
+	cfg    Config
+	dir    Directory
+	pr     Prober
+	ledger *Ledger
+	last   time.Time // when the last test started
+	st     Stats
+}
+
+// runList runs every test of the list, a busy one again at its end once;
+// false if ctx ended first.
+func (l *loop) runList(ctx context.Context, tests []Test) bool {
+	retried := map[string]bool{}
+	for i := 0; i < len(tests); i++ {
+		t := tests[i]
+		start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
+		if !l.last.IsZero() {
+			start = maxTime(start, l.last.Add(l.cfg.Period))
+		}
+		if !sleepCtx(ctx, time.Until(start)) {
+			return false
+		}
+		m, took, err := l.one(ctx, t)
+		switch key := t.Peer.Name + "/" + string(t.Kind); {
+		case ctx.Err() != nil:
+			return false
+		case errors.Is(err, ErrBusy) && !retried[key]:
+			l.st.Busy++
+			retried[key] = true
+			tests = append(tests, t)
+		case err != nil:
+			l.st.Missed++
+			l.log("%s test to %s: %v", t.Kind, t.Peer.Name, err)
+		default:
+			l.st.Tests++
+			r := Result{Src: l.cfg.Self.Name, Dst: t.Peer.Name, Kind: t.Kind, At: l.last, Took: took, Measurement: m}
+			if err := l.dir.Write(ctx, r); err != nil {
+				l.log("writing a result: %v", err)
+			}
+		}
+	}
+	return true
+}
+
+// one runs a test, with this sensor's server busy during a bandwidth test,
+// and books it in the ledger.
+func (l *loop) one(ctx context.Context, t Test) (Measurement, time.Duration, error) {
+	l.last = time.Now()
+	if t.Kind == Bandwidth && l.cfg.Busy != nil {
+		l.cfg.Busy(true)
+		defer l.cfg.Busy(false)
+	}
+	m, err := l.pr.Run(ctx, t, l.cfg.TestTime)
+	took := time.Since(l.last)
+	l.ledger.Add(took, m.Bytes)
+	return m, took, err
+}
+
+func (l *loop) log(format string, a ...any) {
+	if l.cfg.Log != nil {
+		l.cfg.Log(fmt.Sprintf(format, a...))
+	}
+}
+
+// sleepCtx sleeps for d or until ctx is done; false if ctx ended.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-tm.C:
+		return true
+	}
+}
