@@ -1,13 +1,17 @@
 package sensor
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // Link is what is known of one direction between two sensors.
 type Link struct {
 	BandwidthBps float64
 	LatencyMs    float64
-	Estimated    bool     // not measured directly: estimated along the hierarchy
-	Via          []string // the sensors the estimate goes through
+	At           time.Time // when it was measured (an estimate: its oldest hop)
+	Estimated    bool      // not measured directly: estimated along the hierarchy
+	Via          []string  // the sensors the estimate goes through
 }
 
 // Measured holds the latest direct measurement of each pair, by source
@@ -75,6 +79,9 @@ func (m Measured) path(names []string) (Link, bool) {
 		}
 		l.BandwidthBps = min(l.BandwidthBps, h.BandwidthBps)
 		l.LatencyMs += h.LatencyMs
+		if l.At.IsZero() || h.At.Before(l.At) {
+			l.At = h.At
+		}
 	}
 	return l, len(hops) > 1
 }
