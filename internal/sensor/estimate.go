@@ -26,18 +26,20 @@ func (m Measured) Put(src, dst string, l Link) {
 	m[src][dst] = l
 }
 
-// direct is src → dst measured directly, or, failing that, dst → src (a
-// path's bandwidth and latency are taken as symmetric when only the other
-// direction was measured).
+// direct is src → dst measured directly, or, failing that, dst → src
+// marked estimated (a path's bandwidth and latency taken as symmetric when
+// only the other direction was measured).
 func (m Measured) direct(src, dst string) (Link, bool) {
 	if l, ok := m[src][dst]; ok && l.BandwidthBps > 0 {
 		return l, true
 	}
 	l, ok := m[dst][src]
+	l.Estimated = true
 	return l, ok && l.BandwidthBps > 0
 }
 
-// Estimate returns src → dst: measured directly if it was, else along the
+// Estimate returns src → dst: measured directly if it was (or only the
+// other way: then marked estimated), else along the
 // hierarchy, src → a global sensor of its site → a global sensor of dst's
 // site → dst (a hop left out where src or dst is that sensor itself):
 // the bottleneck of the hops' bandwidths and the sum of their latencies,

@@ -28,9 +28,12 @@ func TestEstimateAlongTheHierarchy(t *testing.T) {
 	if got, ok := Estimate(m, peers, "a2", "b1"); !ok || got.LatencyMs != 22 || !slices.Equal(got.Via, []string{"b2"}) {
 		t.Errorf("a2 → b1 = %+v, %v; want 22 ms via b2", got, ok)
 	}
-	// measured pairs are not estimated; the other direction stands in
-	if got, ok := Estimate(m, peers, "b2", "a2"); !ok || got.Estimated || got.BandwidthBps != 10e6 {
-		t.Errorf("b2 → a2 = %+v, %v; want the measured a2 → b2", got, ok)
+	// a measured pair is not estimated; the other direction stands in, marked estimated
+	if got, ok := Estimate(m, peers, "a2", "b2"); !ok || got.Estimated || got.BandwidthBps != 10e6 {
+		t.Errorf("a2 → b2 = %+v, %v; want it as measured", got, ok)
+	}
+	if got, ok := Estimate(m, peers, "b2", "a2"); !ok || !got.Estimated || got.BandwidthBps != 10e6 || len(got.Via) != 0 {
+		t.Errorf("b2 → a2 = %+v, %v; want the measured a2 → b2, marked estimated", got, ok)
 	}
 	// no measured path
 	if _, ok := Estimate(Measured{}, peers, "a1", "b1"); ok {

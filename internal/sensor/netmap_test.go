@@ -48,7 +48,7 @@ func TestMapTableAndHeatMap(t *testing.T) {
 	if err := xml.Unmarshal(svg, new(struct{})); err != nil {
 		t.Errorf("heat map is not well-formed XML: %v", err)
 	}
-	if n := strings.Count(string(svg), `fill="url(#est)"`); n != 2 {
-		t.Errorf("%d hatched cells, want 2 (a1 → b2 and b2 → a1)", n)
+	if n := strings.Count(string(svg), `fill="url(#est)"`); n != 4 {
+		t.Errorf("%d hatched cells, want 4 (a1 ↔ b2 along the hierarchy, a2 → a1 and b2 → a2 from the other direction)", n)
 	}
 }
