@@ -79,7 +79,7 @@ func Evaluate(points []Measurement, o Options) Evaluation {
 	}
 	lo, hi := valueRange(points)
 	ev := Evaluation{Points: len(points), Range: [2]float64{lo, hi}}
-	for _, e := range run(points, 1, 0, lo, hi, [2]uint64{o.Seed, 0}) {
+	for _, e := range run(points, 1, 0, lo, hi, [2]uint64{o.Seed, 1 << 32}) { // the stream of period 1, offset 0
 		ev.Full = append(ev.Full, Score{Method: e.name, MAE: e.MAE(), MSE: e.MSE(), N: e.N})
 	}
 	step := medianStep(points)
