@@ -48,6 +48,7 @@ func init() {
 		"compare":    {"compare two runs: is B faster than A? (bootstrap 95% CIs)", compareCmd, false},
 		"relay":      {"accept testers' connections for a controller (started by diperf run)", relayCmd, true},
 		"sweep":      {"end what an ssh run left on this host (run there by the ssh testbed)", sweepCmd, true},
+		"sensor":     {"network sensors: sensor evaluate TRACE.csv (Gloperf §4 forecast errors of a trace)", sensorCmd, false},
 		"bench":      {"benchmarks: bench " + strings.Join(benchNames(), " | bench ") + " (last line: JSON figures)", benchCmd, false},
 	}
 }

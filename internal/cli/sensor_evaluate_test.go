@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSensorEvaluate runs `diperf sensor evaluate` in-process on a trace
+// with two test times and checks the terminal tables, the JSON and the
+// files --out writes.
+func TestSensorEvaluate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var trace strings.Builder
+	trace.WriteString("time,test_time,value\n")
+	for i := range 40 { // test time 1: ramp 0, 1, 2 …; test time 10: constant 7
+		trace.WriteString(strings.Join([]string{itoa(2 * i), "1", itoa(i)}, ",") + "\n")
+		trace.WriteString(strings.Join([]string{itoa(2*i + 1), "10", "7"}, ",") + "\n")
+	}
+	path := filepath.Join(dir, "trace.csv")
+	if err := os.WriteFile(path, []byte(trace.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"sensor", "evaluate", path, "--out", filepath.Join(dir, "out"), "--max-period", "3"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"by test time (MAE", "test time 1: 40 measurements", "test time 10: 40 measurements", "     3          6 "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, f := range []string{"full.csv", "periods.csv", "mae-by-period-1.svg", "mse-by-period-10.svg", "mae-by-test-time.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", f)); err != nil {
+			t.Errorf("--out: %v", err)
+		}
+	}
+	full, _ := os.ReadFile(filepath.Join(dir, "out", "full.csv"))
+	// the ramp's last value misses by 1 each time; the constant is exact
+	if !strings.Contains(string(full), "\n1,last,1,1,39\n") || !strings.Contains(string(full), "\n10,last,0,0,39\n") {
+		t.Errorf("full.csv:\n%s", full)
+	}
+	out.Reset()
+	if code := Main([]string{"sensor", "evaluate", "--json", path}, &out, &errb); code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errb.String())
+	}
+	var ev evaluation
+	if err := json.Unmarshal(out.Bytes(), &ev); err != nil || !ev.ByTestTime || len(ev.Series) != 2 || ev.Series[1].Full[0].MAE != 0 {
+		t.Errorf("--json: %v, %+v", err, ev)
+	}
+}
+
+// TestSensorEvaluateErrors: bad input is a usage error naming the line.
+func TestSensorEvaluateErrors(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "bad.csv")
+	if err := os.WriteFile(path, []byte("time,value\n1,2\n2,lots\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sensor"}, "usage: diperf sensor evaluate"},
+		{[]string{"sensor", "evaluate", path}, `bad.csv: trace line 3: value "lots"`},
+		{[]string{"sensor", "evaluate", "/nonexistent.csv"}, "open trace"},
+		{[]string{"sensor", "evaluate", "--max-period", "0", path}, "--max-period must be at least 1"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(tt.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
