@@ -31,7 +31,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 // testServer starts a directory on a real loopback socket over a database
 // in a temporary directory.
-func testServer(t *testing.T) (*Client, *fakeClock, string) {
+func testServer(t testing.TB) (*Client, *fakeClock, string) {
 	t.Helper()
 	store, err := OpenStore(filepath.Join(t.TempDir(), "dir.db"))
 	if err != nil {
