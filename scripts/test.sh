@@ -20,6 +20,7 @@ command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client mung
 [ -x /usr/sbin/nginx ] || need_apt+=(nginx) # internal/bench/peers: the private nginx the peers load
 command -v wrk >/dev/null || need_apt+=(wrk) # internal/bench/peers: the wrk runner against it
 command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless) # internal/client: the Java example client
+command -v promtool >/dev/null || need_apt+=(prometheus) # internal/directory: promtool checks the /metrics exposition
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
