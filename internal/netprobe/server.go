@@ -156,6 +156,7 @@ func (s *Server) handle(c net.Conn) {
 	case KindBandwidth:
 		if receive(c, req.TestTime, s.token, nonce, body) == nil {
 			s.bwServed.Add(1)
+			drain(c)
 		}
 	case KindLatency:
 		if echo(c, req.Size) > 0 {
@@ -164,8 +165,7 @@ func (s *Server) handle(c net.Conn) {
 	}
 }
 
-// receive counts what arrives for testTime in bins, sends the report,
-// then discards what still arrives for at most drainTime.
+// receive counts what arrives for testTime in bins and sends the report.
 func receive(c net.Conn, testTime time.Duration, token, nonce, request []byte) error {
 	t0 := time.Now()
 	end := t0.Add(testTime)
@@ -190,12 +190,15 @@ func receive(c net.Conn, testTime time.Duration, token, nonce, request []byte) e
 	if _, err := c.Write(encodeReport(token, nonce, request, rep)); err != nil {
 		return fmt.Errorf("netprobe: sending the report: %w", err)
 	}
+	return nil
+}
+
+// drain discards what still arrives after the counting window, until the
+// sender closes or for at most drainTime, so that the report is not lost
+// to a reset of a connection closed with unread data.
+func drain(c net.Conn) {
 	_ = c.SetReadDeadline(time.Now().Add(drainTime))
-	for {
-		if _, err := c.Read(buf); err != nil {
-			return nil
-		}
-	}
+	_, _ = io.Copy(io.Discard, c)
 }
 
 // echo answers size-byte requests with size bytes until the client closes
