@@ -47,6 +47,7 @@ func (c *Client) Bandwidth(ctx context.Context, addr string, testTime time.Durat
 		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
 	}
 	rep, err := c.readReport(s.conn, s.nonce, s.body)
+	abort(s.conn)
 	if err != nil {
 		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
 	}
@@ -68,6 +69,15 @@ func send(conn net.Conn, testTime time.Duration) (uint64, error) {
 			}
 			return sent, fmt.Errorf("sending: %w", err)
 		}
+	}
+}
+
+// abort makes the coming Close reset the connection: what the sender
+// still holds (up to its send buffer: seconds of a slow link) is dropped
+// instead of sent, so the link is free when the test time is over.
+func abort(conn net.Conn) {
+	if l, ok := conn.(interface{ SetLinger(int) error }); ok {
+		_ = l.SetLinger(0)
 	}
 }
 
