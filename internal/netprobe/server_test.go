@@ -17,7 +17,7 @@ func startServer(t *testing.T, slot *Slot) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := listenLoopback()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +31,8 @@ func startServer(t *testing.T, slot *Slot) (*Server, string) {
 	})
 	return srv, ln.Addr().String()
 }
+
+func listenLoopback() (net.Listener, error) { return net.Listen("tcp", "127.0.0.1:0") }
 
 func TestBandwidthLoopback(t *testing.T) {
 	srv, addr := startServer(t, nil)
