@@ -19,6 +19,7 @@ command -v iptables >/dev/null || need_apt+=(iptables) # test/netlab partitions 
 command -v slurmctld >/dev/null || need_apt+=(slurmctld slurmd slurm-client munge) # test/slurmlab: a local Slurm cluster
 [ -x /usr/sbin/nginx ] || need_apt+=(nginx) # internal/bench/peers: the private nginx the peers load
 command -v wrk >/dev/null || need_apt+=(wrk) # internal/bench/peers: the wrk runner against it
+command -v iperf3 >/dev/null || need_apt+=(iperf3) # e2e: netprobe's bandwidth against iperf3's on tbf-capped links
 command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless) # internal/client: the Java example client
 command -v promtool >/dev/null || need_apt+=(prometheus) # internal/directory: promtool checks the /metrics exposition
 if [ ${#need_apt[@]} -gt 0 ]; then

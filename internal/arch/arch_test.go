@@ -19,7 +19,7 @@ var layers = [][]string{
 	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment", "internal/forecast",
 		"test/slurmlab", "test/netlab"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
-		"internal/netsim", "internal/target", "internal/directory"}, // formats, wires and standalone services
+		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client"}, // storage, clock sync, testbeds, clients
 	{"internal/analyze", "internal/verify", "internal/tester"},                       // analysis of calls, checks, the agent
 	{"internal/model", "internal/bench/tree"},                                        // models of performance against load; the controller tree's load model

@@ -1,0 +1,79 @@
+package netprobe
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// DefaultMessage is the latency test's request and response size when
+// none is given (netperf TCP_RR's default: 1 byte each way).
+const DefaultMessage = 1
+
+// LatencyResult is one latency test, as the client measured it.
+type LatencyResult struct {
+	// Transactions is how many request/response round trips completed.
+	Transactions int
+	// Elapsed is the time from the first request to the last response.
+	Elapsed time.Duration
+	// PerSec is Transactions/Elapsed.
+	PerSec float64
+	// Latency is 1/PerSec (netperf TCP_RR's latency).
+	Latency time.Duration
+	// P50, P90, P99 are percentiles of the round trips (HdrHistogram, 2
+	// significant digits: within 1%).
+	P50, P90, P99 time.Duration
+}
+
+// Latency runs a latency test of testTime (rounded up to a whole number
+// of Bin) to the server at addr: size-byte requests, each answered by
+// size bytes, one at a time on one connection (size 0: DefaultMessage).
+func (c *Client) Latency(ctx context.Context, addr string, testTime time.Duration, size int) (LatencyResult, error) {
+	testTime = (testTime + Bin - 1) / Bin * Bin
+	if size == 0 {
+		size = DefaultMessage
+	}
+	req := Request{Kind: KindLatency, TestTime: testTime, Size: size, Nonce: newNonce()}
+	s, err := c.open(ctx, addr, req)
+	if err != nil {
+		return LatencyResult{}, err
+	}
+	defer s.Close()
+	res, err := transact(s, testTime, size)
+	if err != nil {
+		return LatencyResult{}, fmt.Errorf("netprobe: latency test to %s: %w", addr, err)
+	}
+	return res, nil
+}
+
+// transact runs round trips for testTime and summarizes them.
+func transact(s *session, testTime time.Duration, size int) (LatencyResult, error) {
+	h := hdr.New(1, int64(grace+MaxTestTime), 2)
+	buf := make([]byte, size)
+	start := time.Now()
+	end := start.Add(testTime)
+	last := start
+	n := 0
+	for last.Before(end) {
+		if _, err := s.conn.Write(buf); err != nil {
+			return LatencyResult{}, fmt.Errorf("request %d: %w", n+1, err)
+		}
+		if _, err := io.ReadFull(s.conn, buf); err != nil {
+			return LatencyResult{}, fmt.Errorf("response %d: %w", n+1, err)
+		}
+		now := time.Now()
+		_ = h.RecordValue(int64(now.Sub(last)))
+		last = now
+		n++
+	}
+	r := LatencyResult{Transactions: n, Elapsed: last.Sub(start)}
+	r.PerSec = float64(n) / r.Elapsed.Seconds()
+	r.Latency = time.Duration(float64(time.Second) / r.PerSec)
+	r.P50 = time.Duration(h.ValueAtQuantile(50))
+	r.P90 = time.Duration(h.ValueAtQuantile(90))
+	r.P99 = time.Duration(h.ValueAtQuantile(99))
+	return r, nil
+}
