@@ -18,8 +18,12 @@ var sensorCommands = map[string]func(context.Context, *env, []string) error{
 
 // sensorCmd implements `diperf sensor SUBCOMMAND`.
 func sensorCmd(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		return sensorDaemon(ctx, e, args)
+	}
 	if len(args) == 0 || sensorCommands[args[0]] == nil {
-		return errs.Usagef("usage: diperf sensor %s [flags]", strings.Join(slices.Sorted(maps.Keys(sensorCommands)), "|"))
+		return errs.Usagef("usage: diperf sensor --directory URL --token-file F [flags], or diperf sensor %s [flags]",
+			strings.Join(slices.Sorted(maps.Keys(sensorCommands)), "|"))
 	}
 	return sensorCommands[args[0]](ctx, e, args[1:])
 }

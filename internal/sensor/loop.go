@@ -47,6 +47,8 @@ type Result struct {
 	Kind     Kind
 	At       time.Time // when the test started
 	Took     time.Duration
+	Busy     int // the source's tests refused as busy so far
+	Missed   int // and missed so far
 	Measurement
 }
 
@@ -144,7 +146,8 @@ func (l *loop) runList(ctx context.Context, tests []Test) bool {
 			l.log("%s test to %s: %v", t.Kind, t.Peer.Name, err)
 		default:
 			l.st.Tests++
-			r := Result{Src: l.cfg.Self.Name, Dst: t.Peer.Name, Kind: t.Kind, At: l.last, Took: took, Measurement: m}
+			r := Result{Src: l.cfg.Self.Name, Dst: t.Peer.Name, Kind: t.Kind, At: l.last, Took: took,
+				Busy: l.st.Busy, Missed: l.st.Missed, Measurement: m}
 			if err := l.dir.Write(ctx, r); err != nil {
 				l.log("writing a result: %v", err)
 			}

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/forecast"
+	"github.com/diperf/diperf/internal/netprobe"
+	"github.com/diperf/diperf/internal/sensor"
+)
+
+// dirAdapter is the directory as the sensor loop needs it: the sensors
+// listed as peers, each result written with the forecast it leads to.
+type dirAdapter struct {
+	c     *directory.Client
+	mu    sync.Mutex
+	fcast map[string]*forecast.Adaptive // by dst/kind
+}
+
+func (d *dirAdapter) Sensors(ctx context.Context) ([]sensor.Peer, error) {
+	ss, err := d.c.Sensors(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	peers := make([]sensor.Peer, 0, len(ss))
+	for _, s := range ss {
+		p := sensor.Peer{Name: s.Name, Addr: s.Address, Version: s.Version, Stale: s.State == directory.StateStale}
+		for _, g := range s.Groups {
+			if site, ok := strings.CutPrefix(g, sitePrefix); ok {
+				p.Site = site
+			} else {
+				p.Groups = append(p.Groups, g)
+			}
+		}
+		peers = append(peers, p)
+	}
+	return peers, nil
+}
+
+func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
+	dr := directory.Result{Src: r.Src, Dst: r.Dst, Kind: string(r.Kind), TestTimeS: r.Took.Seconds(), MeasuredAt: r.At,
+		Busy: int64(r.Busy), Missed: int64(r.Missed)}
+	value := r.LatencyMs
+	if r.Kind == sensor.Bandwidth {
+		dr.BandwidthBps, dr.BandwidthAfterSlowStartBps = r.BandwidthBps, r.SteadyBps
+		value = r.BandwidthBps
+	} else {
+		dr.LatencyP50Ms, dr.LatencyP90Ms, dr.LatencyP99Ms = r.P50Ms, r.P90Ms, r.P99Ms
+	}
+	if _, err := d.c.AddResult(ctx, dr); err != nil {
+		return err
+	}
+	f, ok := d.forecast(r.Dst+"/"+string(r.Kind), forecast.Measurement{At: r.At, Value: value})
+	if !ok || f.Scored == 0 {
+		return nil // no forecast yet, or none with an error to expect: the second measurement brings one
+	}
+	_, err := d.c.AddForecast(ctx, directory.Forecast{Src: r.Src, Dst: r.Dst, Kind: string(r.Kind), Value: f.Value,
+		Error: f.Error, Method: f.Method, MadeAt: time.Now()})
+	return err
+}
+
+// forecast feeds the pair's adaptive forecaster and returns its forecast.
+func (d *dirAdapter) forecast(key string, m forecast.Measurement) (forecast.Forecast, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fcast == nil {
+		d.fcast = map[string]*forecast.Adaptive{}
+	}
+	a := d.fcast[key]
+	if a == nil {
+		a = forecast.NewAdaptive(forecast.Defaults()...)
+		d.fcast[key] = a
+	}
+	a.Observe(m)
+	return a.Forecast()
+}
+
+// probeAdapter runs the loop's tests with the netprobe client, a
+// bandwidth test only while this sensor's own slot is free (its server
+// then refuses peers' bandwidth tests until it is done).
+type probeAdapter struct {
+	c    *netprobe.Client
+	slot *netprobe.Slot
+}
+
+func (p *probeAdapter) Run(ctx context.Context, t sensor.Test, d time.Duration) (sensor.Measurement, error) {
+	if t.Kind == sensor.Latency {
+		r, err := p.c.Latency(ctx, t.Peer.Addr, d, 0)
+		return sensor.Measurement{LatencyMs: ms(r.Latency), P50Ms: ms(r.P50), P90Ms: ms(r.P90), P99Ms: ms(r.P99)}, busyErr(err)
+	}
+	if !p.slot.TryAcquire() {
+		return sensor.Measurement{}, sensor.ErrBusy // serving a peer's bandwidth test: ours would measure half
+	}
+	defer p.slot.Release()
+	r, err := p.c.Bandwidth(ctx, t.Peer.Addr, d)
+	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Sent)}, busyErr(err)
+}
+
+func busyErr(err error) error {
+	if errors.Is(err, netprobe.ErrBusy) {
+		return sensor.ErrBusy
+	}
+	return err
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/netprobe"
+	"github.com/diperf/diperf/internal/sensor"
+)
+
+// sensorFlags are the flags of the sensor daemon.
+type sensorFlags struct {
+	dir, tokenFile, listen, advertise, name, site, groups string
+	period, testTime                                      time.Duration
+	budget, bytesPerHour                                  float64
+}
+
+func (f *sensorFlags) add(fs *flag.FlagSet) {
+	host, _ := os.Hostname()
+	fs.StringVar(&f.dir, "directory", "", "the directory's URL (http[s]://HOST:PORT)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "the mesh's token: the directory's, and the sensors' among themselves")
+	fs.StringVar(&f.listen, "listen", ":7655", "where this sensor's test server listens")
+	fs.StringVar(&f.advertise, "advertise", "", "HOST:PORT its peers dial (default: the listen address)")
+	fs.StringVar(&f.name, "name", host, "its registered host name")
+	fs.StringVar(&f.site, "site", "default", "its site: sensors of one site test each other (the local group)")
+	fs.StringVar(&f.groups, "groups", sensor.GroupLocal, "its groups: local, and global for a site's promoted sensors")
+	fs.DurationVar(&f.period, "period", sensor.DefaultPeriod, "one test per period at most")
+	fs.DurationVar(&f.testTime, "test-time", sensor.DefaultTestTime, "each test's length")
+	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, at most (default: test-time / period)")
+	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
+}
+
+// sensorDaemon is `diperf sensor --directory URL ...`: it serves tests,
+// registers and renews, and runs the measurement loop until interrupted,
+// then says what it did and spent.
+func sensorDaemon(ctx context.Context, e *env, args []string) error {
+	fs := newFlags(e, "sensor", "--directory URL --token-file F [--listen ADDR --groups local[,global] --period D --test-time D]")
+	var f sensorFlags
+	f.add(fs)
+	if err := fs.Parse(args); err != nil {
+		return errs.Usage(err, "")
+	}
+	if f.dir == "" || f.tokenFile == "" {
+		return errs.Usagef("diperf sensor needs --directory and --token-file")
+	}
+	token, err := readPrivateSecret("--token-file", f.tokenFile)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		return errs.Usage(fmt.Errorf("sensor: listen on %s: %w", f.listen, err), "give --listen a free HOST:PORT")
+	}
+	defer ln.Close()
+	slot := &netprobe.Slot{}
+	srv, err := netprobe.NewServer(token, slot)
+	if err != nil {
+		return err
+	}
+	go func() { _ = srv.Serve(ln) }()
+	dc, err := directory.NewClient(f.dir, token, nil)
+	if err != nil {
+		return errs.Usage(err, "give --directory the directory's URL")
+	}
+	self := f.self(ln.Addr().String())
+	stopRenew, err := keepRegistered(ctx, e, dc, self)
+	if err != nil {
+		return err
+	}
+	defer stopRenew()
+	fmt.Fprintf(e.stderr, "diperf sensor %s (site %s, groups %s): tests at %s, one %v test per %v\n",
+		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, f.testTime, f.period)
+	st := sensor.Run(ctx, sensor.Config{Self: self, Period: f.period, TestTime: f.testTime,
+		Budget: sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour},
+		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) }},
+		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
+	srvSt := srv.Stats()
+	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v\n",
+		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt)
+	return nil
+}
+
+// self is this sensor as its peers see it; its site is a group "site:NAME".
+func (f *sensorFlags) self(listened string) sensor.Peer {
+	addr := f.advertise
+	if addr == "" {
+		addr = listened
+	}
+	groups := strings.Split(f.groups, ",")
+	return sensor.Peer{Name: f.name, Addr: addr, Site: f.site, Groups: groups, Version: Version}
+}
+
+// sitePrefix marks the group that carries a sensor's site in the directory.
+const sitePrefix = "site:"
+
+// keepRegistered registers self and renews its lease until stop, again
+// from the start when the directory forgot it (a restart on a new file).
+func keepRegistered(ctx context.Context, e *env, dc *directory.Client, self sensor.Peer) (stop func(), err error) {
+	reg := directory.Registration{Name: self.Name, Address: self.Addr, Version: self.Version,
+		Groups: append(append([]string{}, self.Groups...), sitePrefix+self.Site), Capabilities: []string{"bandwidth", "latency"}}
+	lease, err := dc.Register(ctx, reg)
+	if err != nil {
+		return nil, fmt.Errorf("sensor: registering with the directory: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			wait := time.Duration(max(lease.RenewAfterS, 1) * float64(time.Second))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			l, err := dc.Renew(ctx, self.Name)
+			if errors.Is(err, directory.ErrNotRegistered) {
+				l, err = dc.Register(ctx, reg)
+			}
+			if err != nil {
+				fmt.Fprintf(e.stderr, "diperf sensor: renewing: %v\n", err)
+				continue
+			}
+			lease = l
+		}
+	}()
+	return func() { cancel(); <-done }, nil
+}
