@@ -49,7 +49,7 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 		dr.BandwidthBps, dr.BandwidthAfterSlowStartBps = r.BandwidthBps, r.SteadyBps
 		value = r.BandwidthBps
 	} else {
-		dr.LatencyP50Ms, dr.LatencyP90Ms, dr.LatencyP99Ms = r.P50Ms, r.P90Ms, r.P99Ms
+		dr.LatencyMs, dr.LatencyP50Ms, dr.LatencyP90Ms, dr.LatencyP99Ms = r.LatencyMs, r.P50Ms, r.P90Ms, r.P99Ms
 	}
 	if _, err := d.c.AddResult(ctx, dr); err != nil {
 		return err

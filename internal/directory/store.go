@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS results (
 	id INTEGER PRIMARY KEY AUTOINCREMENT,
 	src TEXT NOT NULL, dst TEXT NOT NULL, kind TEXT NOT NULL,
 	bandwidth_bps REAL NOT NULL, bandwidth_after_slow_start_bps REAL NOT NULL,
+	latency_ms REAL NOT NULL, -- 1 / transactions per second
 	latency_p50_ms REAL NOT NULL, latency_p90_ms REAL NOT NULL, latency_p99_ms REAL NOT NULL,
 	test_time_s REAL NOT NULL,
 	measured_at INTEGER NOT NULL, -- Unix ns

@@ -9,9 +9,9 @@ import (
 // AddResult stores a result and returns its id.
 func (s *Store) AddResult(ctx context.Context, r Result) (int64, error) {
 	res, err := s.db.ExecContext(ctx, `INSERT INTO results (src, dst, kind, bandwidth_bps,
-		bandwidth_after_slow_start_bps, latency_p50_ms, latency_p90_ms, latency_p99_ms, test_time_s,
-		measured_at, busy, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Src, r.Dst, r.Kind, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyP50Ms, r.LatencyP90Ms,
+		bandwidth_after_slow_start_bps, latency_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms, test_time_s,
+		measured_at, busy, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Src, r.Dst, r.Kind, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyMs, r.LatencyP50Ms, r.LatencyP90Ms,
 		r.LatencyP99Ms, r.TestTimeS, r.MeasuredAt.UnixNano(), r.Busy, r.Missed)
 	if err != nil {
 		return 0, fmt.Errorf("storing a result %s→%s: %w", r.Src, r.Dst, err)
@@ -70,7 +70,7 @@ func (q Query) selectSQL(table, cols, tcol string) (string, []any) {
 	return fmt.Sprintf(`SELECT %s FROM %s%s ORDER BY %s DESC, id DESC LIMIT ?`, cols, table, w, tcol), args
 }
 
-const resultCols = `id, src, dst, kind, bandwidth_bps, bandwidth_after_slow_start_bps, latency_p50_ms,
+const resultCols = `id, src, dst, kind, bandwidth_bps, bandwidth_after_slow_start_bps, latency_ms, latency_p50_ms,
 	latency_p90_ms, latency_p99_ms, test_time_s, measured_at, busy, missed`
 
 // Results returns the results q selects.
@@ -86,7 +86,7 @@ func (s *Store) Results(ctx context.Context, q Query) ([]Result, error) {
 		var r Result
 		var at int64
 		if err := rows.Scan(&r.ID, &r.Src, &r.Dst, &r.Kind, &r.BandwidthBps, &r.BandwidthAfterSlowStartBps,
-			&r.LatencyP50Ms, &r.LatencyP90Ms, &r.LatencyP99Ms, &r.TestTimeS, &at, &r.Busy, &r.Missed); err != nil {
+			&r.LatencyMs, &r.LatencyP50Ms, &r.LatencyP90Ms, &r.LatencyP99Ms, &r.TestTimeS, &at, &r.Busy, &r.Missed); err != nil {
 			return nil, fmt.Errorf("querying results: %w", err)
 		}
 		r.MeasuredAt = unixTime(at)

@@ -49,8 +49,9 @@ type Sensor struct {
 
 // Result is one test from Src to Dst (POST and GET /v1/results). A
 // bandwidth result carries BandwidthBps (the whole test) and
-// BandwidthAfterSlowStartBps; a latency result carries the p50/p90/p99 of
-// its request/response transactions. Busy and Missed are the source
+// BandwidthAfterSlowStartBps; a latency result carries LatencyMs (1 /
+// transactions per second) and the p50/p90/p99 of its request/response
+// transactions. Busy and Missed are the source
 // sensor's counters of tests refused as busy and tests missed, so far.
 type Result struct {
 	ID                         int64     `json:"id,omitzero"` // set by the directory
@@ -59,6 +60,7 @@ type Result struct {
 	Kind                       string    `json:"kind"`
 	BandwidthBps               float64   `json:"bandwidth_bps,omitzero"`
 	BandwidthAfterSlowStartBps float64   `json:"bandwidth_after_slow_start_bps,omitzero"`
+	LatencyMs                  float64   `json:"latency_ms,omitzero"` // 1 / transactions per second (netperf TCP_RR)
 	LatencyP50Ms               float64   `json:"latency_p50_ms,omitzero"`
 	LatencyP90Ms               float64   `json:"latency_p90_ms,omitzero"`
 	LatencyP99Ms               float64   `json:"latency_p99_ms,omitzero"`

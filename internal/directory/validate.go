@@ -125,8 +125,8 @@ func (r *Result) Validate() error {
 	if err := checkPair(r.Src, r.Dst, r.Kind); err != nil {
 		return err
 	}
-	names := []string{"bandwidth_bps", "bandwidth_after_slow_start_bps", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "test_time_s"}
-	if err := nonNeg(names, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.TestTimeS); err != nil {
+	names := []string{"bandwidth_bps", "bandwidth_after_slow_start_bps", "latency_ms", "latency_p50_ms", "latency_p90_ms", "latency_p99_ms", "test_time_s"}
+	if err := nonNeg(names, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyMs, r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP99Ms, r.TestTimeS); err != nil {
 		return err
 	}
 	if r.Busy < 0 || r.Missed < 0 {
