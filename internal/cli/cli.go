@@ -43,6 +43,8 @@ func init() {
 		"call":       {"make one call to a service (a client for experiments)", callCmd, false},
 		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},
 		"version":    {"print the version", versionCmd, false},
+		"forecast":   {"what bandwidth and latency will A → B have? (the sensors' forecasts)", forecastCmd, false},
+		"netmap":     {"the latest bandwidth and latency between sensors (terminal, --json, --svg)", netmapCmd, false},
 		"directory":  {"serve the sensor mesh's directory (HTTP/JSON, SQLite)", directoryCmd, false},
 		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
 		"predict":    {"predict throughput and response time at a load", predictCmd, false},

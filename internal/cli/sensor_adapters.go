@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -26,19 +25,7 @@ func (d *dirAdapter) Sensors(ctx context.Context) ([]sensor.Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	peers := make([]sensor.Peer, 0, len(ss))
-	for _, s := range ss {
-		p := sensor.Peer{Name: s.Name, Addr: s.Address, Version: s.Version, Stale: s.State == directory.StateStale}
-		for _, g := range s.Groups {
-			if site, ok := strings.CutPrefix(g, sitePrefix); ok {
-				p.Site = site
-			} else {
-				p.Groups = append(p.Groups, g)
-			}
-		}
-		peers = append(peers, p)
-	}
-	return peers, nil
+	return peersOf(ss), nil
 }
 
 func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {

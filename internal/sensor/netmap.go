@@ -89,8 +89,11 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	fmt.Fprintln(tw, "bandwidth/latency; * estimated along the hierarchy; ? not known\t")
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "bandwidth (bit/s) / latency; * estimated (along the hierarchy, or from the other direction); ? not known")
+	return err
 }
 
 // bits writes a bandwidth in bit/s with a k/M/G suffix.
