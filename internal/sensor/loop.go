@@ -130,6 +130,10 @@ func (l *loop) runList(ctx context.Context, tests []Test) bool {
 		if !l.last.IsZero() {
 			start = maxTime(start, l.last.Add(l.cfg.Period))
 		}
+		// a random delay of up to a quarter period: sensors started together
+		// would otherwise test in step, each finding its peer busy with its
+		// own bandwidth test at every try
+		start = start.Add(time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1)))
 		if !sleepCtx(ctx, time.Until(start)) {
 			return false
 		}
