@@ -80,7 +80,11 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, f.testTime, f.period)
 	st := sensor.Run(ctx, sensor.Config{Self: self, Period: f.period, TestTime: f.testTime,
 		Budget: sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour},
-		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) }},
+		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) },
+		OnList: func(st sensor.Stats) {
+			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",
+				st.Lists, st.Tests, st.Busy, st.Missed, 100*st.Fraction, st.BytesPerHour)
+		}},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()
 	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v\n",

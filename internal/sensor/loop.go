@@ -63,6 +63,9 @@ type Config struct {
 	// after: its own test server refuses to be the far end of another.
 	Busy func(bool)
 	Log  func(string) // nil: silent
+	// OnList hears what the sensor did and spent so far after each list
+	// (nil: nothing).
+	OnList func(Stats)
 }
 
 // Stats is what a sensor did: tests done, refused as busy (each retried
@@ -93,6 +96,11 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 		}
 		if l.runList(ctx, tests) {
 			l.st.Lists++
+			if cfg.OnList != nil {
+				st := l.st
+				st.Fraction, st.BytesPerHour = l.ledger.Spent(time.Now())
+				cfg.OnList(st)
+			}
 		}
 	}
 	l.st.Fraction, l.st.BytesPerHour = l.ledger.Spent(time.Now())

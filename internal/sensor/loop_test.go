@@ -75,8 +75,9 @@ func TestLoopRunsTheListWithinTheBudget(t *testing.T) {
 		}}
 		pr := &fakeProber{busyOnce: map[string]bool{"b": true}}
 		var busy []bool
+		var reports []Stats
 		cfg := Config{Self: self, Period: time.Minute, TestTime: 5 * time.Second, Rand: rand.New(rand.NewPCG(1, 2)),
-			Busy: func(b bool) { busy = append(busy, b) }}
+			Busy: func(b bool) { busy = append(busy, b) }, OnList: func(s Stats) { reports = append(reports, s) }}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 		defer cancel()
 		st := Run(ctx, cfg, dir, pr)
@@ -97,6 +98,9 @@ func TestLoopRunsTheListWithinTheBudget(t *testing.T) {
 		}
 		if want := 5.0 / 60; st.Fraction > want+0.001 {
 			t.Errorf("spent %.4f of the time testing, budget %.4f", st.Fraction, want)
+		}
+		if len(reports) != st.Lists || reports[len(reports)-1].Fraction == 0 {
+			t.Errorf("%d list reports for %d lists (last %+v): want one after each, with what was spent", len(reports), st.Lists, reports)
 		}
 		if len(busy) == 0 || len(busy)%2 != 0 {
 			t.Errorf("busy hook calls %v: want true/false pairs around bandwidth tests", busy)
