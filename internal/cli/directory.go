@@ -2,12 +2,8 @@ package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
 	"fmt"
 	"net"
-	"os"
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
@@ -72,25 +68,5 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 // owner, as --secret-file); when the file does not exist it is made, mode
 // 0600, with a new random token, and the user is told.
 func directoryToken(e *env, path string) ([]byte, error) {
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return readPrivateSecret("--token-file", path)
-	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("making a token: %w", err)
-	}
-	tok := []byte(base64.StdEncoding.EncodeToString(raw))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("--token-file: %w", err), "give a --token-file path diperf may create, or make one: "+secretHint)
-	}
-	_, err = f.Write(append(tok, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--token-file: %w", err)
-	}
-	fmt.Fprintf(e.stderr, "diperf: made a new token in %s; sensors use it with --token-file %s\n", path, path)
-	return tok, nil
+	return readOrMakeToken(e, "--token-file", path, "sensors use it with --token-file "+path)
 }

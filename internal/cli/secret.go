@@ -60,8 +60,15 @@ func readPrivateSecret(setting, path string) ([]byte, error) {
 // testers that join read too; when the file does not exist it is made,
 // private to its owner, with a new random secret, and the user is told.
 func tokenFile(e *env, path string) ([]byte, error) {
+	return readOrMakeToken(e, "testbed.token_file", path, "testers join with: diperf tester --join HOST:PORT --token-file "+path)
+}
+
+// readOrMakeToken reads the private token in path (named setting in
+// errors); when the file does not exist it makes it, mode 0600, with 32
+// random bytes in base64, and tells the user who uses it (use).
+func readOrMakeToken(e *env, setting, path, use string) ([]byte, error) {
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return readPrivateSecret("testbed.token_file", path)
+		return readPrivateSecret(setting, path)
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -70,15 +77,15 @@ func tokenFile(e *env, path string) ([]byte, error) {
 	tok := []byte(base64.StdEncoding.EncodeToString(raw))
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("testbed.token_file: %w", err), "give a token_file path diperf may create, or make one: "+secretHint)
+		return nil, errs.Usage(fmt.Errorf("%s: %w", setting, err), "give a "+setting+" path diperf may create, or make one: "+secretHint)
 	}
 	_, err = f.Write(append(tok, '\n'))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return nil, fmt.Errorf("testbed.token_file: %w", err)
+		return nil, fmt.Errorf("%s: %w", setting, err)
 	}
-	fmt.Fprintf(e.stderr, "diperf: made a new token in %s; testers join with: diperf tester --join HOST:PORT --token-file %s\n", path, path)
+	fmt.Fprintf(e.stderr, "diperf: made a new token in %s; %s\n", path, use)
 	return tok, nil
 }
