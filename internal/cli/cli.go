@@ -75,7 +75,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return errs.CodeUsage
 	}
-	ctx, stop := interruptContext(stderr)
+	ctx, stop := interruptContext(stderr, interruptNote(args[0]))
 	defer stop()
 	stopProfile := startProfile(stderr)
 	err := cmd.run(ctx, e, args[1:])
@@ -109,7 +109,7 @@ func usage(w io.Writer) {
 
 // interruptContext is cancelled at the first SIGINT/SIGTERM, so that a run
 // stops its testers and still writes its files; a second one exits at once.
-func interruptContext(stderr io.Writer) (context.Context, func()) {
+func interruptContext(stderr io.Writer, note string) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
@@ -117,13 +117,24 @@ func interruptContext(stderr io.Writer) (context.Context, func()) {
 		if _, ok := <-ch; !ok {
 			return
 		}
-		fmt.Fprintln(stderr, "\ndiperf: interrupted; stopping testers and writing results (interrupt again to quit at once)")
+		fmt.Fprintf(stderr, "\ndiperf: interrupted; %s (interrupt again to quit at once)\n", note)
 		cancel()
 		if _, ok := <-ch; ok {
 			os.Exit(130)
 		}
 	}()
 	return ctx, func() { signal.Stop(ch); close(ch); cancel() }
+}
+
+// interruptNote says what a command does when interrupted.
+func interruptNote(cmd string) string {
+	switch cmd {
+	case "run", "demo":
+		return "stopping testers and writing results"
+	case "sensor":
+		return "finishing the test in progress and saying what was spent"
+	}
+	return "stopping"
 }
 
 // newFlags returns a flag set that reports errors as usage errors.
