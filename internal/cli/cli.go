@@ -132,7 +132,7 @@ func interruptNote(cmd string) string {
 	case "run", "demo":
 		return "stopping testers and writing results"
 	case "sensor":
-		return "finishing the test in progress and saying what was spent"
+		return "cutting the test in progress short and saying what was spent"
 	}
 	return "stopping"
 }
