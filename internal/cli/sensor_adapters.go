@@ -34,6 +34,9 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 	value := r.LatencyMs
 	if r.Kind == sensor.Bandwidth {
 		dr.BandwidthBps, dr.BandwidthAfterSlowStartBps = r.BandwidthBps, r.SteadyBps
+		if !r.DataStart.IsZero() { // the data's own window: what must never overlap on a host
+			dr.MeasuredAt, dr.TestTimeS = r.DataStart, r.DataTime.Seconds()
+		}
 		value = r.BandwidthBps
 	} else {
 		dr.LatencyMs, dr.LatencyP50Ms, dr.LatencyP90Ms, dr.LatencyP99Ms = r.LatencyMs, r.P50Ms, r.P90Ms, r.P99Ms
@@ -84,7 +87,8 @@ func (p *probeAdapter) Run(ctx context.Context, t sensor.Test, d time.Duration) 
 	}
 	defer p.slot.Release()
 	r, err := p.c.Bandwidth(ctx, t.Peer.Addr, d)
-	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Sent)}, busyErr(err)
+	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Sent),
+		DataStart: r.Start, DataTime: r.TestTime}, busyErr(err)
 }
 
 func busyErr(err error) error {

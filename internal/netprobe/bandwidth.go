@@ -28,6 +28,9 @@ type BandwidthResult struct {
 	// Sent is what the sender wrote (some of it may not have arrived in
 	// the window).
 	Sent uint64
+	// Start is when the sender began to send (after the handshake): the
+	// test's data flowed from then for TestTime.
+	Start time.Time
 }
 
 // Bandwidth runs a bandwidth test of testTime (rounded up to a whole
@@ -42,6 +45,7 @@ func (c *Client) Bandwidth(ctx context.Context, addr string, testTime time.Durat
 		return BandwidthResult{}, err
 	}
 	defer s.Close()
+	start := time.Now()
 	sent, err := send(s.conn, testTime)
 	if err != nil {
 		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
@@ -51,7 +55,9 @@ func (c *Client) Bandwidth(ctx context.Context, addr string, testTime time.Durat
 	if err != nil {
 		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
 	}
-	return resultOf(rep, sent), nil
+	r := resultOf(rep, sent)
+	r.Start = start
+	return r, nil
 }
 
 // send writes for testTime and returns the bytes written.

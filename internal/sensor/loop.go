@@ -39,6 +39,10 @@ type Measurement struct {
 	P50Ms, P90Ms float64 // latency: of the transactions' round trips
 	P99Ms        float64
 	Bytes        float64 // what the test moved (for the byte budget)
+	// DataStart and DataTime are when a bandwidth test's data flowed
+	// (zero: not known): a host's bandwidth tests never overlap in them.
+	DataStart time.Time
+	DataTime  time.Duration
 }
 
 // Result is a measurement written to the directory.

@@ -1,0 +1,226 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/test/netlab"
+)
+
+// meshSpec is a sensor mesh on netlab hosts: sites × perSite sensors (the
+// first of each site global), each host's link capped at rate.
+type meshSpec struct {
+	sites, perSite   int
+	period, testTime time.Duration
+	run              time.Duration
+	rate             int64 // bit/s, each host's link (0: none)
+}
+
+// meshResult is what a mesh run came to, per sensor.
+type meshResult struct {
+	results []directory.Result
+	spent   map[string]float64 // percent of the time testing, as each sensor said at its end
+	hwmMB   map[string]float64 // peak resident memory
+}
+
+var spentRe = regexp.MustCompile(`spent ([0-9.]+)% of the time testing`)
+
+// runMesh starts the directory in the root namespace and a sensor in each
+// netlab host, lets them run, interrupts them and collects what they did.
+func runMesh(tb testing.TB, s meshSpec) meshResult {
+	tb.Helper()
+	lab := netlab.New(tb, netlab.Options{Hosts: s.sites * s.perSite, Prefix: "mesh"})
+	dir := tb.TempDir()
+	token := filepath.Join(dir, "tok")
+	tokenBytes := []byte("a-mesh-token-for-the-netlab-sensors")
+	if err := os.WriteFile(token, tokenBytes, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	addr := lab.BridgeAddr + ":" + strconv.Itoa(17300+os.Getpid()%1000)
+	d := exec.Command(bin, "directory", "--listen", addr, "--db", filepath.Join(dir, "mesh.db"), "--token-file", token, "--ttl", "10s")
+	if err := d.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Process.Kill(); d.Wait() })
+	c, err := directory.NewClient("http://"+addr, tokenBytes, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	waitUpTB(tb, c)
+	type proc struct {
+		name string
+		cmd  *exec.Cmd
+		out  *lockedBuffer
+	}
+	var procs []proc
+	for i, h := range lab.Hosts {
+		if s.rate > 0 {
+			if err := h.SetRate(s.rate); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		site, groups := fmt.Sprintf("site%d", i/s.perSite), "local"
+		if i%s.perSite == 0 {
+			groups = "local,global"
+		}
+		name := fmt.Sprintf("m%02d", i)
+		cmd := exec.Command("ip", "netns", "exec", h.Name, bin, "sensor", "--directory", "http://"+addr, "--token-file", token,
+			"--listen", h.Addr+":7655", "--name", name, "--site", site, "--groups", groups,
+			"--period", s.period.String(), "--test-time", s.testTime.String())
+		out := &lockedBuffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		procs = append(procs, proc{name, cmd, out})
+	}
+	time.Sleep(s.run)
+	r := meshResult{spent: map[string]float64{}, hwmMB: map[string]float64{}}
+	for _, p := range procs {
+		if _, hwm, err := procMemOf(p.cmd.Process.Pid); err == nil {
+			r.hwmMB[p.name] = float64(hwm) / (1 << 20)
+		}
+		_ = p.cmd.Process.Signal(syscall.SIGINT)
+	}
+	for _, p := range procs {
+		_ = p.cmd.Wait()
+		if m := spentRe.FindAllStringSubmatch(p.out.String(), -1); len(m) > 0 {
+			r.spent[p.name], _ = strconv.ParseFloat(m[len(m)-1][1], 64)
+		} else {
+			tb.Errorf("sensor %s said nothing of what it spent:\n%s", p.name, p.out.String())
+		}
+	}
+	if r.results, err = c.Results(context.Background(), directory.Query{Limit: 100000}); err != nil {
+		tb.Fatal(err)
+	}
+	return r
+}
+
+// checkMesh fails tb unless no host ever ran two bandwidth tests at once,
+// every local pair was measured at least every revisit, every sensor kept
+// its budget (+0.1 percentage point) and stayed within 64 MB.
+func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
+	tb.Helper()
+	spans := map[string][][2]time.Time{}
+	seen := map[string][]time.Time{}
+	for _, x := range r.results {
+		if x.Kind != "bandwidth" {
+			continue
+		}
+		sp := [2]time.Time{x.MeasuredAt, x.MeasuredAt.Add(time.Duration(x.TestTimeS * float64(time.Second)))}
+		spans[x.Src] = append(spans[x.Src], sp)
+		spans[x.Dst] = append(spans[x.Dst], sp)
+		seen[x.Src+">"+x.Dst] = append(seen[x.Src+">"+x.Dst], x.MeasuredAt)
+	}
+	for h, ss := range spans {
+		sort.Slice(ss, func(i, j int) bool { return ss[i][0].Before(ss[j][0]) })
+		for i := 1; i < len(ss); i++ {
+			if ss[i][0].Before(ss[i-1][1].Add(-10 * time.Millisecond)) {
+				tb.Errorf("host %s: two bandwidth tests overlap (%v and %v)", h, ss[i-1], ss[i])
+			}
+		}
+	}
+	// a list holds 2 tests per peer (local peers, and the global ones for a global sensor)
+	peers := s.perSite - 1 + (s.sites - 1)
+	revisit := time.Duration(2*peers) * (s.period + s.period/4 + s.testTime) * 2 // a busy retry can push a test to the next list
+	n := s.sites * s.perSite
+	for i := range n {
+		for j := range n {
+			if i == j || i/s.perSite != j/s.perSite {
+				continue
+			}
+			key := fmt.Sprintf("m%02d>m%02d", i, j)
+			ts := seen[key]
+			if len(ts) == 0 {
+				tb.Errorf("local pair %s never measured", key)
+				continue
+			}
+			sort.Slice(ts, func(a, b int) bool { return ts[a].Before(ts[b]) })
+			for k := 1; k < len(ts); k++ {
+				if gap := ts[k].Sub(ts[k-1]); gap > revisit {
+					tb.Errorf("local pair %s: %v between two measurements, revisit bound %v", key, gap, revisit)
+				}
+			}
+		}
+	}
+	budget := 100 * s.testTime.Seconds() / s.period.Seconds()
+	for name, pct := range r.spent {
+		if pct > budget+0.1 {
+			tb.Errorf("sensor %s spent %.2f%% of its time testing, budget %.2f%%", name, pct, budget)
+		}
+	}
+	for name, mb := range r.hwmMB {
+		if mb > 64 {
+			tb.Errorf("sensor %s peaked at %.1f MB, more than 64 MB", name, mb)
+		}
+	}
+	tb.Logf("%d results; spent %v (budget %.2f%%); peak MB %v", len(r.results), r.spent, budget, r.hwmMB)
+}
+
+// procMemOf reads a process's resident memory and its peak, in bytes.
+func procMemOf(pid int) (rss, hwm uint64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, m := range regexp.MustCompile(`(VmRSS|VmHWM):\s+(\d+) kB`).FindAllStringSubmatch(string(b), -1) {
+		v, _ := strconv.ParseUint(m[2], 10, 64)
+		if m[1] == "VmRSS" {
+			rss = v << 10
+		} else {
+			hwm = v << 10
+		}
+	}
+	return rss, hwm, nil
+}
+
+func waitUpTB(tb testing.TB, c *directory.Client) {
+	tb.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := c.Sensors(context.Background(), ""); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatal("the directory did not answer within 10 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestSensorMeshSmall is the mesh at CI size: 2 sites × 2 sensors on
+// netlab hosts with 25 Mbit/s links, one 300 ms test every second, 25 s.
+func TestSensorMeshSmall(t *testing.T) {
+	s := meshSpec{sites: 2, perSite: 2, period: time.Second, testTime: 300 * time.Millisecond, run: 25 * time.Second, rate: 25_000_000}
+	checkMesh(t, s, runMesh(t, s))
+}
+
+// BenchmarkSensorMesh12 is issue 12's figure: 12 sensors in 2 sites on
+// netlab hosts (25 Mbit/s links) for DIPERF_MESH_MINUTES (default 30)
+// minutes, one 1 s test every 10 s.
+//
+//	go test -run '^$' -bench SensorMesh12 -benchtime 1x -timeout 45m -v ./e2e/
+func BenchmarkSensorMesh12(b *testing.B) {
+	minutes := 30
+	if v, err := strconv.Atoi(os.Getenv("DIPERF_MESH_MINUTES")); err == nil && v > 0 {
+		minutes = v
+	}
+	s := meshSpec{sites: 2, perSite: 6, period: 10 * time.Second, testTime: time.Second,
+		run: time.Duration(minutes) * time.Minute, rate: 25_000_000}
+	for range b.N {
+		r := runMesh(b, s)
+		checkMesh(b, s, r)
+		b.ReportMetric(float64(len(r.results)), "results")
+	}
+}
