@@ -111,13 +111,7 @@ func (p *Pool) start(i int, lf *os.File) error {
 // waits for the process and logs how it ended.
 func (p *Pool) serve(i int, w *worker) {
 	defer p.wg.Done()
-	for {
-		st, err := w.sess.AcceptStream()
-		if err != nil {
-			break
-		}
-		go p.attach(st)
-	}
+	p.acceptAll(w.sess)
 	w.sess.Close()
 	err := w.cmd.Wait()
 	detail := fmt.Sprintf("relay worker %d (pid %d) ended: %v", i, w.cmd.Process.Pid, exitText(err))
@@ -125,6 +119,18 @@ func (p *Pool) serve(i int, w *worker) {
 		detail += ": " + string(s)
 	}
 	p.o.Log("relay-exit", detail)
+}
+
+// acceptAll hands every stream of sess to attach, each on its own
+// goroutine, until the session ends.
+func (p *Pool) acceptAll(sess *yamux.Session) {
+	for {
+		st, err := sess.AcceptStream()
+		if err != nil {
+			return
+		}
+		go p.attach(st)
+	}
 }
 
 // attach reads a stream's header and hands it to Handle as the tester's

@@ -263,7 +263,7 @@ func TestServeEndsWithTheController(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- Serve(ln, a, 10, nil) }()
 	h := newEchoHandler()
-	srv := serverSide(t, b, h)
+	srv := serverSide(t, b, h, nil)
 	c, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
@@ -298,20 +298,7 @@ func TestBadStreamHeaderIsRefused(t *testing.T) {
 	defer b.Close()
 	h := newEchoHandler()
 	log := &logSink{}
-	sess, err := yamux.Server(b, muxConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &Pool{o: Options{Handle: h.handle, Log: log.log}}
-	go func() {
-		for {
-			st, err := sess.AcceptStream()
-			if err != nil {
-				return
-			}
-			go p.attach(st)
-		}
-	}()
+	serverSide(t, b, h, log.log)
 	cli, err := yamux.Client(a, muxConfig())
 	if err != nil {
 		t.Fatal(err)

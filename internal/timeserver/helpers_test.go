@@ -99,7 +99,8 @@ func startTCPWith(t *testing.T, s *Server) (*Server, string) {
 }
 
 // waitStats waits until the server has handled n requests in all, and
-// returns its Stats: a request is counted before its reply is sent.
+// returns its Stats: a request is counted once its reply has been
+// written, so a client may read the reply before the count moves.
 func waitStats(t *testing.T, s *Server, n uint64) Stats {
 	t.Helper()
 	deadline := time.Now().Add(patience)

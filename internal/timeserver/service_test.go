@@ -34,7 +34,7 @@ func TestServiceServesUDPAndTCP(t *testing.T) {
 		}
 		c.Close()
 	}
-	if st := svc.Stats(); st.Answered != 2 {
+	if st := waitStats(t, svc.srv, 2); st.Answered != 2 || svc.Stats() != st {
 		t.Errorf("stats %+v, want 2 answered", st)
 	}
 	udp := svc.UDPAddr()

@@ -104,7 +104,7 @@ func TestServeUDPRateLimit(t *testing.T) {
 	if n := len(collect(t, c, 10)); n != 10 {
 		t.Errorf("%d answers, want 10", n)
 	}
-	if st := s.Stats(); st != (Stats{Answered: 11, RateLimited: 190}) {
+	if st := waitStats(t, s, 201); st != (Stats{Answered: 11, RateLimited: 190}) {
 		t.Errorf("stats %+v after a 10 ms refill at 100/s; want one more answered", st)
 	}
 	// Another source IP has its own bucket.
