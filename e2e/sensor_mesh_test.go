@@ -107,13 +107,30 @@ func runMesh(tb testing.TB, s meshSpec) meshResult {
 	return r
 }
 
+// meshRevisit is the longest a sensor may take between two tests of a
+// pair: its list holds a bandwidth and a latency test to each peer (those
+// of its site, and the other sites' global sensors if it is global), in a
+// new order each list, so two tests of a pair are at most 2L−1 slots
+// apart. A slot is the period, the random delay of up to a quarter period,
+// and a test time (a test that overruns its time delays the next through
+// the budget); each try refused as busy adds a wait of up to two test
+// times, counted by the caller from the results' busy counters.
+func meshRevisit(s meshSpec, i int) time.Duration {
+	peers := s.perSite - 1
+	if i%s.perSite == 0 {
+		peers += s.sites - 1
+	}
+	slots := time.Duration(2*2*peers - 1)
+	return slots * (s.period + s.period/4 + s.testTime)
+}
+
 // checkMesh fails tb unless no host ever ran two bandwidth tests at once,
 // every local pair was measured at least every revisit, every sensor kept
 // its budget (+0.1 percentage point) and stayed within 64 MB.
 func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
 	tb.Helper()
 	spans := map[string][][2]time.Time{}
-	seen := map[string][]time.Time{}
+	seen := map[string][]directory.Result{}
 	for _, x := range r.results {
 		if x.Kind != "bandwidth" {
 			continue
@@ -121,7 +138,7 @@ func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
 		sp := [2]time.Time{x.MeasuredAt, x.MeasuredAt.Add(time.Duration(x.TestTimeS * float64(time.Second)))}
 		spans[x.Src] = append(spans[x.Src], sp)
 		spans[x.Dst] = append(spans[x.Dst], sp)
-		seen[x.Src+">"+x.Dst] = append(seen[x.Src+">"+x.Dst], x.MeasuredAt)
+		seen[x.Src+">"+x.Dst] = append(seen[x.Src+">"+x.Dst], x)
 	}
 	for h, ss := range spans {
 		sort.Slice(ss, func(i, j int) bool { return ss[i][0].Before(ss[j][0]) })
@@ -131,11 +148,9 @@ func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
 			}
 		}
 	}
-	// a list holds 2 tests per peer (local peers, and the global ones for a global sensor)
-	peers := s.perSite - 1 + (s.sites - 1)
-	revisit := time.Duration(2*peers) * (s.period + s.period/4 + s.testTime) * 2 // a busy retry can push a test to the next list
 	n := s.sites * s.perSite
 	for i := range n {
+		revisit := meshRevisit(s, i)
 		for j := range n {
 			if i == j || i/s.perSite != j/s.perSite {
 				continue
@@ -146,10 +161,14 @@ func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
 				tb.Errorf("local pair %s never measured", key)
 				continue
 			}
-			sort.Slice(ts, func(a, b int) bool { return ts[a].Before(ts[b]) })
+			sort.Slice(ts, func(a, b int) bool { return ts[a].MeasuredAt.Before(ts[b].MeasuredAt) })
 			for k := 1; k < len(ts); k++ {
-				if gap := ts[k].Sub(ts[k-1]); gap > revisit {
-					tb.Errorf("local pair %s: %v between two measurements, revisit bound %v", key, gap, revisit)
+				// each try refused as busy in between waited up to two test times
+				busy := time.Duration(ts[k].Busy - ts[k-1].Busy)
+				bound := revisit + busy*2*s.testTime
+				if gap := ts[k].MeasuredAt.Sub(ts[k-1].MeasuredAt); gap > bound {
+					tb.Errorf("local pair %s: %v between two measurements, revisit bound %v (%d busy, %d missed in between)",
+						key, gap, bound, ts[k].Busy-ts[k-1].Busy, ts[k].Missed-ts[k-1].Missed)
 				}
 			}
 		}

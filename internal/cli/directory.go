@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
@@ -17,19 +19,22 @@ type directoryOptions struct {
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "directory", "--listen ADDR --db FILE --token-file F [--tls-cert F --tls-key F] [--ttl D]")
+	fs := newFlags(e, "directory", "--listen ADDR --db FILE [--token-file F] [--tls-cert F --tls-key F] [--ttl D]")
 	var o directoryOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7300", "TCP address to serve the API on")
 	fs.StringVar(&o.db, "db", "", "SQLite database file (made if missing; WAL mode)")
-	fs.StringVar(&o.tokenFile, "token-file", "", "bearer token every client must send (made, mode 0600, if missing)")
+	fs.StringVar(&o.tokenFile, "token-file", defaultMeshToken(), tokenFileUsage+": the bearer token every client sends (made, mode 0600, if missing)")
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM), with --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the certificate's private key (PEM)")
 	fs.DurationVar(&o.ttl, "ttl", directory.DefaultTTL, "lease of a registration that asks none; a sensor not renewing within it is stale")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	if o.db == "" || o.tokenFile == "" {
-		return errs.Usagef("--db and --token-file are required")
+	if o.db == "" {
+		return errs.Usagef("--db is required")
+	}
+	if o.tokenFile == "" {
+		return errs.Usagef("--token-file is required (no default: neither $DIPERF_TOKEN_FILE nor a config directory)")
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return errs.Usagef("--tls-cert and --tls-key go together")
@@ -68,5 +73,10 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 // owner, as --secret-file); when the file does not exist it is made, mode
 // 0600, with a new random token, and the user is told.
 func directoryToken(e *env, path string) ([]byte, error) {
+	if path == defaultMeshToken() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("--token-file: %w", err)
+		}
+	}
 	return readOrMakeToken(e, "--token-file", path, "sensors use it with --token-file "+path)
 }

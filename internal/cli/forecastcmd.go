@@ -28,7 +28,7 @@ type forecastAnswer struct {
 // sensors' latest forecasts give for A → B, each with its expected error
 // and the method that made it.
 func forecastCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "forecast", "A B --directory URL --token-file F [--json]")
+	fs := newFlags(e, "forecast", "A B --directory URL [--token-file F] [--json]")
 	var m meshFlags
 	m.add(fs)
 	asJSON := fs.Bool("json", false, "print JSON: bandwidth_bps and latency_ms, each {value, error, method}")

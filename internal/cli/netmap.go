@@ -17,13 +17,16 @@ type meshFlags struct{ dir, tokenFile string }
 
 func (m *meshFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&m.dir, "directory", "", "the directory's URL (http[s]://HOST:PORT)")
-	fs.StringVar(&m.tokenFile, "token-file", "", "the mesh's token (the directory's)")
+	fs.StringVar(&m.tokenFile, "token-file", defaultMeshToken(), tokenFileUsage)
 }
 
 // client opens the directory client.
 func (m *meshFlags) client() (*directory.Client, error) {
-	if m.dir == "" || m.tokenFile == "" {
-		return nil, errs.Usagef("--directory and --token-file are required")
+	if m.dir == "" {
+		return nil, errs.Usagef("--directory is required")
+	}
+	if m.tokenFile == "" {
+		return nil, errs.Usagef("--token-file is required (no default: neither $DIPERF_TOKEN_FILE nor a config directory)")
 	}
 	token, err := readPrivateSecret("--token-file", m.tokenFile)
 	if err != nil {
@@ -40,7 +43,7 @@ func (m *meshFlags) client() (*directory.Client, error) {
 // the live sensors, measured or estimated along the hierarchy, as a matrix
 // on the terminal, JSON rows, or an SVG heat map.
 func netmapCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "netmap", "--directory URL --token-file F [--json] [--svg FILE]")
+	fs := newFlags(e, "netmap", "--directory URL [--token-file F] [--json] [--svg FILE]")
 	var m meshFlags
 	m.add(fs)
 	asJSON := fs.Bool("json", false, "print the rows as JSON (src, dst, bandwidth_bps, latency_ms, measured_at, estimated, via)")

@@ -26,7 +26,7 @@ type sensorFlags struct {
 func (f *sensorFlags) add(fs *flag.FlagSet) {
 	host, _ := os.Hostname()
 	fs.StringVar(&f.dir, "directory", "", "the directory's URL (http[s]://HOST:PORT)")
-	fs.StringVar(&f.tokenFile, "token-file", "", "the mesh's token: the directory's, and the sensors' among themselves")
+	fs.StringVar(&f.tokenFile, "token-file", defaultMeshToken(), tokenFileUsage+": the directory's, and the sensors' among themselves")
 	fs.StringVar(&f.listen, "listen", ":7655", "where this sensor's test server listens")
 	fs.StringVar(&f.advertise, "advertise", "", "HOST:PORT its peers dial (default: the listen address)")
 	fs.StringVar(&f.name, "name", host, "its registered host name")
@@ -42,14 +42,17 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 // registers and renews, and runs the measurement loop until interrupted,
 // then says what it did and spent.
 func sensorDaemon(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "sensor", "--directory URL --token-file F [--listen ADDR --groups local[,global] --period D --test-time D]")
+	fs := newFlags(e, "sensor", "--directory URL [--token-file F] [--listen ADDR --groups local[,global] --period D --test-time D]")
 	var f sensorFlags
 	f.add(fs)
 	if err := fs.Parse(args); err != nil {
 		return errs.Usage(err, "")
 	}
-	if f.dir == "" || f.tokenFile == "" {
-		return errs.Usagef("diperf sensor needs --directory and --token-file")
+	if f.dir == "" {
+		return errs.Usagef("diperf sensor needs --directory")
+	}
+	if f.tokenFile == "" {
+		return errs.Usagef("diperf sensor needs --token-file (no default: neither $DIPERF_TOKEN_FILE nor a config directory)")
 	}
 	token, err := readPrivateSecret("--token-file", f.tokenFile)
 	if err != nil {

@@ -67,7 +67,7 @@ func TestSensorEvaluateErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"sensor"}, "diperf sensor evaluate [flags]"},
-		{[]string{"sensor", "--period", "1m"}, "needs --directory and --token-file"},
+		{[]string{"sensor", "--period", "1m"}, "needs --directory"},
 		{[]string{"sensor", "evaluate", path}, `bad.csv: trace line 3: value "lots"`},
 		{[]string{"sensor", "evaluate", "/nonexistent.csv"}, "open trace"},
 		{[]string{"sensor", "evaluate", "--max-period", "0", path}, "--max-period must be at least 1"},

@@ -16,9 +16,13 @@ const (
 )
 
 // ErrBusy is what a Prober returns when the peer refused the test because
-// it runs a bandwidth test of its own: the test is tried again at the end
-// of the list, once.
+// it runs a bandwidth test of its own: the test is tried again after one
+// to two test times, BusyTries times in all.
 var ErrBusy = errors.New("sensor: the peer is busy with another bandwidth test")
+
+// BusyTries is how many times a test is tried while its peer answers busy
+// before it counts as missed.
+const BusyTries = 3
 
 // Directory is what the loop needs of the directory service.
 type Directory interface {
@@ -72,8 +76,8 @@ type Config struct {
 	OnList func(Stats)
 }
 
-// Stats is what a sensor did: tests done, refused as busy (each retried
-// once), missed (failed, or busy twice), lists completed, and what it
+// Stats is what a sensor did: tests done, tries refused as busy, tests
+// missed (failed, or busy BusyTries times), lists completed, and what it
 // spent.
 type Stats struct {
 	Tests, Busy, Missed, Lists int
@@ -132,31 +136,16 @@ type loop struct {
 	st     Stats
 }
 
-// runList runs every test of the list, a busy one again at its end once;
-// false if ctx ended first.
+// runList runs every test of the list in turn; false if ctx ended first.
 func (l *loop) runList(ctx context.Context, tests []Test) bool {
-	retried := map[string]bool{}
-	for i := 0; i < len(tests); i++ {
-		t := tests[i]
-		start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
-		if !l.last.IsZero() {
-			start = maxTime(start, l.last.Add(l.cfg.Period))
-		}
-		// a random delay of up to a quarter period: sensors started together
-		// would otherwise test in step, each finding its peer busy with its
-		// own bandwidth test at every try
-		start = start.Add(time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1)))
-		if !sleepCtx(ctx, time.Until(start)) {
+	for _, t := range tests {
+		if !l.waitTurn(ctx) {
 			return false
 		}
-		m, took, err := l.one(ctx, t)
-		switch key := t.Peer.Name + "/" + string(t.Kind); {
+		m, took, err := l.tryBusy(ctx, t)
+		switch {
 		case ctx.Err() != nil:
 			return false
-		case errors.Is(err, ErrBusy) && !retried[key]:
-			l.st.Busy++
-			retried[key] = true
-			tests = append(tests, t)
 		case err != nil:
 			l.st.Missed++
 			l.log("%s test to %s: %v", t.Kind, t.Peer.Name, err)
@@ -170,6 +159,41 @@ func (l *loop) runList(ctx context.Context, tests []Test) bool {
 		}
 	}
 	return true
+}
+
+// waitTurn sleeps until the next test may start: a period after the last
+// one, within the budget, plus a random delay of up to a quarter period
+// (sensors started together would otherwise test in step, each finding
+// its peer busy with its own bandwidth test at every try); false if ctx
+// ended first.
+func (l *loop) waitTurn(ctx context.Context) bool {
+	start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
+	if !l.last.IsZero() {
+		start = maxTime(start, l.last.Add(l.cfg.Period))
+	}
+	start = start.Add(time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1)))
+	return sleepCtx(ctx, time.Until(start))
+}
+
+// tryBusy runs a test; while the peer answers busy (it runs a bandwidth
+// test of its own, which lasts a test time), it tries again after one to
+// two test times, BusyTries times in all. Each refusal is counted; the
+// last one is returned, and the test is missed.
+func (l *loop) tryBusy(ctx context.Context, t Test) (Measurement, time.Duration, error) {
+	for try := 1; ; try++ {
+		m, took, err := l.one(ctx, t)
+		if !errors.Is(err, ErrBusy) {
+			return m, took, err
+		}
+		l.st.Busy++
+		if try == BusyTries {
+			return m, took, err
+		}
+		backoff := l.cfg.TestTime + time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.TestTime)+1))
+		if !sleepCtx(ctx, backoff) {
+			return m, took, ctx.Err()
+		}
+	}
 }
 
 // one runs a test, with this sensor's server busy during a bandwidth test,

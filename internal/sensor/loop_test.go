@@ -31,20 +31,25 @@ func (d *fakeDir) Write(_ context.Context, r Result) error {
 }
 
 // fakeProber takes the test time on the fake clock; busyOnce peers refuse
-// their first bandwidth test.
+// their first bandwidth test, busyAlways peers every one.
 type fakeProber struct {
-	mu       sync.Mutex
-	busyOnce map[string]bool
-	running  int // tests in progress (never more than one)
-	overlap  bool
-	log      []Test
+	mu         sync.Mutex
+	busyOnce   map[string]bool
+	busyAlways map[string]bool
+	running    int // tests in progress (never more than one)
+	overlap    bool
+	log        []Test
+	tries      []time.Time // when each bandwidth try began
 }
 
 func (p *fakeProber) Run(ctx context.Context, t Test, d time.Duration) (Measurement, error) {
 	p.mu.Lock()
 	p.running++
 	p.overlap = p.overlap || p.running > 1
-	if t.Kind == Bandwidth && p.busyOnce[t.Peer.Name] {
+	if t.Kind == Bandwidth {
+		p.tries = append(p.tries, time.Now())
+	}
+	if t.Kind == Bandwidth && (p.busyOnce[t.Peer.Name] || p.busyAlways[t.Peer.Name]) {
 		p.busyOnce[t.Peer.Name] = false
 		p.running--
 		p.mu.Unlock()
@@ -60,8 +65,8 @@ func (p *fakeProber) Run(ctx context.Context, t Test, d time.Duration) (Measurem
 }
 
 // A sensor tests each eligible peer's bandwidth and latency once per list,
-// one test at a time, within its time budget, retries a busy peer at the
-// end of the list, queries the directory again after each list, and
+// one test at a time, within its time budget, retries a busy peer,
+// queries the directory again after each list, and
 // ignores peers of other groups, versions and stale ones.
 func TestLoopRunsTheListWithinTheBudget(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -104,6 +109,37 @@ func TestLoopRunsTheListWithinTheBudget(t *testing.T) {
 		}
 		if len(busy) == 0 || len(busy)%2 != 0 {
 			t.Errorf("busy hook calls %v: want true/false pairs around bandwidth tests", busy)
+		}
+	})
+}
+
+// A busy peer is tried again after one to two test times, not a list
+// later; a peer busy BusyTries times in a row is missed, counted, and
+// tried again in the next list.
+func TestLoopRetriesABusyPeerSoon(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		self := Peer{Name: "a", Groups: []string{"local"}}
+		dir := &fakeDir{peers: []Peer{self, {Name: "b", Groups: []string{"local"}}}}
+		const testTime = 5 * time.Second
+		cfg := Config{Self: self, Period: time.Minute, TestTime: testTime, Rand: rand.New(rand.NewPCG(5, 6))}
+		pr := &fakeProber{busyOnce: map[string]bool{"b": true}}
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+		st := Run(ctx, cfg, dir, pr)
+		cancel()
+		if len(pr.tries) < 2 || st.Busy != 1 || st.Missed != 0 {
+			t.Fatalf("%d tries, busy %d, missed %d: want a refused try, then a test", len(pr.tries), st.Busy, st.Missed)
+		}
+		if gap := pr.tries[1].Sub(pr.tries[0]); gap < testTime || gap > 2*testTime {
+			t.Errorf("tried again %v after the refusal, want within one to two test times", gap)
+		}
+
+		pr = &fakeProber{busyOnce: map[string]bool{}, busyAlways: map[string]bool{"b": true}}
+		ctx, cancel = context.WithTimeout(context.Background(), 10*time.Minute)
+		st = Run(ctx, cfg, dir, pr)
+		cancel()
+		lists := st.Lists + 1 // the last one may be cut short, after fewer tries
+		if st.Missed < 3 || st.Busy < BusyTries*st.Missed || st.Busy >= BusyTries*(st.Missed+1) || st.Missed > lists {
+			t.Errorf("busy %d, missed %d in %d lists: want %d refusals per missed test, one a list", st.Busy, st.Missed, lists, BusyTries)
 		}
 	})
 }
