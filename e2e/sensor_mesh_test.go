@@ -31,9 +31,13 @@ type meshResult struct {
 	results []directory.Result
 	spent   map[string]float64 // percent of the time testing, as each sensor said at its end
 	hwmMB   map[string]float64 // peak resident memory
+	counts  map[string][3]int  // tests, busy tries, missed tests, as each sensor said at its end
 }
 
-var spentRe = regexp.MustCompile(`spent ([0-9.]+)% of the time testing`)
+var (
+	spentRe  = regexp.MustCompile(`spent ([0-9.]+)% of the time testing`)
+	countsRe = regexp.MustCompile(`tests (\d+), busy (\d+), missed (\d+), lists`)
+)
 
 // runMesh starts the directory in the root namespace and a sensor in each
 // netlab host, lets them run, interrupts them and collects what they did.
@@ -86,7 +90,7 @@ func runMesh(tb testing.TB, s meshSpec) meshResult {
 		procs = append(procs, proc{name, cmd, out})
 	}
 	time.Sleep(s.run)
-	r := meshResult{spent: map[string]float64{}, hwmMB: map[string]float64{}}
+	r := meshResult{spent: map[string]float64{}, hwmMB: map[string]float64{}, counts: map[string][3]int{}}
 	for _, p := range procs {
 		if _, hwm, err := procMemOf(p.cmd.Process.Pid); err == nil {
 			r.hwmMB[p.name] = float64(hwm) / (1 << 20)
@@ -95,6 +99,13 @@ func runMesh(tb testing.TB, s meshSpec) meshResult {
 	}
 	for _, p := range procs {
 		_ = p.cmd.Wait()
+		if m := countsRe.FindStringSubmatch(p.out.String()); m != nil {
+			var c [3]int
+			for k := range c {
+				c[k], _ = strconv.Atoi(m[k+1])
+			}
+			r.counts[p.name] = c
+		}
 		if m := spentRe.FindAllStringSubmatch(p.out.String(), -1); len(m) > 0 {
 			r.spent[p.name], _ = strconv.ParseFloat(m[len(m)-1][1], 64)
 		} else {
@@ -184,7 +195,7 @@ func checkMesh(tb testing.TB, s meshSpec, r meshResult) {
 			tb.Errorf("sensor %s peaked at %.1f MB, more than 64 MB", name, mb)
 		}
 	}
-	tb.Logf("%d results; spent %v (budget %.2f%%); peak MB %v", len(r.results), r.spent, budget, r.hwmMB)
+	tb.Logf("%d results; spent %v (budget %.2f%%); peak MB %v; tests/busy/missed %v", len(r.results), r.spent, budget, r.hwmMB, r.counts)
 }
 
 // procMemOf reads a process's resident memory and its peak, in bytes.
@@ -241,5 +252,15 @@ func BenchmarkSensorMesh12(b *testing.B) {
 		r := runMesh(b, s)
 		checkMesh(b, s, r)
 		b.ReportMetric(float64(len(r.results)), "results")
+		var spent, hwm float64
+		var busy, missed int
+		for name := range r.spent {
+			spent, hwm = max(spent, r.spent[name]), max(hwm, r.hwmMB[name])
+			busy, missed = busy+r.counts[name][1], missed+r.counts[name][2]
+		}
+		b.ReportMetric(spent, "max-spent-%")
+		b.ReportMetric(hwm, "max-peak-MB")
+		b.ReportMetric(float64(busy), "busy-tries")
+		b.ReportMetric(float64(missed), "missed-tests")
 	}
 }
