@@ -36,7 +36,7 @@ func WriteNetwork(dir string, rows []NetRow) error {
 		for _, r := range rows {
 			lat := ""
 			if r.LatencyMs > 0 {
-				lat = strconv.FormatFloat(r.LatencyMs, 'f', 3, 64)
+				lat = strconv.FormatFloat(r.LatencyMs, 'f', -1, 64)
 			}
 			at := ""
 			if !r.MeasuredAt.IsZero() {
