@@ -87,7 +87,7 @@ func TestRunWithSensors(t *testing.T) {
 		t.Fatalf("a run with an unregistered sensor name: exit %d\n%s", r.code, r.stderr)
 	}
 	t.Logf("the notes of a run with an unregistered sensor:\n%s", grepLines(r.stderr, "sensors:"))
-	if n := strings.Count(r.stderr, "no live sensor named nobody"); n != 2 {
+	if n := strings.Count(r.stderr, "no live sensor named nobody (tester host "+host+")"); n != 2 {
 		t.Errorf("stderr names the missing sensor %d times, want at the start and at the end:\n%s", n, r.stderr)
 	}
 	for _, row := range readCSV(t, filepath.Join(out, "clients.csv"), "net_bandwidth_bps", "net_latency_ms").rows {

@@ -52,19 +52,19 @@ func (c *controller) checkMesh(ctx context.Context) {
 	if exp.Sensors == nil {
 		return
 	}
-	var names []string
+	var hosts, names []string
 	for _, h := range c.ready.Hosts {
 		if h == testbed.LocalHost {
 			h, _ = os.Hostname()
 		}
-		names = append(names, exp.Sensors.SensorName(h))
+		hosts, names = append(hosts, h), append(names, exp.Sensors.SensorName(h))
 	}
 	_, missing, err := c.meshPairs(ctx, names)
 	switch {
 	case err != nil:
 		c.meshNote(err.Error() + meshNoFigures)
 	case len(missing) > 0:
-		c.meshNote(c.missingNote(missing) + " (checked again at the end of the run)")
+		c.meshNote(c.missingNote(missing, hosts) + " (checked again at the end of the run)")
 	}
 }
 
@@ -86,12 +86,29 @@ func (c *controller) meshPairs(ctx context.Context, names []string) ([]sensor.Ro
 }
 
 // missingNote says which sensors the directory has no live registration
-// for, and what to do.
-func (c *controller) missingNote(missing []string) string {
+// for (each with the tester hosts of hosts whose sensor it is, or as the
+// target), and what to do.
+func (c *controller) missingNote(missing, hosts []string) string {
 	exp := c.o.Experiment
+	named := make([]string, len(missing))
+	for i, n := range missing {
+		var of []string
+		if n == exp.SensorsTarget() {
+			of = append(of, "the target")
+		}
+		for _, h := range hosts {
+			if exp.Sensors.SensorName(h) == n {
+				of = append(of, "tester host "+h)
+			}
+		}
+		named[i] = n
+		if len(of) > 0 {
+			named[i] += " (" + strings.Join(slices.Compact(of), ", ") + ")"
+		}
+	}
 	return fmt.Sprintf("the sensor directory %s has no live sensor named %s: start `diperf sensor --name NAME --directory %s ...` "+
-		"on that host, or give its sensor's name in sensors.names (tester host: sensor name) or sensors.target (the service's host, now %q)",
-		exp.Sensors.Directory, strings.Join(missing, ", "), exp.Sensors.Directory, exp.SensorsTarget())
+		"on that host, or give its sensor's name in sensors.names (tester host: sensor name) or sensors.target",
+		exp.Sensors.Directory, strings.Join(named, ", "), exp.Sensors.Directory)
 }
 
 // writeNetwork reads, at the end of the run, the figures between each
@@ -103,12 +120,13 @@ func (c *controller) writeNetwork(recs []*rundir.TesterRecord) {
 	if exp.Sensors == nil {
 		return
 	}
-	var names []string
+	var hosts, names []string
 	for _, r := range recs {
 		if r.Host != "" {
-			names = append(names, exp.Sensors.SensorName(r.Host))
+			hosts, names = append(hosts, r.Host), append(names, exp.Sensors.SensorName(r.Host))
 		}
 	}
+	hosts = slices.Compact(slices.Sorted(slices.Values(hosts)))
 	names = slices.Compact(slices.Sorted(slices.Values(names)))
 	rows, missing, err := c.meshPairs(context.Background(), names)
 	if err != nil {
@@ -116,7 +134,12 @@ func (c *controller) writeNetwork(recs []*rundir.TesterRecord) {
 		return
 	}
 	if len(missing) > 0 {
-		c.meshNote(c.missingNote(missing) + meshNoFigures)
+		c.meshNote(c.missingNote(missing, hosts) + meshNoFigures)
+	}
+	if none := unmeasured(rows, names, missing, exp.SensorsTarget()); len(none) > 0 {
+		c.meshNote(fmt.Sprintf("the sensor directory %s has no figures yet between %s and %s: the sensors test each pair "+
+			"once per round of their schedule (diperf sensor --period)%s", exp.Sensors.Directory, strings.Join(none, ", "),
+			exp.SensorsTarget(), meshNoFigures))
 	}
 	out := make([]rundir.NetRow, len(rows))
 	for i, r := range rows {
@@ -128,4 +151,19 @@ func (c *controller) writeNetwork(recs []*rundir.TesterRecord) {
 		return
 	}
 	c.events.Add("sensors", -1, "", fmt.Sprintf("network.csv: %d pairs of %d tester hosts and %s", len(out), len(names), exp.SensorsTarget()))
+}
+
+// unmeasured returns the names, registered (not in missing), that have no
+// row from or to target in rows.
+func unmeasured(rows []sensor.Row, names, missing []string, target string) []string {
+	var out []string
+	for _, n := range names {
+		if n == target || slices.Contains(missing, n) {
+			continue
+		}
+		if !slices.ContainsFunc(rows, func(r sensor.Row) bool { return r.Src == n || r.Dst == n }) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
