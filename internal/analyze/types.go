@@ -61,6 +61,10 @@ type Client struct {
 	Whole     Share // over the tester's whole lifetime
 	Peak      Share // over the peak window
 	Clock     TesterClock
+	// Net is what the sensor mesh measured between its host and the
+	// target (nil: the run had no sensors key, and clients.csv no net_*
+	// columns).
+	Net *NetLink
 }
 
 // TesterClock is what a tester's clock did over the run.

@@ -46,16 +46,22 @@ var openHeader = []string{"offered_per_s", "achieved_per_s", "late", "dropped"}
 
 // WriteClients writes cs as clients.csv: a header, then one row per
 // tester, or per client (Result.ClientRows). When any row is of a client
-// other than 0, a client column follows the index.
+// other than 0, a client column follows the index; when any row carries a
+// network link (Result.SetNetwork), the net_* columns come last.
 func WriteClients(w io.Writer, cs []Client) error {
-	if !manyClients(cs) {
-		return writeCSV(w, clientsHeader, clientRows(cs))
+	header, rows := clientsHeader, clientRows(cs)
+	if manyClients(cs) {
+		for i, r := range rows {
+			rows[i] = append(append(r[:1:1], strconv.Itoa(cs[i].Client)), r[1:]...)
+		}
+		header = append(append(clientsHeader[:1:1], "client"), clientsHeader[1:]...)
 	}
-	rows := clientRows(cs)
-	for i, r := range rows {
-		rows[i] = append(append(r[:1:1], strconv.Itoa(cs[i].Client)), r[1:]...)
+	if hasNet(cs) {
+		header = append(header[:len(header):len(header)], netHeader...)
+		for i, r := range rows {
+			rows[i] = append(r, netCells(cs[i])...)
+		}
 	}
-	header := append(append(clientsHeader[:1:1], "client"), clientsHeader[1:]...)
 	return writeCSV(w, header, rows)
 }
 

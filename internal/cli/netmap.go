@@ -5,10 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
@@ -55,7 +55,7 @@ func netmapCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rows, err := meshMap(ctx, c)
+	rows, err := netmap.Fetch(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -75,55 +75,4 @@ func netmapCmd(ctx context.Context, e *env, args []string) error {
 		return nil
 	}
 	return sensor.WriteTable(e.stdout, rows)
-}
-
-// meshMap reads the sensors and the latest result of each pair and kind
-// from the directory and makes the map.
-func meshMap(ctx context.Context, c *directory.Client) ([]sensor.Row, error) {
-	ss, err := c.Sensors(ctx, "")
-	if err != nil {
-		return nil, fmt.Errorf("netmap: %w", err)
-	}
-	rs, err := c.Results(ctx, directory.Query{Latest: true})
-	if err != nil {
-		return nil, fmt.Errorf("netmap: %w", err)
-	}
-	return sensor.Map(measuredOf(rs), peersOf(ss)), nil
-}
-
-// measuredOf folds the latest bandwidth and latency results of each pair
-// into one link (a pair with a latency but no bandwidth result is left
-// out: the map is of bandwidths first).
-func measuredOf(rs []directory.Result) sensor.Measured {
-	m := sensor.Measured{}
-	lat := map[[2]string]float64{}
-	for _, r := range rs {
-		if r.Kind == string(sensor.Latency) {
-			lat[[2]string{r.Src, r.Dst}] = r.LatencyMs
-		}
-	}
-	for _, r := range rs {
-		if r.Kind == string(sensor.Bandwidth) {
-			m.Put(r.Src, r.Dst, sensor.Link{BandwidthBps: r.BandwidthBps, LatencyMs: lat[[2]string{r.Src, r.Dst}], At: r.MeasuredAt})
-		}
-	}
-	return m
-}
-
-// peersOf turns the directory's sensors into peers, the site taken from
-// its "site:NAME" group.
-func peersOf(ss []directory.Sensor) []sensor.Peer {
-	peers := make([]sensor.Peer, 0, len(ss))
-	for _, s := range ss {
-		p := sensor.Peer{Name: s.Name, Addr: s.Address, Version: s.Version, Stale: s.State == directory.StateStale}
-		for _, g := range s.Groups {
-			if site, ok := strings.CutPrefix(g, sitePrefix); ok {
-				p.Site = site
-			} else {
-				p.Groups = append(p.Groups, g)
-			}
-		}
-		peers = append(peers, p)
-	}
-	return peers
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/forecast"
+	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/netprobe"
 	"github.com/diperf/diperf/internal/sensor"
 )
@@ -25,7 +26,7 @@ func (d *dirAdapter) Sensors(ctx context.Context) ([]sensor.Peer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return peersOf(ss), nil
+	return netmap.Peers(ss), nil
 }
 
 func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {

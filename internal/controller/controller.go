@@ -112,6 +112,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		c.testbedNotes()
 		c.events.Add("listening", -1, "", ln.Addr().String())
 		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
+		c.checkMesh(ctx)
 		err = c.conduct(ctx, ln)
 	}
 	if err == nil {

@@ -46,6 +46,7 @@ func (c *controller) finish() (*Outcome, error) {
 		return out, fmt.Errorf("no samples were collected (%d of %d testers failed); see %s",
 			out.Failed, len(recs), rundir.Path(c.o.Dir, rundir.LogDir))
 	}
+	c.writeNetwork(recs)
 	_, err := pipeline.Derive(c.o.Dir, pipeline.Options{})
 	return out, err
 }

@@ -19,6 +19,10 @@ type Experiment struct {
 	// TolerateLost is the share of testers that may fail before a
 	// "tolerate" run aborts ("10%", or 10).
 	TolerateLost Percent `yaml:"tolerate_lost"`
+	// Sensors, when set, links the run to a sensor mesh (docs/sensors.md):
+	// at its end each tester host's bandwidth and latency to the target
+	// are read from the mesh's directory into network.csv and clients.csv.
+	Sensors *Sensors `yaml:"sensors,omitempty"`
 
 	file  string         // the file name given to Parse, for Validate's problems
 	lines map[string]int // key path -> line in the file where it was set

@@ -19,7 +19,12 @@ func Analysis(dir string, o Options) (*analyze.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return d.Analyze()
+	res, err := d.Analyze()
+	if err != nil {
+		return nil, err
+	}
+	d.joinNetwork(res)
+	return res, nil
 }
 
 // Derive analyzes dir and writes every derived file: quanta.csv,

@@ -139,6 +139,9 @@ func swatch(b *strings.Builder, p placed) {
 	case kindBubbles:
 		b.WriteString(`<circle fill="` + p.color + `" fill-opacity="0.45" stroke="` + p.color + `" cx="` +
 			px(p.x+9) + `" cy="` + y + `" r="6"/>`)
+	case kindRings:
+		b.WriteString(`<circle fill="none" stroke="` + p.color + `" stroke-width="1.5" cx="` +
+			px(p.x+9) + `" cy="` + y + `" r="6"/>`)
 	case kindCross:
 		b.WriteString(`<path fill="none" stroke="` + p.color + `" stroke-width="2" d="` + cross(p.x+9, p.y, 4) + `"/>`)
 	default:

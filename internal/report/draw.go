@@ -31,7 +31,7 @@ func (f *frame) draw(b *strings.Builder, s *series) {
 		f.bars(b, s)
 	case kindCross:
 		f.crosses(b, s)
-	case kindBubbles:
+	case kindBubbles, kindRings:
 		f.bubbles(b, s)
 	}
 }
@@ -97,11 +97,16 @@ func (f *frame) points(b *strings.Builder, s *series) {
 }
 
 // bubbles writes a bubble series: a translucent circle of radius s.r[i]
-// px at each finite point, outlined so that overlaps stay readable.
+// px at each finite point, outlined so that overlaps stay readable; rings
+// (kindRings) are the outline alone.
 func (f *frame) bubbles(b *strings.Builder, s *series) {
 	ys := f.yScale(s)
-	b.WriteString(`<g fill="` + s.color + `" fill-opacity="` + px(max(0.1, min(1, s.opacity))) +
-		`" stroke="` + s.color + `" stroke-width="0.8">`)
+	fill, stroke := px(max(0.1, min(1, s.opacity))), "0.8"
+	if s.kind == kindRings {
+		fill, stroke = "0", "1.5"
+	}
+	b.WriteString(`<g fill="` + s.color + `" fill-opacity="` + fill +
+		`" stroke="` + s.color + `" stroke-width="` + stroke + `">`)
 	for i := range min(len(s.x), len(s.y), len(s.r)) {
 		if finite(s.x[i]) && finite(s.y[i]) && finite(s.r[i]) && s.r[i] > 0 {
 			b.WriteString(`<circle cx="` + px(f.x.at(s.x[i])) + `" cy="` + px(ys.at(s.y[i])) +

@@ -23,7 +23,8 @@ func newFigure(c *chart, caption string) figure {
 }
 
 // figures renders the graphs (a) to (g) with their captions, (h) in an
-// open-model run and (i) in a run whose clients reported extras.
+// open-model run, (i) in a run whose clients reported extras and (j) in a
+// run whose tester hosts the sensor mesh measured.
 func figures(r *analyze.Result, m *model.Model) []figure {
 	fs := []figure{
 		newFigure(timelineChart(r), timelineCaption(r)),
@@ -47,6 +48,9 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 	}
 	if hasExtras(r) {
 		fs = append(fs, newFigure(extrasChart(r), extrasCaption(r)))
+	}
+	if hasNetwork(r) {
+		fs = append(fs, newFigure(networkChart(r), networkCaption(r)))
 	}
 	return fs
 }

@@ -15,6 +15,7 @@ const (
 	kindBars                // one bar per point, from its base up to y
 	kindCross               // one "×" marker per point
 	kindBubbles             // one circle per point, its radius from series.r
+	kindRings               // one hollow circle per point, its radius from series.r
 )
 
 // series is one data set of a chart. NaN or infinite values are skipped; in

@@ -27,6 +27,7 @@ const (
 	Syncs       = "syncs.csv"       // every clock sync of every tester
 	Events      = "events.jsonl"    // the controller's events
 	Server      = "server.csv"      // the demo target's own served-per-second counts
+	Network     = "network.csv"     // tester hosts <-> target, from the sensor mesh (experiment key sensors)
 	Quanta      = "quanta.csv"      // per quantum figures
 	Clients     = "clients.csv"     // per tester figures
 	Summary     = "summary.json"    // the summary table
