@@ -42,7 +42,7 @@ func TestRunWithSensors(t *testing.T) {
 	expBody := func(name, names string) string {
 		return "name: " + name + "\ntarget: " + target + "\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n" +
 			"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 2s\n" +
-			"sensors:\n  directory: " + url + "\n  token_file: tok\n  target: svc\n" + names
+			"sensors:\n  directory: " + url + "\n  token_file: " + filepath.Join(dir, "tok") + "\n  target: svc\n" + names
 	}
 	exp := filepath.Join(dir, "link.yaml")
 	if err := os.WriteFile(exp, []byte(expBody("link", "")), 0o644); err != nil {

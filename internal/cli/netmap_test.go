@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
@@ -51,7 +52,7 @@ func TestNetmapAndForecastOverADirectory(t *testing.T) {
 	ctx := context.Background()
 	reg := func(name, site string, groups ...string) {
 		_, err := lab.c.Register(ctx, directory.Registration{Name: name, Address: "127.0.0.1:1", Version: "1",
-			Groups: append(groups, sitePrefix+site), Capabilities: []string{"bandwidth", "latency"}})
+			Groups: append(groups, netmap.SitePrefix+site), Capabilities: []string{"bandwidth", "latency"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestNetmapAndForecastOverADirectory(t *testing.T) {
 		t.Fatalf("sensors %+v, %v", peers, err)
 	}
 	for _, p := range peers {
-		if p.Site == "" || strings.HasPrefix(strings.Join(p.Groups, ","), sitePrefix) {
+		if p.Site == "" || strings.HasPrefix(strings.Join(p.Groups, ","), netmap.SitePrefix) {
 			t.Errorf("peer %+v: the site group was not taken apart", p)
 		}
 	}

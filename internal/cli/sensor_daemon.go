@@ -12,6 +12,7 @@ import (
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/netprobe"
 	"github.com/diperf/diperf/internal/sensor"
 )
@@ -105,14 +106,11 @@ func (f *sensorFlags) self(listened string) sensor.Peer {
 	return sensor.Peer{Name: f.name, Addr: addr, Site: f.site, Groups: groups, Version: Version}
 }
 
-// sitePrefix marks the group that carries a sensor's site in the directory.
-const sitePrefix = "site:"
-
 // keepRegistered registers self and renews its lease until stop, again
 // from the start when the directory forgot it (a restart on a new file).
 func keepRegistered(ctx context.Context, e *env, dc *directory.Client, self sensor.Peer) (stop func(), err error) {
 	reg := directory.Registration{Name: self.Name, Address: self.Addr, Version: self.Version,
-		Groups: append(append([]string{}, self.Groups...), sitePrefix+self.Site), Capabilities: []string{"bandwidth", "latency"}}
+		Groups: append(append([]string{}, self.Groups...), netmap.SitePrefix+self.Site), Capabilities: []string{"bandwidth", "latency"}}
 	lease, err := dc.Register(ctx, reg)
 	if err != nil {
 		return nil, fmt.Errorf("sensor: registering with the directory: %w", err)

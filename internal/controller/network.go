@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -27,12 +26,11 @@ const meshNoFigures = "; the run goes on, and clients.csv's net_* columns stay e
 
 // meshClient opens the client of the experiment's sensor directory.
 func (c *controller) meshClient() (*directory.Client, error) {
-	path := c.o.Experiment.SensorsTokenPath()
-	b, err := os.ReadFile(path)
+	b, err := directory.ReadTokenFile(c.o.Experiment.Sensors.TokenFile)
 	if err != nil {
 		return nil, fmt.Errorf("sensors.token_file: %w", err)
 	}
-	return directory.NewClient(c.o.Experiment.Sensors.Directory, bytes.TrimSpace(b), &http.Client{Timeout: meshTimeout})
+	return directory.NewClient(c.o.Experiment.Sensors.Directory, b, &http.Client{Timeout: meshTimeout})
 }
 
 // meshNote says something about the sensor mesh on the progress output

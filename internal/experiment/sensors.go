@@ -4,15 +4,14 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"path/filepath"
 	"strings"
 )
 
 // Sensors links a run to a sensor mesh's directory: which sensor stands
 // for the service's host and which for each tester host.
 type Sensors struct {
-	Directory string `yaml:"directory"`  // the directory's URL, http[s]://HOST:PORT
-	TokenFile string `yaml:"token_file"` // the mesh's token; relative to the experiment file's folder
+	Directory string `yaml:"directory"`            // the directory's URL, http[s]://HOST:PORT
+	TokenFile string `yaml:"token_file,omitempty"` // the mesh's token ("": the default token file)
 	// Target is the sensor name of the service's host ("" = the host of
 	// the built-in client's URL or address).
 	Target string `yaml:"target,omitempty"`
@@ -27,19 +26,6 @@ func (s *Sensors) SensorName(host string) string {
 		return n
 	}
 	return host
-}
-
-// SensorsTokenPath is sensors.token_file, a relative path taken from the
-// experiment file's folder ("" when there is no sensors key).
-func (e *Experiment) SensorsTokenPath() string {
-	if e.Sensors == nil || e.Sensors.TokenFile == "" {
-		return ""
-	}
-	tf := e.Sensors.TokenFile
-	if filepath.IsAbs(tf) || e.file == "" {
-		return tf
-	}
-	return filepath.Join(filepath.Dir(e.file), tf)
 }
 
 // SensorsTarget is the sensor name of the service's host: sensors.target,
@@ -89,9 +75,6 @@ func (v *validator) sensors() {
 		v.missing("sensors.directory", "is required: the sensor directory's URL, http://HOST:PORT or https://HOST:PORT")
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		v.add("sensors.directory", fmt.Sprintf("want http://HOST:PORT or https://HOST:PORT, got %q", s.Directory))
-	}
-	if s.TokenFile == "" {
-		v.missing("sensors.token_file", "is required: the file holding the mesh's token (the directory's --token-file)")
 	}
 	if v.e.SensorsTarget() == "" {
 		v.missing("sensors.target", "is required: the sensor name of the service's host (the client names no host to take it from)")

@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -17,19 +16,19 @@ func TestSensorsKey(t *testing.T) {
 	if got := exp.SensorsTarget(); got != "svc.example" {
 		t.Errorf("target = %q, want the URL's host", got)
 	}
-	if got := exp.SensorsTokenPath(); got != filepath.Join("/exp", "tok") {
-		t.Errorf("token path = %q, want it beside the experiment file", got)
+	if got := exp.Sensors.TokenFile; got != "tok" {
+		t.Errorf("token file = %q, want it as written (relative to the working directory, as every path of the file)", got)
 	}
 	if a, b := exp.Sensors.SensorName("h1"), exp.Sensors.SensorName("h2"); a != "s1" || b != "h2" {
 		t.Errorf("names = %q, %q; want s1 and the host's own", a, b)
 	}
 	tcp := "name: t\nclient:\n  tcp: {address: \"$DIPERF_TARGET\"}\ntarget: 10.0.0.9:7\n"
-	exp, err = Parse([]byte(tcp+"sensors: {directory: \"https://d:1\", token_file: /abs/tok}\n"), "e.yaml")
-	if err != nil || exp.SensorsTarget() != "10.0.0.9" || exp.SensorsTokenPath() != "/abs/tok" {
-		t.Errorf("tcp target %q, token %q, %v; want 10.0.0.9 and the absolute path", exp.SensorsTarget(), exp.SensorsTokenPath(), err)
+	exp, err = Parse([]byte(tcp+"sensors: {directory: \"https://d:1\"}\n"), "e.yaml")
+	if err != nil || exp.SensorsTarget() != "10.0.0.9" || exp.Sensors.TokenFile != "" {
+		t.Errorf("tcp target %q, token %q, %v; want 10.0.0.9 and no token file (the default one)", exp.SensorsTarget(), exp.Sensors.TokenFile, err)
 	}
-	if exp, _ := Parse([]byte(base), "e.yaml"); exp.SensorsTarget() != "" || exp.SensorsTokenPath() != "" {
-		t.Error("no sensors key, yet a target or token path")
+	if exp, _ := Parse([]byte(base), "e.yaml"); exp.SensorsTarget() != "" || exp.Sensors != nil {
+		t.Error("no sensors key, yet a target or sensors")
 	}
 	tests := []struct {
 		name, in string
@@ -39,7 +38,6 @@ func TestSensorsKey(t *testing.T) {
 		{"unknown key", base + "sensors:\n  directory: http://d:1\n  token_file: t\n  target: s\n  tokn: x\n", 7, "sensors.tokn", "unknown key"},
 		{"bad url", base + "sensors:\n  directory: dir:7000\n  token_file: t\n  target: s\n", 4, "sensors.directory", `want http://HOST:PORT or https://HOST:PORT, got "dir:7000"`},
 		{"no directory", base + "\nsensors:\n  token_file: t\n  target: s\n", 4, "sensors.directory", "is required"},
-		{"no token", base + "sensors:\n  directory: http://d:1\n  target: s\n", 3, "sensors.token_file", "is required"},
 		{"no target", base + "sensors:\n  directory: http://d:1\n  token_file: t\n", 3, "sensors.target", "the client names no host"},
 		{"empty name", base + "sensors:\n  directory: http://d:1\n  token_file: t\n  target: s\n  names:\n    h1: \"\"\n", 8, "sensors.names.h1", "must not be empty"},
 		{"not a mapping", base + "sensors: [a]\n", 3, "sensors", "want a mapping"},
