@@ -90,11 +90,19 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		json.NewDecoder(io.LimitReader(resp.Body, MaxBody)).Decode(&fe) //nolint:errcheck // the status says enough
 		return fmt.Errorf("%s %s: %w", method, path, &APIError{Status: resp.StatusCode, Field: fe.Field, Msg: fe.Msg})
 	}
-	if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+	lr := &io.LimitedReader{R: resp.Body, N: MaxAnswer + 1}
+	if err := json.NewDecoder(lr).Decode(out); err != nil {
+		if lr.N <= 0 {
+			return fmt.Errorf("%s %s: the answer is larger than %d MiB", method, path, MaxAnswer>>20)
+		}
 		return fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
 	}
 	return nil
 }
+
+// MaxAnswer bounds what a client reads of one answer: a directory (or
+// whatever answers at its address) cannot make it hold more.
+const MaxAnswer = 64 << 20
 
 // Register registers (or re-registers) a sensor and returns its lease.
 func (c *Client) Register(ctx context.Context, r Registration) (Lease, error) {
