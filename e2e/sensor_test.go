@@ -139,3 +139,89 @@ func stateOf(ss []directory.Sensor, name string) string {
 	}
 	return ""
 }
+
+// TestSensorsOutliveADirectoryRestart: two real sensors measure; the
+// directory is killed with SIGKILL and, a few seconds later, started again
+// on the same database and address. Every result stored before is there,
+// the results the sensors made while it was down arrive after it is back,
+// and both sensors are live again.
+func TestSensorsOutliveADirectoryRestart(t *testing.T) {
+	dir := t.TempDir()
+	tok := []byte("an-e2e-mesh-token-of-enough-bytes")
+	token, db, addr := filepath.Join(dir, "tok"), filepath.Join(dir, "dir.db"), freeAddr(t)
+	if err := os.WriteFile(token, tok, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := startDirectory(t, addr, db, token)
+	url := "http://" + addr
+	c, err := directory.NewClient(url, tok, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"r1", "r2"} {
+		s := exec.Command(bin, "sensor", "--directory", url, "--token-file", token, "--listen", freeAddr(t),
+			"--name", name, "--site", "A", "--period", "300ms", "--test-time", "100ms")
+		s.Stderr = &lockedBuffer{}
+		if err := s.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Process.Kill(); s.Wait() })
+	}
+	ctx := context.Background()
+	before := waitResults(t, c, 4)
+	if err := d.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	d.Wait()
+	downAt := time.Now()
+	time.Sleep(3 * time.Second) // the sensors test on, and cannot write
+	upAt := time.Now()
+	startDirectory(t, addr, db, token)
+	after := waitResults(t, c, len(before)+8)
+	ids := map[int64]bool{}
+	var madeWhileDown int
+	for _, r := range after {
+		ids[r.ID] = true
+		if r.MeasuredAt.After(downAt) && r.MeasuredAt.Before(upAt) {
+			madeWhileDown++
+		}
+	}
+	for _, r := range before {
+		if !ids[r.ID] {
+			t.Errorf("result %d (%s → %s %s) lost in the restart", r.ID, r.Src, r.Dst, r.Kind)
+		}
+	}
+	if madeWhileDown == 0 {
+		t.Errorf("no result measured in the 3 s the directory was down arrived after it came back")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ss, err := c.Sensors(ctx, "")
+		if err == nil && stateOf(ss, "r1") == directory.StateLive && stateOf(ss, "r2") == directory.StateLive {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the sensors are not both live 10 s after the restart: %+v (%v)", ss, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("%d results before the kill, %d after the restart, %d of them measured while the directory was down",
+		len(before), len(after), madeWhileDown)
+}
+
+// waitResults waits up to 20 s until the directory holds at least n
+// results, and returns them.
+func waitResults(t *testing.T, c *directory.Client, n int) []directory.Result {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rs, err := c.Results(context.Background(), directory.Query{Limit: 100000})
+		if err == nil && len(rs) >= n {
+			return rs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d results (%v) after 20 s, want %d", len(rs), err, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

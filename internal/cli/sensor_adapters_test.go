@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/sensor"
+)
+
+// Results made while the directory does not answer are kept and sent, in
+// order, at the first write it takes: a directory restart loses none.
+func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
+	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	token := []byte("a-mesh-token-of-32-bytes-or-more!")
+	h := directory.NewServer(st, directory.Options{Token: token}).Handler()
+	var down atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if down.Load() {
+			http.Error(w, "restarting", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	c, err := directory.NewClient(srv.URL, token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &dirAdapter{c: c}
+	ctx := context.Background()
+	t0 := time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)
+	write := func(i int) error {
+		return d.Write(ctx, sensor.Result{Src: "a", Dst: "b", Kind: sensor.Latency, At: t0.Add(time.Duration(i) * time.Minute),
+			Took: time.Second, Measurement: sensor.Measurement{LatencyMs: float64(i + 1), P50Ms: 1, P90Ms: 1, P99Ms: 1}})
+	}
+	if err := write(0); err != nil {
+		t.Fatal(err)
+	}
+	down.Store(true)
+	for i := 1; i <= 3; i++ {
+		if err := write(i); err == nil || !strings.Contains(err.Error(), "kept to send again") {
+			t.Fatalf("write %d while down: %v, want an error saying the result is kept", i, err)
+		}
+	}
+	down.Store(false)
+	if err := write(4); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := c.Results(ctx, directory.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 5 {
+		t.Fatalf("%d results stored, want all 5", len(rs))
+	}
+	seen := map[float64]bool{}
+	for _, r := range rs {
+		seen[r.LatencyMs] = true
+	}
+	for i := 1; i <= 5; i++ {
+		if !seen[float64(i)] {
+			t.Errorf("result %d lost (stored: %+v)", i, rs)
+		}
+	}
+	if len(d.pending) != 0 {
+		t.Errorf("%d results still pending", len(d.pending))
+	}
+	// a result the directory refuses as invalid is dropped, not retried
+	// for ever ahead of the good ones
+	bad := sensor.Result{Src: "a", Dst: "b", Kind: sensor.Latency, At: t0, Took: time.Second}
+	if err := d.Write(ctx, bad); err == nil || !strings.Contains(err.Error(), "not sent again") {
+		t.Errorf("an invalid result: %v, want it refused and dropped", err)
+	}
+	if err := write(5); err != nil || len(d.pending) != 0 {
+		t.Errorf("the write after an invalid result: %v, %d pending", err, len(d.pending))
+	}
+}
