@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -84,5 +85,45 @@ func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
 	}
 	if err := write(5); err != nil || len(d.pending) != 0 {
 		t.Errorf("the write after an invalid result: %v, %d pending", err, len(d.pending))
+	}
+}
+
+// A sensor started before its directory waits for it; one the directory
+// refuses (a wrong token) stops at once, saying why.
+func TestSensorRegistersOnceTheDirectoryAnswers(t *testing.T) {
+	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	token := []byte("a-mesh-token-of-32-bytes-or-more!")
+	h := directory.NewServer(st, directory.Options{Token: token}).Handler()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	reg := directory.Registration{Name: "a", Address: "127.0.0.1:1", Version: "1", Groups: []string{"local"}}
+	defer func(d time.Duration) { registerRetry = d }(registerRetry)
+	registerRetry = 10 * time.Millisecond
+	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	c, _ := directory.NewClient(srv.URL, token, nil)
+	if _, err := registerFirst(context.Background(), e, c, reg); err != nil {
+		t.Fatalf("registering after one 503: %v", err)
+	}
+	if out := e.stderr.(*bytes.Buffer).String(); !strings.Contains(out, "trying again") || !strings.Contains(out, "registered") {
+		t.Errorf("stderr %q: want the wait and the registration said", out)
+	}
+	wrong, _ := directory.NewClient(srv.URL, []byte("not-the-mesh-token-but-long-enough"), nil)
+	before := calls.Load()
+	if _, err := registerFirst(context.Background(), e, wrong, reg); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a wrong token: %v, want the 401 said", err)
+	}
+	if n := calls.Load() - before; n != 1 {
+		t.Errorf("a wrong token was tried %d times, want once", n)
 	}
 }

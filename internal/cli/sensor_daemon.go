@@ -55,6 +55,9 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	if f.tokenFile == "" {
 		return errs.Usagef("diperf sensor needs --token-file (no default: neither $DIPERF_TOKEN_FILE nor a config directory)")
 	}
+	if err := f.check(); err != nil {
+		return err
+	}
 	token, err := readPrivateSecret("--token-file", f.tokenFile)
 	if err != nil {
 		return err
@@ -111,9 +114,9 @@ func (f *sensorFlags) self(listened string) sensor.Peer {
 func keepRegistered(ctx context.Context, e *env, dc *directory.Client, self sensor.Peer) (stop func(), err error) {
 	reg := directory.Registration{Name: self.Name, Address: self.Addr, Version: self.Version,
 		Groups: append(append([]string{}, self.Groups...), netmap.SitePrefix+self.Site), Capabilities: []string{"bandwidth", "latency"}}
-	lease, err := dc.Register(ctx, reg)
+	lease, err := registerFirst(ctx, e, dc, reg)
 	if err != nil {
-		return nil, fmt.Errorf("sensor: registering with the directory: %w", err)
+		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -138,4 +141,66 @@ func keepRegistered(ctx context.Context, e *env, dc *directory.Client, self sens
 		}
 	}()
 	return func() { cancel(); <-done }, nil
+}
+
+// registerRetry is how often a sensor started before its directory tries
+// to register again (a variable for the tests).
+var registerRetry = 2 * time.Second
+
+// registerFirst registers, trying again every registerRetry while the
+// directory does not answer (a sensor may start before it); a refusal
+// (a wrong token, a bad registration) ends it at once.
+func registerFirst(ctx context.Context, e *env, dc *directory.Client, reg directory.Registration) (directory.Lease, error) {
+	for said := false; ; said = true {
+		lease, err := dc.Register(ctx, reg)
+		var api *directory.APIError
+		switch {
+		case err == nil:
+			if said {
+				fmt.Fprintln(e.stderr, "diperf sensor: registered")
+			}
+			return lease, nil
+		case errors.As(err, &api) && api.Status/100 == 4:
+			return lease, fmt.Errorf("sensor: registering with the directory: %w", err)
+		case !said:
+			fmt.Fprintf(e.stderr, "diperf sensor: registering with the directory: %v; trying again every %v\n", err, registerRetry)
+		}
+		if !sleepOrDone(ctx, registerRetry) {
+			return lease, fmt.Errorf("sensor: never registered with the directory: %w", err)
+		}
+	}
+}
+
+// sleepOrDone sleeps for d; false if ctx ended first.
+func sleepOrDone(ctx context.Context, d time.Duration) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
+}
+
+// check refuses flags that make no schedule.
+func (f *sensorFlags) check() error {
+	switch {
+	case f.period <= 0:
+		return errs.Usagef("--period must be above 0, got %v", f.period)
+	case f.testTime <= 0 || f.testTime > f.period:
+		return errs.Usagef("--test-time must be above 0 and at most --period (%v), got %v", f.period, f.testTime)
+	case f.testTime > time.Hour:
+		return errs.Usagef("--test-time must be at most 1h, got %v", f.testTime)
+	case f.budget < 0 || f.budget > 1:
+		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
+	case f.bytesPerHour < 0:
+		return errs.Usagef("--bytes-per-hour must be 0 (no cap) or more, got %v", f.bytesPerHour)
+	case f.name == "":
+		return errs.Usagef("--name must not be empty")
+	}
+	for _, g := range strings.Split(f.groups, ",") {
+		if g == "" || strings.ContainsAny(g, " \t:") {
+			return errs.Usagef("--groups %q: want names separated by commas (local, global), none empty, without spaces or ':'", f.groups)
+		}
+	}
+	return nil
 }

@@ -68,6 +68,11 @@ func TestSensorEvaluateErrors(t *testing.T) {
 	}{
 		{[]string{"sensor"}, "diperf sensor evaluate [flags]"},
 		{[]string{"sensor", "--period", "1m"}, "needs --directory"},
+		{[]string{"sensor", "--directory", "http://d:1", "--period", "0s"}, "--period must be above 0"},
+		{[]string{"sensor", "--directory", "http://d:1", "--period", "1m", "--test-time", "2m"}, "at most --period"},
+		{[]string{"sensor", "--directory", "http://d:1", "--budget", "1.5"}, "--budget is a share of the time"},
+		{[]string{"sensor", "--directory", "http://d:1", "--bytes-per-hour", "-5"}, "--bytes-per-hour must be 0"},
+		{[]string{"sensor", "--directory", "http://d:1", "--groups", "local,"}, "none empty"},
 		{[]string{"sensor", "evaluate", path}, `bad.csv: trace line 3: value "lots"`},
 		{[]string{"sensor", "evaluate", "/nonexistent.csv"}, "open trace"},
 		{[]string{"sensor", "evaluate", "--max-period", "0", path}, "--max-period must be at least 1"},
