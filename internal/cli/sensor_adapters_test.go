@@ -15,26 +15,35 @@ import (
 	"github.com/diperf/diperf/internal/sensor"
 )
 
-// Results made while the directory does not answer are kept and sent, in
-// order, at the first write it takes: a directory restart loses none.
-func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
+// flakyDirectory is a directory in process that answers 503 while down
+// says so, and its token; it counts the requests in calls.
+func flakyDirectory(t *testing.T, down func(call int32) bool, calls *atomic.Int32) (url string, token []byte) {
+	t.Helper()
 	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	token := []byte("a-mesh-token-of-32-bytes-or-more!")
+	t.Cleanup(func() { st.Close() })
+	token = []byte("a-mesh-token-of-32-bytes-or-more!")
 	h := directory.NewServer(st, directory.Options{Token: token}).Handler()
-	var down atomic.Bool
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
+		if down(calls.Add(1)) {
 			http.Error(w, "restarting", http.StatusServiceUnavailable)
 			return
 		}
 		h.ServeHTTP(w, r)
 	}))
-	defer srv.Close()
-	c, err := directory.NewClient(srv.URL, token, nil)
+	t.Cleanup(srv.Close)
+	return srv.URL, token
+}
+
+// Results made while the directory does not answer are kept and sent, in
+// order, at the first write it takes: a directory restart loses none.
+func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
+	var down atomic.Bool
+	var calls atomic.Int32
+	url, token := flakyDirectory(t, func(int32) bool { return down.Load() }, &calls)
+	c, err := directory.NewClient(url, token, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,34 +100,20 @@ func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
 // A sensor started before its directory waits for it; one the directory
 // refuses (a wrong token) stops at once, saying why.
 func TestSensorRegistersOnceTheDirectoryAnswers(t *testing.T) {
-	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	token := []byte("a-mesh-token-of-32-bytes-or-more!")
-	h := directory.NewServer(st, directory.Options{Token: token}).Handler()
 	var calls atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
-			http.Error(w, "starting", http.StatusServiceUnavailable)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
+	url, token := flakyDirectory(t, func(call int32) bool { return call == 1 }, &calls)
 	reg := directory.Registration{Name: "a", Address: "127.0.0.1:1", Version: "1", Groups: []string{"local"}}
 	defer func(d time.Duration) { registerRetry = d }(registerRetry)
 	registerRetry = 10 * time.Millisecond
 	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
-	c, _ := directory.NewClient(srv.URL, token, nil)
+	c, _ := directory.NewClient(url, token, nil)
 	if _, err := registerFirst(context.Background(), e, c, reg); err != nil {
 		t.Fatalf("registering after one 503: %v", err)
 	}
 	if out := e.stderr.(*bytes.Buffer).String(); !strings.Contains(out, "trying again") || !strings.Contains(out, "registered") {
 		t.Errorf("stderr %q: want the wait and the registration said", out)
 	}
-	wrong, _ := directory.NewClient(srv.URL, []byte("not-the-mesh-token-but-long-enough"), nil)
+	wrong, _ := directory.NewClient(url, []byte("not-the-mesh-token-but-long-enough"), nil)
 	before := calls.Load()
 	if _, err := registerFirst(context.Background(), e, wrong, reg); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("a wrong token: %v, want the 401 said", err)
