@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -105,6 +106,13 @@ func runMesh(tb testing.TB, s meshSpec) meshResult {
 				c[k], _ = strconv.Atoi(m[k+1])
 			}
 			r.counts[p.name] = c
+			if c[2] > 0 { // what the sensor said of each missed test
+				for _, line := range strings.Split(p.out.String(), "\n") {
+					if strings.Contains(line, " test to ") {
+						tb.Logf("%s: %s", p.name, line)
+					}
+				}
+			}
 		}
 		if m := spentRe.FindAllStringSubmatch(p.out.String(), -1); len(m) > 0 {
 			r.spent[p.name], _ = strconv.ParseFloat(m[len(m)-1][1], 64)
