@@ -61,7 +61,7 @@ func runMesh(tb testing.TB, s meshSpec) meshResult {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	waitUpTB(tb, c)
+	waitUp(tb, c)
 	type proc struct {
 		name string
 		cmd  *exec.Cmd
@@ -231,20 +231,6 @@ func procMemOf(pid int) (rss, hwm uint64, err error) {
 		}
 	}
 	return rss, hwm, nil
-}
-
-func waitUpTB(tb testing.TB, c *directory.Client) {
-	tb.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := c.Sensors(context.Background(), ""); err == nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			tb.Fatal("the directory did not answer within 10 s")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // TestSensorMeshSmall is the mesh at CI size: 2 sites × 2 sensors on

@@ -117,7 +117,7 @@ func TestSensorsMeasureAndAKilledOneGoesStale(t *testing.T) {
 }
 
 // waitUp waits until the directory answers.
-func waitUp(t *testing.T, c *directory.Client) {
+func waitUp(t testing.TB, c *directory.Client) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {

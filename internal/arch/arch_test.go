@@ -20,9 +20,10 @@ var layers = [][]string{
 		"test/slurmlab", "test/netlab"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
 		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe"}, // formats, wires and standalone services
-	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap"}, // storage, clock sync, testbeds, clients, the mesh's map
-	{"internal/analyze", "internal/verify", "internal/tester"},                                          // analysis of calls, checks, the agent
-	{"internal/model", "internal/bench/tree"},                                                           // models of performance against load; the controller tree's load model
+	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
+		"internal/directory/directorytest"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
+	{"internal/analyze", "internal/verify", "internal/tester"}, // analysis of calls, checks, the agent
+	{"internal/model", "internal/bench/tree"},                  // models of performance against load; the controller tree's load model
 	{"internal/report"},                                           // the report
 	{"internal/pipeline", "internal/bench/peers"},                 // load → analyze → write → draw; peer load generators against nginx
 	{"internal/controller", "internal/compare", "internal/bench"}, // engines

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/directory/directorytest"
 	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/sensor"
 )
@@ -24,24 +24,12 @@ type meshLab struct {
 
 func newMeshLab(t *testing.T) meshLab {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := directory.OpenStore(filepath.Join(dir, "dir.db"))
-	if err != nil {
+	url, c := directorytest.Start(t, nil)
+	tf := filepath.Join(t.TempDir(), "tok")
+	if err := os.WriteFile(tf, directorytest.Token, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	token := []byte("a-mesh-token-of-32-bytes-or-more!")
-	srv := httptest.NewServer(directory.NewServer(st, directory.Options{Token: token}).Handler())
-	t.Cleanup(srv.Close)
-	tf := filepath.Join(dir, "tok")
-	if err := os.WriteFile(tf, token, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	c, err := directory.NewClient(srv.URL, token, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return meshLab{url: srv.URL, tokenFile: tf, c: c}
+	return meshLab{url: url, tokenFile: tf, c: c}
 }
 
 // The sensors of two sites write through the sensor's own adapter (site

@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/directory/directorytest"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
@@ -19,22 +18,16 @@ import (
 // says so, and its token; it counts the requests in calls.
 func flakyDirectory(t *testing.T, down func(call int32) bool, calls *atomic.Int32) (url string, token []byte) {
 	t.Helper()
-	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	token = []byte("a-mesh-token-of-32-bytes-or-more!")
-	h := directory.NewServer(st, directory.Options{Token: token}).Handler()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down(calls.Add(1)) {
-			http.Error(w, "restarting", http.StatusServiceUnavailable)
-			return
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, token
+	url, _ = directorytest.Start(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if down(calls.Add(1)) {
+				http.Error(w, "restarting", http.StatusServiceUnavailable)
+				return
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	return url, directorytest.Token
 }
 
 // Results made while the directory does not answer are kept and sent, in

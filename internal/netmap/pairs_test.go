@@ -2,31 +2,18 @@ package netmap
 
 import (
 	"context"
-	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/directory/directorytest"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
 // newDirectory serves a directory in process and returns its client.
 func newDirectory(t *testing.T) *directory.Client {
-	t.Helper()
-	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	token := []byte("a-mesh-token-of-32-bytes-or-more!")
-	srv := httptest.NewServer(directory.NewServer(st, directory.Options{Token: token}).Handler())
-	t.Cleanup(srv.Close)
-	c, err := directory.NewClient(srv.URL, token, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, c := directorytest.Start(t, nil)
 	return c
 }
 
