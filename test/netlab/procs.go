@@ -44,13 +44,32 @@ func (h *Host) Processes() ([]Proc, error) {
 		if skip[pid] {
 			continue
 		}
-		cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if err != nil || len(cmd) == 0 {
+		comm, live := procState(pid)
+		if !live {
 			continue // gone, or a zombie
 		}
-		procs = append(procs, Proc{PID: pid, Cmdline: strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))})
+		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		line := strings.TrimSpace(strings.ReplaceAll(string(cmd), "\x00", " "))
+		if line == "" { // in the middle of an exec: no arguments for a moment
+			line = "[" + comm + "]"
+		}
+		procs = append(procs, Proc{PID: pid, Cmdline: line})
 	}
 	return procs, nil
+}
+
+// procState reads /proc/PID/stat: the process's command name, and whether
+// it is alive (there, and not a zombie).
+func procState(pid int) (comm string, live bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return "", false
+	}
+	open, end := strings.IndexByte(string(b), '('), strings.LastIndexByte(string(b), ')')
+	if open < 0 || end < open || end+2 >= len(b) {
+		return "", false
+	}
+	return string(b[open+1 : end]), b[end+2] != 'Z' && b[end+2] != 'X'
 }
 
 // pidsInNetns lists the processes whose network namespace is the one bound
