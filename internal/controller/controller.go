@@ -21,6 +21,7 @@ import (
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
@@ -64,6 +65,10 @@ type Options struct {
 	// Benchmarks use it for protocol.ClientNull, which the experiment file
 	// does not offer.
 	Client *protocol.ClientDesc
+	// Live receives the run's per-second aggregates, tester states and
+	// errors as they come (the dashboard and /metrics read it); nil: the
+	// controller keeps its own for the progress line.
+	Live *live.Run
 }
 
 // MinSecret is the shortest secret Options.Secret may give.
@@ -123,6 +128,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 		return nil, err
 	}
 	out, err := c.finish()
+	c.endLive()
 	return out, c.withAbort(err)
 }
 
@@ -142,6 +148,8 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	defer c.stopUDP()
 	stopGuard := c.newGuard()
 	defer stopGuard()
+	stopTicks := c.tickLive()
+	defer stopTicks()
 	stopProgress := c.startProgress()
 	accept := func() { go c.acceptLoop(ln) }
 	if c.o.Relays > 0 {
@@ -173,7 +181,7 @@ type controller struct {
 	ready      testbed.Ready // where the testbed starts testers
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
-	stats      *liveStats
+	live       *live.Run     // per-second aggregates (Options.Live or its own)
 	cad        cadence       // how often testers ship samples and either side must be heard
 	gate       chan struct{} // per-tester goroutines queue here, not on mu (gate.go)
 	mu         sync.Mutex
@@ -225,6 +233,9 @@ func newController(o Options) (*controller, error) {
 	if o.Transport == nil {
 		o.Transport = transport.TCP{}
 	}
+	if o.Live == nil {
+		o.Live = live.New(live.Options{Name: o.Experiment.Name, Testers: o.Experiment.Schedule.Testers})
+	}
 	if o.Listen == "" {
 		o.Listen = "127.0.0.1:0"
 	}
@@ -239,7 +250,7 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, stats: newLiveStats(), client: cl,
+	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, live: o.Live, client: cl,
 		cad: cadenceFor(o.Experiment.Schedule.Testers), gate: make(chan struct{}, lockGate),
 		lostOpen: map[*slot]struct{}{}}, nil
 }
@@ -276,7 +287,13 @@ func (c *controller) openFiles() error {
 	if c.spool, err = openSpool(c.o.Dir, c.exp.Controller.Mode); err != nil {
 		return err
 	}
-	c.events, err = rundir.CreateEventLog(c.o.Dir)
+	if c.events, err = rundir.CreateEventLog(c.o.Dir); err == nil {
+		c.events.Watch(func(e rundir.Event) {
+			if e.Slot != nil {
+				c.live.Event(e.Event, *e.Slot, e.ID, e.Detail, e.TimeNs)
+			}
+		})
+	}
 	return err
 }
 

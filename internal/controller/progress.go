@@ -7,72 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/diperf/diperf/internal/clock"
-	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/rundir"
 )
-
-// liveStats keeps per-second counts of what arrived, by the global second
-// in which each call ended, for the progress line.
-type liveStats struct {
-	mu      sync.Mutex
-	ok      uint64
-	failed  uint64
-	seconds map[int64]*second
-}
-
-type second struct {
-	ok    int
-	rtSum float64 // ms
-}
-
-func newLiveStats() *liveStats { return &liveStats{seconds: map[int64]*second{}} }
-
-func (l *liveStats) add(ss []sample.Sample, m *clock.Mapper) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, s := range ss {
-		if s.Status != sample.OK {
-			if s.Status != sample.Cancelled {
-				l.failed++
-			}
-			continue
-		}
-		l.ok++
-		sec := m.Global(s.End) / 1e9
-		b := l.seconds[sec]
-		if b == nil {
-			b = &second{}
-			l.seconds[sec] = b
-		}
-		b.ok++
-		b.rtSum += float64(s.Duration()) / 1e6
-	}
-}
-
-// recent returns calls/s and mean response time over the two complete
-// seconds before the last one (samples arrive in batches, so the very last
-// second is still filling).
-func (l *liveStats) recent(now time.Time) (ok, failed uint64, tput, rt float64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	cur := now.Unix()
-	n, sum := 0, 0.0
-	for sec := cur - 3; sec < cur-1; sec++ {
-		if b := l.seconds[sec]; b != nil {
-			n += b.ok
-			sum += b.rtSum
-		}
-	}
-	for sec := range l.seconds {
-		if sec < cur-10 {
-			delete(l.seconds, sec)
-		}
-	}
-	if n > 0 {
-		rt = sum / float64(n)
-	}
-	return l.ok, l.failed, float64(n) / 2, rt
-}
 
 // startProgress prints the progress of the run until the returned func is
 // called: one updating line on a terminal, a line every few seconds else.
@@ -125,7 +61,7 @@ func printProgress(w io.Writer, tty bool, line func() string) (stop func()) {
 
 func (c *controller) progressLine() string {
 	now := time.Now()
-	ok, failed, tput, rt := c.stats.recent(now)
+	ok, failed, tput, rt := c.live.Recent()
 	e := c.exp.Schedule
 	total := time.Duration(e.Testers-1)*e.TesterStartInterval.D() + e.TesterDuration.D()
 	c.mu.Lock()
@@ -148,4 +84,33 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// tickLive brings the live aggregates up to date every second until the
+// returned func is called.
+func (c *controller) tickLive() (stop func()) {
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tk := time.NewTicker(time.Second)
+		defer tk.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tk.C:
+				c.live.Tick()
+			}
+		}
+	})
+	return func() { close(quit); wg.Wait() }
+}
+
+// endLive makes every live second final and tells where the report is.
+func (c *controller) endLive() {
+	report := rundir.Path(c.o.Dir, rundir.Report)
+	if _, err := os.Stat(report); err != nil {
+		report = ""
+	}
+	c.live.End(report)
 }

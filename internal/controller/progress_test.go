@@ -10,6 +10,7 @@ import (
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -22,7 +23,7 @@ func progressRun() *controller {
 	e.Schedule.Testers = 2
 	e.Schedule.TesterStartInterval = experiment.Duration(time.Second)
 	e.Schedule.TesterDuration = experiment.Duration(10 * time.Second)
-	c := &controller{exp: &e, stats: newLiveStats(), started: time.Now()}
+	c := &controller{exp: &e, live: live.New(live.Options{}), started: time.Now()}
 	c.slots = []*slot{{state: running}, {state: joined}}
 	sec := func(s int, d time.Duration, st sample.Status) sample.Sample {
 		end := c.started.Add(time.Duration(s)*time.Second + 500*time.Millisecond).UnixNano()
@@ -36,7 +37,7 @@ func progressRun() *controller {
 		ss = append(ss, sec(3, 20*time.Millisecond, sample.OK))
 	}
 	ss = append(ss, sec(3, time.Second, sample.Failed), sec(4, time.Second, sample.Timeout), sec(4, time.Second, sample.Cancelled))
-	c.stats.add(ss, clock.NewMapper(nil))
+	c.live.Add(0, ss, 0, clock.NewMapper(nil))
 	return c
 }
 

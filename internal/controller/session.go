@@ -289,7 +289,7 @@ func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ac
 	if !acks { // an authentic datagram is a sign of life, as a frame is
 		c.heardFrom(s)
 	}
-	c.stats.add(b.Samples, m)
+	c.live.Add(s.rec.Slot, b.Samples, b.Produced, m)
 	return ack, nil
 }
 
@@ -335,6 +335,7 @@ func (c *controller) onSync(s *slot, r clock.Record) error {
 	s.rec.Syncs = append(s.rec.Syncs, r)
 	s.mapper = clock.NewMapper(s.rec.Syncs)
 	c.mu.Unlock()
+	c.live.Sync(s.rec.Slot, r)
 	return c.spool.Sync(s.rec.Slot, r)
 }
 

@@ -1,6 +1,10 @@
 package live
 
-import "github.com/diperf/diperf/internal/clock"
+import (
+	"strings"
+
+	"github.com/diperf/diperf/internal/clock"
+)
 
 // tester returns slot's row, growing the table. Called with r.mu held.
 func (r *Run) tester(slot int) *Tester {
@@ -23,6 +27,9 @@ func (r *Run) Event(kind string, slot int, id, detail string, tNs int64) {
 	t := r.tester(slot)
 	if id != "" {
 		t.ID = id
+		if i := strings.LastIndexByte(id, ':'); i > 0 && t.Host == "" {
+			t.Host = id[:i]
+		}
 	}
 	next := ""
 	switch kind {

@@ -32,6 +32,15 @@ type EventLog struct {
 	stop  chan struct{} // closed by Close: the flusher ends
 	done  chan struct{} // closed when the flusher has ended
 	once  sync.Once
+	watch func(Event) // told of every event (nil: none)
+}
+
+// Watch has f told of every event added from now on, in the adder's
+// goroutine (f must be quick and must not add events).
+func (l *EventLog) Watch(f func(Event)) {
+	l.mu.Lock()
+	l.watch = f
+	l.mu.Unlock()
 }
 
 // EventFlush is how often an EventLog flushes what it was told.
@@ -79,6 +88,9 @@ func (l *EventLog) Add(event string, slot int, id, detail string) {
 	defer l.mu.Unlock()
 	l.w.Write(append(b, '\n'))
 	l.dirty = true
+	if l.watch != nil {
+		l.watch(e)
+	}
 }
 
 // Close flushes and closes the log.
