@@ -24,11 +24,11 @@ var layers = [][]string{
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
 	{"internal/analyze", "internal/verify", "internal/tester"}, // analysis of calls, checks, the agent
 	{"internal/model", "internal/bench/tree"},                  // models of performance against load; the controller tree's load model
-	{"internal/report"},                                           // the report
-	{"internal/pipeline", "internal/bench/peers"},                 // load → analyze → write → draw; peer load generators against nginx
-	{"internal/controller", "internal/compare", "internal/bench"}, // engines
-	{"internal/cli"},                                              // the command line
-	{"cmd/diperf"},                                                // the binary
+	{"internal/report"},                           // the report
+	{"internal/pipeline", "internal/bench/peers"}, // load → analyze → write → draw; peer load generators against nginx
+	{"internal/controller", "internal/compare", "internal/bench", "internal/dashboard"}, // engines; the live dashboard
+	{"internal/cli"}, // the command line
+	{"cmd/diperf"},   // the binary
 }
 
 // TestImportsPointDown checks every package's imports against layers.

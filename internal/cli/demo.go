@@ -38,6 +38,7 @@ type demoOptions struct {
 	clockDriftPPM  float64
 	syncStart      bool
 	client         string // "exec" (diperf call http, a process per call) or "http" (the built-in client)
+	ui             *uiFlags
 }
 
 func demoCmd(ctx context.Context, e *env, args []string) error {
@@ -57,6 +58,7 @@ func demoCmd(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&o.clockSkew, "clock-skew", 0, "test the time service: give each tester a clock offset drawn from ±this")
 	fs.Float64Var(&o.clockDriftPPM, "clock-drift-ppm", 0, "test the time service: give each tester a clock drift drawn from ±this (ppm)")
 	fs.BoolVar(&o.syncStart, "synchronized-start", false, "launch every tester first and start each at a global time")
+	o.ui = addUIFlags(fs)
 	fs.StringVar(&o.client, "client", "exec", "the client: exec (a process per call, as DiPerF ran) or http (the built-in HTTP client)")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
@@ -90,7 +92,7 @@ func runDemo(ctx context.Context, e *env, o demoOptions) error {
 	if o.out == "" {
 		o.out = defaultRunDir(exp.Name)
 	}
-	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out})
+	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, o.ui)
 	if err := writeServerView(o.out, srv); err != nil && runErr == nil {
 		runErr = err
 	}

@@ -22,6 +22,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
 	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
+	uif := addUIFlags(fs)
 	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), instead of making a random one")
 	pos, err := parse(fs, args, 1)
 	if err != nil {
@@ -65,15 +66,21 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if plan.relays > 0 {
 		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.relays, plan.perRelay)
 	}
-	return runExperiment(ctx, e, exp, o)
+	return runExperiment(ctx, e, exp, o, uif)
 }
 
 // runExperiment runs exp with o, prints the summary, and says where the
 // report is.
-func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options) error {
+func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options, uif *uiFlags) error {
 	if o.Dir == "" {
 		o.Dir = defaultRunDir(exp.Name)
 	}
+	u, err := startUI(e, exp, o.Dir, uif)
+	if err != nil {
+		return err
+	}
+	defer u.stop(ctx, e)
+	o.Live = u.run
 	o.Experiment = exp
 	o.Progress = e.stderr
 	fmt.Fprintf(e.stderr, "diperf: running %q with %d testers into %s\n", exp.Name, exp.Schedule.Testers, o.Dir)

@@ -37,6 +37,7 @@ type Run struct {
 	open    map[int64]*hdr.Histogram // response times of seconds not final yet
 	final   int64                    // every second before this is final
 	whole   *hdr.Histogram
+	rtTotal float64  // Σ response times of successful calls, ms
 	classes []uint64 // calls by sample.Status
 	recv    uint64
 	testers []*Tester  // by slot
@@ -145,6 +146,7 @@ func (r *Run) count(t *Tester, s *sample.Sample, start, end int64) {
 		t.OK++
 		t.rtSum += float64(us) / 1e3
 		_ = r.whole.RecordValue(us)
+		r.rtTotal += float64(us) / 1e3
 		if h := r.hist(sec); h != nil {
 			_ = h.RecordValue(us)
 		}

@@ -172,12 +172,13 @@ func (r *Run) Recent() (ok, failed uint64, tput, rtMs float64) {
 }
 
 // Whole returns a copy of the whole run's response-time histogram (µs) of
-// successful calls, for the Prometheus histogram.
-func (r *Run) Whole() *hdr.Histogram {
+// successful calls and the exact sum of their response times (ms), for
+// the Prometheus histogram.
+func (r *Run) Whole() (*hdr.Histogram, float64) {
 	if r == nil {
-		return NewHist()
+		return NewHist(), 0
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return hdr.Import(r.whole.Export())
+	return hdr.Import(r.whole.Export()), r.rtTotal
 }
