@@ -19,3 +19,20 @@ func TestAssetsAreEmbedded(t *testing.T) {
 		t.Fatal("uPlot licence is not the MIT licence")
 	}
 }
+
+// The chart script and its style sheet are embedded and define what the
+// pages call.
+func TestChartsAreEmbedded(t *testing.T) {
+	js := ChartsJS()
+	for _, want := range []string{"window.diperfCharts", "renderAll", "push", "setScale: true"} {
+		if !bytes.Contains(js, []byte(want)) {
+			t.Errorf("charts.js lacks %q", want)
+		}
+	}
+	if bytes.Contains(js, []byte("http://")) || bytes.Contains(js, []byte("https://")) {
+		t.Error("charts.js names a network address")
+	}
+	if !bytes.Contains(ChartsCSS(), []byte(".dp-chart")) {
+		t.Error("charts.css lacks the .dp-chart class")
+	}
+}
