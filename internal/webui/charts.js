@@ -15,12 +15,13 @@
  *               kind?, dash?: true, width?, hidden?: true}],
  *     bands:  [{upper: i, lower: j}],       // shade between series i and j (indexes into series)
  *     xTicks: {values: [...], labels: [...]}, // optional fixed ticks of the x axis
+ *     xNames: [...],                        // optional: the legend shows xNames[i] for x[i] (static charts)
  *     window: 600                           // points push keeps (default 600)
  *   }
- * null in values is a gap. Series of the same unit share a y scale; one axis
- * is drawn per unit, on the side the first series of that unit asks for, so
- * that units differing give two y axes. A "band" series is drawn as a thin
- * line, shaded down to the next series of its unit when no bands are given.
+ * null in values is a gap. Series of the same unit and axis side share a y
+ * scale, with one axis each, so that units differing give two y axes. A
+ * "band" series is drawn as a thin line, shaded down to the next series of
+ * its scale when no bands are given.
  *
  * Interaction is uPlot's own, configured here: hovering shows every series'
  * value with its unit in the legend; dragging over the plot zooms on x and a
@@ -35,7 +36,8 @@
  *   chart.u                the uPlot instance
  *   diperfCharts.renderAll(root) for each element of class "dp-chart" with
  *                          data-chart="ID", reads the spec from
- *                          <script type="application/json" id="data-ID">,
+ *                          the script element of type application/json
+ *                          and id "data-ID",
  *                          builds it, and marks the element's <figure>
  *                          "dp-live" (the report's CSS then hides the SVG
  *                          fallback). Returns the charts by id.
@@ -69,17 +71,17 @@
     return "rgba(" + parseInt(m[1], 16) + "," + parseInt(m[2], 16) + "," + parseInt(m[3], 16) + "," + a + ")";
   }
 
-  // scaleKey names the y scale of a unit.
-  function scaleKey(unit) {
-    return "y:" + (unit || "");
+  // scaleKey names the y scale of a series: its unit on its side.
+  function scaleKey(s) {
+    return (s.axis === "right" ? "R:" : "L:") + (s.unit || "");
   }
 
-  // units returns the units in order of first use with the side of their axis.
+  // units returns the y scales in order of first use, with their side.
   function units(spec) {
     const out = [];
     const seen = {};
     spec.series.forEach(function (s) {
-      const k = scaleKey(s.unit);
+      const k = scaleKey(s);
       if (!(k in seen)) {
         seen[k] = true;
         out.push({key: k, unit: s.unit || "", side: s.axis === "right" ? 1 : 3});
@@ -88,12 +90,18 @@
     return out;
   }
 
-  // axisLabel joins the labels of a unit's series when they are few.
-  function axisLabel(spec, unit) {
-    const names = spec.series.filter(function (s) { return (s.unit || "") === unit; })
+  // axisLabel joins the labels of a scale's series when they are few.
+  function axisLabel(spec, key, unit) {
+    const names = spec.series.filter(function (s) { return scaleKey(s) === key; })
       .map(function (s) { return s.label; });
     const head = names.length <= 2 ? names.join(", ") : names[0] + ", …";
     return unit ? head + " (" + unit + ")" : head;
+  }
+
+  // xValue shows the x value of row i in the legend.
+  function xValue(spec, v, i) {
+    if (spec.xNames && i != null && spec.xNames[i] != null) return spec.xNames[i];
+    return withUnit(v, spec.xUnit);
   }
 
   function seriesOpts(spec, s, i) {
@@ -101,7 +109,7 @@
     const kind = s.kind || spec.kind || "line";
     const o = {
       label: s.label,
-      scale: scaleKey(s.unit),
+      scale: scaleKey(s),
       stroke: color,
       width: s.width || (kind === "band" ? 1 : 1.6),
       spanGaps: kind !== "points" && !!s.spanGaps,
@@ -130,7 +138,7 @@
     spec.series.forEach(function (s, i) {
       if ((s.kind || spec.kind) !== "band") return;
       for (let j = i + 1; j < spec.series.length; j++) {
-        if ((spec.series[j].unit || "") === (s.unit || "")) {
+        if (scaleKey(spec.series[j]) === scaleKey(s)) {
           out.push({series: [i + 1, j + 1], fill: alpha(s.color || palette[i % palette.length], 0.12)});
           return;
         }
@@ -151,7 +159,7 @@
     const out = [x];
     units(spec).forEach(function (un, k) {
       out.push({
-        scale: un.key, side: un.side, label: axisLabel(spec, un.unit), stroke: "#333",
+        scale: un.key, side: un.side, label: axisLabel(spec, un.key, un.unit), stroke: "#333",
         grid: {show: k === 0, stroke: "#e6e6e6"},
         values: function (u, splits) { return splits.map(fmt); },
         size: 60,
@@ -169,7 +177,7 @@
       height: spec.height || 380,
       scales: scales,
       axes: axes(spec),
-      series: [{label: spec.xLabel || "x", value: function (u, v) { return withUnit(v, spec.xUnit); }}]
+      series: [{label: spec.xLabel || "x", value: function (u, v, si, i) { return xValue(spec, v, i); }}]
         .concat(spec.series.map(function (s, i) { return seriesOpts(spec, s, i); })),
       bands: bands(spec),
       cursor: {drag: {x: true, y: false, setScale: true}, points: {size: 6}},
@@ -220,6 +228,8 @@
     return chart;
   }
 
+  // renderAll builds every chart of root; one that fails is reported on
+  // the console and leaves its figure's fallback showing.
   function renderAll(root) {
     root = root || document;
     const charts = {};
@@ -227,7 +237,13 @@
       const id = el.getAttribute("data-chart");
       const src = document.getElementById("data-" + id);
       if (!src) return;
-      charts[id] = build(el, JSON.parse(src.textContent));
+      try {
+        charts[id] = build(el, JSON.parse(src.textContent));
+      } catch (e) {
+        console.error("diperf chart " + id + ": " + e);
+        el.textContent = "";
+        return;
+      }
       const fig = el.closest("figure");
       if (fig) fig.classList.add("dp-live");
     });
