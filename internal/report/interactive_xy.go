@@ -23,7 +23,8 @@ type column struct {
 }
 
 // merge puts columns of points with their own x onto one ascending x
-// column: one row per point, the other columns' values NaN in it.
+// column: points of different columns at the same x share a row, the other
+// columns' values are NaN in it.
 func merge(cols []column) (x []float64, ys [][]float64) {
 	type cell struct {
 		x, y float64
@@ -38,15 +39,16 @@ func merge(cols []column) (x []float64, ys [][]float64) {
 		}
 	}
 	slices.SortStableFunc(cells, func(a, b cell) int { return cmp.Compare(a.x, b.x) })
-	x, ys = make([]float64, len(cells)), make([][]float64, len(cols))
-	for j := range ys {
-		ys[j] = make([]float64, len(cells))
-		for i := range ys[j] {
-			ys[j][i] = nan
+	ys = make([][]float64, len(cols))
+	taken := make([]bool, len(cols)) // in the last row
+	for _, c := range cells {
+		if len(x) == 0 || x[len(x)-1] != c.x || taken[c.col] {
+			x = append(x, c.x)
+			for j := range ys {
+				ys[j], taken[j] = append(ys[j], nan), false
+			}
 		}
-	}
-	for i, c := range cells {
-		x[i], ys[c.col][i] = c.x, c.y
+		ys[c.col][len(x)-1], taken[c.col] = c.y, true
 	}
 	return x, ys
 }
