@@ -23,8 +23,8 @@ type ChartSpec struct {
 	// XNames, when given, name the x values in the legend (one per value
 	// of X) instead of the number.
 	XNames []string `json:"xNames,omitempty"`
-	Height  int    `json:"height,omitempty"` // px; 380 when 0
-	Window  int    `json:"window,omitempty"` // points a live chart's push keeps; 600 when 0
+	Height int      `json:"height,omitempty"` // px; 380 when 0
+	Window int      `json:"window,omitempty"` // points a live chart's push keeps; 600 when 0
 }
 
 // How a series is drawn.
