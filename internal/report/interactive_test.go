@@ -113,7 +113,7 @@ func TestInteractiveCharts(t *testing.T) {
 			t.Errorf("per-tester graph %s has an interactive chart", id)
 		}
 	}
-	for _, want := range []string{string(webui.ChartsJS()), "diperfCharts.renderAll(document)", "MIT License"} {
+	for _, want := range []string{string(webui.ChartsJS()), "window.diperfReport = diperfCharts.renderAll(document)", "MIT License"} {
 		if !strings.Contains(page, want[:min(len(want), 200)]) {
 			t.Errorf("page lacks %.60q", want)
 		}

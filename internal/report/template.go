@@ -75,7 +75,7 @@ figure:not(.dp-live) .dp-hint{display:none}
 {{end}}{{else}}<p class="note">No testers.</p>
 {{end}}{{if .Interactive}}<script>{{uplotJS}}</script>
 <script>{{chartsJS}}</script>
-<script>diperfCharts.renderAll(document);</script>
+<script>window.diperfReport = diperfCharts.renderAll(document);</script>
 {{end}}</body>
 </html>
 `
