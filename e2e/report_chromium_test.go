@@ -45,6 +45,8 @@ func TestReportInChromium(t *testing.T) {
 	openInChromium(t, "--window-size=1000,4200", "--hide-scrollbars", "--screenshot="+shot, "file://"+page)
 	checkPNG(t, shot)
 
+	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page)) })
+
 	for _, id := range report.GraphIDs() {
 		file := filepath.Join(out, id+".svg")
 		if st, err := os.Stat(file); err != nil || st.Size() == 0 {

@@ -69,3 +69,38 @@ func stride(x, y []float64, limit int) ([]float64, []float64) {
 	}
 	return xs, ys
 }
+
+// alignedMinMax thins columns that share x (an interactive chart's data) to
+// at most limit rows. It cuts the rows into limit/2 buckets of consecutive
+// rows and makes two rows of each, at the x of its first and its last row:
+// in each column, the bucket's lowest and highest finite value, in the
+// order they occur, so that every column's peaks survive; NaN in both when
+// the bucket has none.
+func alignedMinMax(x []float64, ys [][]float64, limit int) ([]float64, [][]float64) {
+	n := len(x)
+	if n <= limit || limit < 2 {
+		return x, ys
+	}
+	buckets := limit / 2
+	xs := make([]float64, 0, 2*buckets)
+	out := make([][]float64, len(ys))
+	for j := range out {
+		out[j] = make([]float64, 0, 2*buckets)
+	}
+	for b := range buckets {
+		lo, hi := b*n/buckets, (b+1)*n/buckets
+		xs = append(xs, x[lo], x[hi-1])
+		for j, y := range ys {
+			iMin, iMax := extremes(y[lo:hi])
+			switch {
+			case iMin < 0:
+				out[j] = append(out[j], nan, nan)
+			case iMin <= iMax:
+				out[j] = append(out[j], y[lo+iMin], y[lo+iMax])
+			default:
+				out[j] = append(out[j], y[lo+iMax], y[lo+iMin])
+			}
+		}
+	}
+	return xs, out
+}

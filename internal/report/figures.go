@@ -9,12 +9,14 @@ import (
 	"github.com/diperf/diperf/internal/rundir"
 )
 
-// figure is one graph with its caption and the name of its .svg file.
+// figure is one graph with its caption and the name of its .svg file, and
+// the JSON of its interactive chart when it has one (see interactive.go).
 type figure struct {
 	ID      string
 	SVG     template.HTML // built by chart.svg, which escapes all text
 	Caption string
 	File    string
+	Spec    template.JS // a webui.ChartSpec's JSON, '<' '>' '&' escaped; empty: SVG only
 }
 
 // newFigure renders c with its caption.
@@ -27,7 +29,7 @@ func newFigure(c *chart, caption string) figure {
 // run whose tester hosts the sensor mesh measured.
 func figures(r *analyze.Result, m *model.Model) []figure {
 	fs := []figure{
-		newFigure(timelineChart(r), timelineCaption(r)),
+		interactive(newFigure(timelineChart(r), timelineCaption(r)), timelineSpec(r)),
 		newFigure(testersChart(r), testersCaption(r)),
 		newFigure(loadBubblesChart(r), "Figure c. Per tester, in start order: the average aggregate offered "+
 			"load (calls in flight, all testers together) while it ran; the area of each bubble is proportional to "+
@@ -37,17 +39,18 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 			"against its network latency (the shortest round trip of its clock-sync probes to the controller); the "+
 			"area of each bubble is proportional to the successful calls it completed (WS-MDS Fig. 10). Bubbles "+
 			"that shrink as latency grows mean poorly connected testers got a smaller share of the service."+openRTNote(r)),
-		newFigure(saturationChart(r, m), saturationCaption(r, m)),
-		newFigure(percentileChart(r), "Figure f. Response time of the successful calls of the whole run at "+
+		interactive(newFigure(saturationChart(r, m), saturationCaption(r, m)), saturationSpec(r, m)),
+		interactive(newFigure(percentileChart(r), "Figure f. Response time of the successful calls of the whole run at "+
 			"each percentile. The x axis stretches the tail: each tick is ten times closer to 100% than the one "+
 			"before (90%, 99%, 99.9%, …), so the slowest calls are as visible as the median."+openRTNote(r)),
-		newFigure(clockChart(r), clockCaption(r)),
+			percentileSpec(r)),
+		interactive(newFigure(clockChart(r), clockCaption(r)), clockSpec(r)),
 	}
 	if isOpen(r) {
-		fs = append(fs, newFigure(openRateChart(r), openRateCaption(r)))
+		fs = append(fs, interactive(newFigure(openRateChart(r), openRateCaption(r)), openRateSpec(r)))
 	}
 	if hasExtras(r) {
-		fs = append(fs, newFigure(extrasChart(r), extrasCaption(r)))
+		fs = append(fs, interactive(newFigure(extrasChart(r), extrasCaption(r)), extrasSpec(r)))
 	}
 	if hasNetwork(r) {
 		fs = append(fs, newFigure(networkChart(r), networkCaption(r)))

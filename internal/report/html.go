@@ -37,13 +37,14 @@ const maxRows = 1000
 
 // page is what the template draws.
 type page struct {
-	Name      string
-	Stats     []statRow
-	Facts     []fact
-	Footnotes []string
-	Figures   []figure
-	Testers   []testerRow
-	Omitted   int // testers left out of the table
+	Name        string
+	Stats       []statRow
+	Facts       []fact
+	Footnotes   []string
+	Figures     []figure
+	Testers     []testerRow
+	Omitted     int  // testers left out of the table
+	Interactive bool // some figure has an interactive chart: the page carries uPlot and charts.js
 }
 
 // errNilResult refuses to draw nothing.
@@ -76,6 +77,9 @@ func buildPage(r *analyze.Result, m *model.Model) *page {
 	p.Stats = statRows(&r.Summary)
 	p.Facts, p.Footnotes = facts(&r.Summary)
 	p.Figures = figures(r, m)
+	for _, f := range p.Figures {
+		p.Interactive = p.Interactive || f.Spec != ""
+	}
 	p.Testers, p.Omitted = testerRows(r.Clients, maxRows)
 	return p
 }

@@ -192,11 +192,7 @@ func TestRenderPages(t *testing.T) {
 					t.Errorf("page lacks chart %q", id)
 				}
 			}
-			for _, bad := range []string{"http://", "https://", "<script", "<link", "@import", "url(http"} {
-				if strings.Contains(strings.ToLower(page), bad) {
-					t.Errorf("page contains %q", bad)
-				}
-			}
+			checkOffline(t, page)
 		})
 	}
 }
@@ -265,7 +261,7 @@ func TestEscaping(t *testing.T) {
 	r.Clients[0].Host = `"><img src=x>`
 	r.Summary.Errors = map[string]int{"<i>odd</i>": 1}
 	page := render(t, r)
-	for _, bad := range []string{"<script>", "<b>evil", "<img", "<i>odd"} {
+	for _, bad := range []string{`<script>alert`, "<b>evil", "<img", "<i>odd"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page contains unescaped %q", bad)
 		}

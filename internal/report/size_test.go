@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,5 +83,46 @@ func TestPageSizeLarge(t *testing.T) {
 	}
 	if n := strings.Count(svgs[idTesters], "<rect x=") - 1; n > maxBars { // one is the clip path's
 		t.Errorf("utilization graph draws %d bars, want at most %d", n, maxBars)
+	}
+}
+
+// TestPageSizeHuge renders the largest run the size bound is promised
+// for, 1,000,000 quanta and 100,000 testers, of an open-model run whose
+// clients reported extras and measured their HTTP phases, so that every
+// interactive chart carries its most data: the page stays at most 5 MB,
+// and each chart spec is bounded to maxSpecPoints rows whatever the run's
+// length.
+func TestPageSizeHuge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a run of a million quanta")
+	}
+	r := syntheticRun(1_000_000, 100_000)
+	for i := range r.Quanta {
+		q := &r.Quanta[i]
+		q.RT.Median, q.RT.P90, q.RT.P99 = 0.9*q.RT.Mean, 1.5*q.RT.Mean, 3*q.RT.Mean
+		q.Open = &analyze.OpenQuantum{OfferedPS: 400, AchievedPS: q.Throughput, Late: i % 13, Dropped: i % 29}
+		q.Phases = &analyze.PhaseQuantum{FirstByteN: 1, FirstByteMs: 0.8 * q.RT.Mean}
+		q.Extras = map[string]analyze.ExtraQuantum{"MB": {PerS: q.Throughput / 10}, "rows": {PerS: 7 * q.Throughput}}
+	}
+	page := renderModel(t, r, syntheticModel())
+	t.Logf("page: %d bytes for %d quanta, %d testers", len(page), len(r.Quanta), len(r.Clients))
+	if len(page) > 5<<20 {
+		t.Errorf("page is %d bytes, want at most 5 MB", len(page))
+	}
+	specs := pageSpecs(t, page)
+	for _, id := range append(slices.Clone(interactiveIDs), idOpenRate, idExtras) {
+		s, ok := specs[id]
+		if !ok {
+			t.Errorf("page lacks the interactive chart %s", id)
+			continue
+		}
+		// Graph (e) has the model's curves besides the quanta, graph (f)
+		// the run's few percentiles.
+		if len(s.X) > maxSpecPoints+3*curveSamples+1 || (len(s.X) < 100 && id != idPercentiles) {
+			t.Errorf("chart %s has %d rows, want 100 to about %d", id, len(s.X), maxSpecPoints)
+		}
+	}
+	if tl := specs[idTimeline]; len(tl.Series) < 7 {
+		t.Errorf("timeline has %d series, want load, throughput, 4 response times and first byte", len(tl.Series))
 	}
 }

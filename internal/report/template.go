@@ -1,10 +1,20 @@
 package report
 
-import "html/template"
+import (
+	"html/template"
 
-// pageTemplate is the report page: inline CSS, inline SVG, no scripts and
-// nothing fetched from elsewhere.
-var pageTemplate = template.Must(template.New("report").Parse(pageHTML))
+	"github.com/diperf/diperf/internal/webui"
+)
+
+// pageTemplate is the report page: inline CSS, inline SVG, the interactive
+// charts' data and scripts (uPlot and webui's charts.js) inline, nothing
+// fetched from elsewhere.
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"uplotJS":   uplotJS,
+	"uplotCSS":  func() template.CSS { return template.CSS(webui.UPlotCSS()) },
+	"chartsJS":  func() template.JS { return template.JS(webui.ChartsJS()) },
+	"chartsCSS": func() template.CSS { return template.CSS(webui.ChartsCSS()) },
+}).Parse(pageHTML))
 
 // pageHTML is the text of pageTemplate.
 const pageHTML = `<!DOCTYPE html>
@@ -27,8 +37,12 @@ table.facts{margin-top:12px}
 figure{margin:20px 0}
 figcaption{color:#555;font-size:13px;margin-top:4px}
 svg.chart{display:block;max-width:100%;height:auto}
+figure.dp-live svg.chart{display:none}
+figure:not(.dp-live) .dp-hint{display:none}
 .wide{overflow-x:auto}
 </style>
+<style>{{uplotCSS}}</style>
+<style>{{chartsCSS}}</style>
 </head>
 <body>
 <h1>diperf report{{with .Name}}: {{.}}{{end}}</h1>
@@ -46,7 +60,10 @@ svg.chart{display:block;max-width:100%;height:auto}
 <h2>Charts</h2>
 {{range .Figures}}<figure id="fig-{{.ID}}">
 {{.SVG}}
-<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
+{{if .Spec}}<div class="dp-chart" data-chart="{{.ID}}"></div>
+<script type="application/json" id="data-{{.ID}}">{{.Spec}}</script>
+<p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series.</p>
+{{end}}<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
 </figure>
 {{end}}
 <h2>Testers</h2>
@@ -56,6 +73,16 @@ svg.chart{display:block;max-width:100%;height:auto}
 {{end}}</table></div>
 {{if .Omitted}}<p class="note">{{.Omitted}} more testers are not listed; the table shows the first {{len .Testers}} by start order.</p>
 {{end}}{{else}}<p class="note">No testers.</p>
+{{end}}{{if .Interactive}}<script>{{uplotJS}}</script>
+<script>{{chartsJS}}</script>
+<script>window.diperfReport = diperfCharts.renderAll(document);</script>
 {{end}}</body>
 </html>
 `
+
+// uplotJS is uPlot's script, its MIT licence first as a comment, as the
+// licence asks of a copy.
+func uplotJS() template.JS {
+	return template.JS("/*! uPlot " + webui.UPlotVersion + " is under this licence:\n" + string(webui.UPlotLicense()) +
+		"*/\n" + string(webui.UPlotJS()))
+}

@@ -1,0 +1,254 @@
+/*
+ * diperf charts: builds a uPlot chart from a JSON chart spec. Shared by the
+ * live dashboard and report.html; plain ES2017, no build step, no network.
+ * Needs window.uPlot (webui.UPlotJS) loaded first. Defines window.diperfCharts.
+ *
+ * A spec:
+ *   {
+ *     id:     "graph-a-timeline",          // element id stem
+ *     title:  "Offered load ...",
+ *     xLabel: "time since the first tester started (s)",
+ *     xUnit:  "s",                          // shown with the x value in the legend
+ *     x:      [0, 1, 2, ...],               // ascending
+ *     kind:   "line" | "points" | "band",   // default for every series
+ *     series: [{label, unit, axis: "left"|"right", color, values: [...],
+ *               kind?, dash?: true, width?, hidden?: true}],
+ *     bands:  [{upper: i, lower: j}],       // shade between series i and j (indexes into series)
+ *     xTicks: {values: [...], labels: [...]}, // optional fixed ticks of the x axis
+ *     xNames: [...],                        // optional: the legend shows xNames[i] for x[i] (static charts)
+ *     window: 600                           // points push keeps (default 600)
+ *   }
+ * null in values is a gap. Series of the same unit and axis side share a y
+ * scale, with one axis each, so that units differing give two y axes. A
+ * "band" series is drawn as a thin line, shaded down to the next series of
+ * its scale when no bands are given.
+ *
+ * Interaction is uPlot's own, configured here: hovering shows every series'
+ * value with its unit in the legend; dragging over the plot zooms on x and a
+ * double click resets; clicking a legend entry hides or shows its series.
+ *
+ * API:
+ *   diperfCharts.build(el, spec) -> chart  draw spec into element el
+ *   chart.push(x, ys)      append one point (ys: one value per series, in
+ *                          order), keeping the last spec.window points; the
+ *                          x scale follows unless the user has zoomed
+ *   chart.setSpec(spec)    replace every value (same series)
+ *   chart.u                the uPlot instance
+ *   diperfCharts.renderAll(root) for each element of class "dp-chart" with
+ *                          data-chart="ID", reads the spec from
+ *                          the script element of type application/json
+ *                          and id "data-ID",
+ *                          builds it, and marks the element's <figure>
+ *                          "dp-live" (the report's CSS then hides the SVG
+ *                          fallback). Returns the charts by id.
+ */
+(function () {
+  "use strict";
+
+  // Tableau 10, the palette of the report's SVG graphs.
+  const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
+
+  // fmt prints v with about four significant digits.
+  function fmt(v) {
+    if (v == null || !isFinite(v)) return "–";
+    const a = Math.abs(v);
+    if (a === 0) return "0";
+    if (a >= 1e6 || a < 1e-3) return v.toExponential(2);
+    const digits = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
+    return v.toFixed(digits).replace(/\.?0+$/, "");
+  }
+
+  function withUnit(v, unit) {
+    const s = fmt(v);
+    return s === "–" || !unit ? s : s + " " + unit;
+  }
+
+  // alpha turns "#rrggbb" into an rgba() of opacity a.
+  function alpha(hex, a) {
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || "");
+    if (!m) return hex;
+    return "rgba(" + parseInt(m[1], 16) + "," + parseInt(m[2], 16) + "," + parseInt(m[3], 16) + "," + a + ")";
+  }
+
+  // scaleKey names the y scale of a series: its unit on its side.
+  function scaleKey(s) {
+    return (s.axis === "right" ? "R:" : "L:") + (s.unit || "");
+  }
+
+  // units returns the y scales in order of first use, with their side.
+  function units(spec) {
+    const out = [];
+    const seen = {};
+    spec.series.forEach(function (s) {
+      const k = scaleKey(s);
+      if (!(k in seen)) {
+        seen[k] = true;
+        out.push({key: k, unit: s.unit || "", side: s.axis === "right" ? 1 : 3});
+      }
+    });
+    return out;
+  }
+
+  // axisLabel joins the labels of a scale's series when they are few.
+  function axisLabel(spec, key, unit) {
+    const names = spec.series.filter(function (s) { return scaleKey(s) === key; })
+      .map(function (s) { return s.label; });
+    const head = names.length <= 2 ? names.join(", ") : names[0] + ", …";
+    return unit ? head + " (" + unit + ")" : head;
+  }
+
+  // xValue shows the x value of row i in the legend.
+  function xValue(spec, v, i) {
+    if (spec.xNames && i != null && spec.xNames[i] != null) return spec.xNames[i];
+    return withUnit(v, spec.xUnit);
+  }
+
+  function seriesOpts(spec, s, i) {
+    const color = s.color || palette[i % palette.length];
+    const kind = s.kind || spec.kind || "line";
+    const o = {
+      label: s.label,
+      scale: scaleKey(s),
+      stroke: color,
+      width: s.width || (kind === "band" ? 1 : 1.6),
+      spanGaps: kind !== "points" && !!s.spanGaps,
+      show: !s.hidden,
+      value: function (u, v) { return withUnit(v, s.unit); },
+      points: {show: false},
+    };
+    if (s.dash) o.dash = [6, 4];
+    if (kind === "points") {
+      o.paths = function () { return null; };
+      o.points = {show: true, space: 0, size: 4, stroke: color, fill: alpha(color, 0.5)};
+    }
+    return o;
+  }
+
+  // bands returns uPlot's bands: the spec's, or each "band" series down to
+  // the next series of its unit.
+  function bands(spec) {
+    if (spec.bands) {
+      return spec.bands.map(function (b) {
+        const c = spec.series[b.upper].color || palette[b.upper % palette.length];
+        return {series: [b.upper + 1, b.lower + 1], fill: alpha(c, 0.15)};
+      });
+    }
+    const out = [];
+    spec.series.forEach(function (s, i) {
+      if ((s.kind || spec.kind) !== "band") return;
+      for (let j = i + 1; j < spec.series.length; j++) {
+        if (scaleKey(spec.series[j]) === scaleKey(s)) {
+          out.push({series: [i + 1, j + 1], fill: alpha(s.color || palette[i % palette.length], 0.12)});
+          return;
+        }
+      }
+    });
+    return out;
+  }
+
+  function axes(spec) {
+    const x = {label: spec.xLabel || "", stroke: "#333", grid: {stroke: "#e6e6e6"}};
+    if (spec.xTicks) {
+      const t = spec.xTicks;
+      x.splits = function () { return t.values; };
+      x.values = function (u, splits) {
+        return splits.map(function (v) { const k = t.values.indexOf(v); return k < 0 ? fmt(v) : t.labels[k]; });
+      };
+    }
+    const out = [x];
+    units(spec).forEach(function (un, k) {
+      out.push({
+        scale: un.key, side: un.side, label: axisLabel(spec, un.key, un.unit), stroke: "#333",
+        grid: {show: k === 0, stroke: "#e6e6e6"},
+        values: function (u, splits) { return splits.map(fmt); },
+        size: 60,
+      });
+    });
+    return out;
+  }
+
+  function options(spec, width) {
+    const scales = {x: {time: false}};
+    units(spec).forEach(function (un) { scales[un.key] = {auto: true}; });
+    return {
+      title: spec.title || "",
+      width: width,
+      height: spec.height || 380,
+      scales: scales,
+      axes: axes(spec),
+      series: [{label: spec.xLabel || "x", value: function (u, v, si, i) { return xValue(spec, v, i); }}]
+        .concat(spec.series.map(function (s, i) { return seriesOpts(spec, s, i); })),
+      bands: bands(spec),
+      cursor: {drag: {x: true, y: false, setScale: true}, points: {size: 6}},
+      legend: {show: true, live: true},
+    };
+  }
+
+  // data turns a spec into uPlot's columns; NaN and undefined become null.
+  function data(spec) {
+    const clean = function (a) { return a.map(function (v) { return v == null || !isFinite(v) ? null : v; }); };
+    return [clean(spec.x)].concat(spec.series.map(function (s) { return clean(s.values || []); }));
+  }
+
+  function build(el, spec) {
+    const width = Math.max(300, el.clientWidth || 900);
+    const cols = data(spec);
+    const u = new uPlot(options(spec, width), cols, el);
+    const limit = spec.window || 600;
+    const chart = {u: u, spec: spec};
+    // zoomed tells whether the user has narrowed the x scale.
+    chart.zoomed = function () {
+      const x = cols[0];
+      if (!x.length) return false;
+      return u.scales.x.min > x[0] || u.scales.x.max < x[x.length - 1];
+    };
+    chart.push = function (x, ys) {
+      const keep = !chart.zoomed();
+      cols[0].push(x);
+      for (let i = 1; i < cols.length; i++) {
+        const v = ys[i - 1];
+        cols[i].push(v == null || !isFinite(v) ? null : v);
+      }
+      if (cols[0].length > limit) {
+        const cut = cols[0].length - limit;
+        cols.forEach(function (c) { c.splice(0, cut); });
+      }
+      u.setData(cols, keep);
+    };
+    chart.setSpec = function (s) {
+      const fresh = data(s);
+      cols.length = 0;
+      fresh.forEach(function (c) { cols.push(c); });
+      u.setData(cols, !chart.zoomed());
+    };
+    window.addEventListener("resize", function () {
+      u.setSize({width: Math.max(300, el.clientWidth || width), height: u.height});
+    });
+    return chart;
+  }
+
+  // renderAll builds every chart of root; one that fails is reported on
+  // the console and leaves its figure's fallback showing.
+  function renderAll(root) {
+    root = root || document;
+    const charts = {};
+    root.querySelectorAll(".dp-chart[data-chart]").forEach(function (el) {
+      const id = el.getAttribute("data-chart");
+      const src = document.getElementById("data-" + id);
+      if (!src) return;
+      try {
+        charts[id] = build(el, JSON.parse(src.textContent));
+      } catch (e) {
+        console.error("diperf chart " + id + ": " + e);
+        el.textContent = "";
+        return;
+      }
+      const fig = el.closest("figure");
+      if (fig) fig.classList.add("dp-live");
+    });
+    return charts;
+  }
+
+  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, palette: palette};
+})();
