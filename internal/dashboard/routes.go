@@ -75,6 +75,10 @@ func asset(w http.ResponseWriter, r *http.Request) {
 		b, ctype = webui.UPlotCSS(), "text/css; charset=utf-8"
 	case "uPlot.LICENSE.txt":
 		b, ctype = webui.UPlotLicense(), "text/plain; charset=utf-8"
+	case "charts.js":
+		b = webui.ChartsJS()
+	case "charts.css":
+		b, ctype = webui.ChartsCSS(), "text/css; charset=utf-8"
 	case "dashboard.js":
 		b = dashboardJS
 	case "dashboard.css":

@@ -5,53 +5,43 @@
   const MAX_POINTS = 3600; // seconds kept in the charts
   const byT = new Map();   // second (Unix s) -> its figures; later updates replace earlier ones
   const $ = (id) => document.getElementById(id);
-  const state = { updates: 0, last: null, charts: {}, zoomed: false };
+  const state = { updates: 0, last: null, charts: {} };
   window.diperf = state; // for tests and the curious
 
-  const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"];
-  function chart(el, title, series, axes) {
-    const opts = {
-      title: title, width: el.clientWidth || 900, height: 240,
-      cursor: { drag: { x: true, y: false }, sync: { key: "diperf" } },
-      scales: { x: { time: true } },
-      series: [{ label: "time" }].concat(series.map((s, i) => ({
-        label: s.label, scale: s.scale, stroke: s.color || palette[i % palette.length], width: 1.5,
-        value: (u, v) => (v == null ? "–" : fmt(v) + " " + s.unit),
-      }))),
-      axes: [{}].concat(axes.map((a) => ({ scale: a.scale, label: a.label, side: a.side, grid: { show: a.side === 3 } }))),
-      hooks: { setSelect: [() => { state.zoomed = true; }] },
-    };
-    const u = new uPlot(opts, [[]].concat(series.map(() => [])), el);
-    el.addEventListener("dblclick", () => { state.zoomed = false; });
-    return u;
+  let t0 = null; // the run's first second (Unix s): x is seconds since then
+  const xLabel = "time since the run started (s)";
+  function spec(id, title, series) {
+    return { id: id, title: title, xLabel: xLabel, xUnit: "s", x: [], kind: "line", window: MAX_POINTS,
+      series: series.map((s) => Object.assign({ values: [] }, s)) };
   }
-  function fmt(v) {
-    if (Math.abs(v) >= 100) return v.toFixed(0);
-    if (Math.abs(v) >= 10) return v.toFixed(1);
-    return v.toFixed(2);
-  }
+  const specs = {
+    load: spec("live-load", "Throughput and offered load", [
+      { label: "throughput", unit: "calls/s", axis: "left" },
+      { label: "offered load", unit: "calls in flight", axis: "right" },
+    ]),
+    rt: spec("live-rt", "Response time", [
+      { label: "p50", unit: "ms", axis: "left" }, { label: "p90", unit: "ms", axis: "left" },
+      { label: "p99", unit: "ms", axis: "left" }, { label: "mean", unit: "ms", axis: "left", dash: true },
+    ]),
+    err: spec("live-err", "Errors and live testers", [
+      { label: "failed", unit: "calls/s", axis: "left", color: "#d62728" },
+      { label: "testers running", unit: "testers", axis: "right", color: "#2ca02c" },
+    ]),
+  };
+  for (const k of Object.keys(specs)) state.charts[k] = diperfCharts.build($("chart-" + k), specs[k]);
+  const fmt = diperfCharts.fmt;
 
-  state.charts.load = chart($("chart-load"), "Throughput and offered load", [
-    { label: "throughput", unit: "calls/s", scale: "rate" },
-    { label: "offered load", unit: "in flight", scale: "load" },
-  ], [{ scale: "rate", label: "calls/s", side: 3 }, { scale: "load", label: "calls in flight", side: 1 }]);
-  state.charts.rt = chart($("chart-rt"), "Response time", [
-    { label: "p50", unit: "ms", scale: "ms" }, { label: "p90", unit: "ms", scale: "ms" },
-    { label: "p99", unit: "ms", scale: "ms" }, { label: "mean", unit: "ms", scale: "ms" },
-  ], [{ scale: "ms", label: "ms", side: 3 }]);
-  state.charts.err = chart($("chart-err"), "Errors and live testers", [
-    { label: "failed", unit: "calls/s", scale: "rate", color: "#d62728" },
-    { label: "testers running", unit: "", scale: "testers", color: "#2ca02c" },
-  ], [{ scale: "rate", label: "calls/s", side: 3 }, { scale: "testers", label: "testers", side: 1 }]);
-
+  // columns fills each chart's spec from the seconds known.
   function columns() {
     const ts = Array.from(byT.keys()).sort((a, b) => a - b).slice(-MAX_POINTS);
+    const x = ts.map((t) => t - t0);
     const col = (f) => ts.map((t) => f(byT.get(t)));
     const rt = (k) => col((s) => (s.ok > 0 ? s[k] : null));
+    const fill = (sp, cols) => { sp.x = x; sp.series.forEach((s, i) => { s.values = cols[i]; }); return sp; };
     return {
-      load: [ts, col((s) => s.ok), col((s) => s.load)],
-      rt: [ts, rt("p50_ms"), rt("p90_ms"), rt("p99_ms"), rt("mean_ms")],
-      err: [ts, col((s) => s.failed), col((s) => s.active)],
+      load: fill(specs.load, [col((s) => s.ok), col((s) => s.load)]),
+      rt: fill(specs.rt, [rt("p50_ms"), rt("p90_ms"), rt("p99_ms"), rt("mean_ms")]),
+      err: fill(specs.err, [col((s) => s.failed), col((s) => s.active)]),
     };
   }
 
@@ -147,9 +137,12 @@
   }
 
   function apply(snap) {
-    for (const s of snap.seconds || []) byT.set(s.t, s);
+    for (const s of snap.seconds || []) {
+      if (t0 === null || s.t < t0) t0 = s.t;
+      byT.set(s.t, s);
+    }
     const cols = columns();
-    for (const k of Object.keys(state.charts)) state.charts[k].setData(cols[k], !state.zoomed);
+    for (const k of Object.keys(state.charts)) state.charts[k].setSpec(cols[k]);
     status(snap); cards(snap); testers(snap); errors(snap);
     state.last = snap;
     state.updates++;
@@ -165,7 +158,4 @@
     pill.textContent = "disconnected: retrying";
     pill.className = "pill lost";
   };
-  window.addEventListener("resize", () => {
-    for (const u of Object.values(state.charts)) u.setSize({ width: u.root.parentElement.clientWidth, height: 240 });
-  });
 })();
