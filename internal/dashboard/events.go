@@ -84,7 +84,7 @@ func (s *Server) broadcast() {
 			return
 		case <-tk.C:
 			if s.hub.count() > 0 {
-				s.hub.send(s.update(time.Now().Unix() - recentSeconds))
+				s.hub.send(s.update(s.run.Now().Unix() - recentSeconds))
 			}
 		}
 	}
@@ -128,7 +128,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case msg, open := <-c:
 			if !open {
-				_, _ = w.Write(s.update(time.Now().Unix() - recentSeconds))
+				_, _ = w.Write(s.update(s.run.Now().Unix() - recentSeconds))
 				fl.Flush()
 				return
 			}

@@ -1,8 +1,6 @@
 package dashboard
 
 import (
-	"time"
-
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/diperf/diperf/internal/live"
@@ -47,7 +45,7 @@ func (c *collector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect reads the run's state once and sends every metric.
 func (c *collector) Collect(ch chan<- prometheus.Metric) {
-	s := c.run.Snapshot(time.Now().Unix() - recentSeconds)
+	s := c.run.Snapshot(c.run.Now().Unix() - recentSeconds)
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}

@@ -180,3 +180,12 @@ func (r *Run) addLoad(start, end int64) {
 		r.row(t).Load += float64(hi-lo) / 1e9
 	}
 }
+
+// Now is the time on r's clock (Options.Now): readers of r that ask for
+// its latest seconds count them from it.
+func (r *Run) Now() time.Time {
+	if r == nil {
+		return time.Now()
+	}
+	return r.now()
+}
