@@ -32,8 +32,12 @@
   const fmt = diperfCharts.fmt;
 
   // columns fills each chart's spec from the seconds known.
-  function columns() {
-    const ts = Array.from(byT.keys()).sort((a, b) => a - b).slice(-MAX_POINTS);
+  // While the run goes, the seconds still filling (samples come in
+  // batches) are left out, as the cards leave them out: they would show
+  // a drop at the end of every chart.
+  function columns(snap) {
+    const now = snap.now_ns / 1e9, ended = snap.state === "ended";
+    const ts = Array.from(byT.keys()).filter((t) => ended || t + 2 <= now).sort((a, b) => a - b).slice(-MAX_POINTS);
     const x = ts.map((t) => t - t0);
     const col = (f) => ts.map((t) => f(byT.get(t)));
     const rt = (k) => col((s) => (s.ok > 0 ? s[k] : null));
@@ -43,6 +47,18 @@
       rt: fill(specs.rt, [rt("p50_ms"), rt("p90_ms"), rt("p99_ms"), rt("mean_ms")]),
       err: fill(specs.err, [col((s) => s.failed), col((s) => s.active)]),
     };
+  }
+
+  // redraw gives chart c the columns of spec sp, following the newest
+  // second unless the reader has zoomed in. (charts.js's setSpec asks
+  // whether the chart is zoomed after replacing its data, so that a chart
+  // never follows new seconds, and takes a chart never drawn, whose scale
+  // is null, for zoomed: it would stay blank.)
+  function redraw(c, sp) {
+    const u = c.u, x = u.data[0], sx = u.scales.x;
+    const zoomed = x.length > 0 && sx.min != null && sx.max != null && (sx.min > x[0] || sx.max < x[x.length - 1]);
+    const clean = (a) => a.map((v) => (v == null || !isFinite(v) ? null : v));
+    u.setData([clean(sp.x)].concat(sp.series.map((s) => clean(s.values))), !zoomed);
   }
 
   // lastComplete is the newest second that ended at least a second ago.
@@ -141,8 +157,8 @@
       if (t0 === null || s.t < t0) t0 = s.t;
       byT.set(s.t, s);
     }
-    const cols = columns();
-    for (const k of Object.keys(state.charts)) state.charts[k].setSpec(cols[k]);
+    const cols = columns(snap);
+    for (const k of Object.keys(state.charts)) redraw(state.charts[k], cols[k]);
     status(snap); cards(snap); testers(snap); errors(snap);
     state.last = snap;
     state.updates++;
