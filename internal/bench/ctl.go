@@ -33,6 +33,14 @@ type ControllerOptions struct {
 	// holds (each is an open file): past it, the sessions are spread
 	// over child processes (`diperf bench controller-gen`). 0 = no cap.
 	TestersPerProcess int
+	// RunArgs are more arguments of the controller's `diperf run` (e.g.
+	// --ui off).
+	RunArgs []string
+	// Attach, when set, is called once the controller runs, before the
+	// testers connect, with the path of its log (its stderr); the stop it
+	// returns is called when the last session ended. `diperf bench
+	// dashboard` opens its browsers there.
+	Attach func(ctx context.Context, log string) (stop func(), err error)
 }
 
 // ControllerResult is the JSON line `diperf bench controller` ends with.
@@ -87,6 +95,10 @@ type ControllerResult struct {
 	// and analysing it included.
 	ControllerCPUS      float64 `json:"controller_cpu_s"`
 	ControllerTotalCPUS float64 `json:"controller_total_cpu_s"`
+	// SendCPUS is the controller tree's CPU time from the start of the
+	// sending to the end of the last session: the run's steady state,
+	// without the connections before or the analysis after.
+	SendCPUS float64 `json:"controller_send_cpu_s"`
 	// BytesPerTester is (tree RSS with every tester connected, idle −
 	// tree RSS once the slots exist, before any connection) / testers:
 	// what a connection costs the controller (its buffers, goroutine,
@@ -122,7 +134,7 @@ func Controller(ctx context.Context, o ControllerOptions, progress io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	ch, err := startController(o.Exe, o.CPUProfile, dir)
+	ch, err := startController(o.Exe, o.CPUProfile, dir, o.RunArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -191,16 +203,16 @@ type child struct {
 	cpuEnd   time.Duration // tree CPU at the end of the last session
 }
 
-// startController starts exe's `diperf run` of dir's experiment, with
-// env added to its environment and its CPU profile written to cpuProfile
-// ("" = none).
-func startController(exe, cpuProfile, dir string, env ...string) (*child, error) {
+// startController starts exe's `diperf run` of dir's experiment (with
+// more arguments args), with env added to its environment and its CPU
+// profile written to cpuProfile ("" = none).
+func startController(exe, cpuProfile, dir string, args []string, env ...string) (*child, error) {
 	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
 	logf, err := os.Create(ch.log)
 	if err != nil {
 		return nil, err
 	}
-	ch.cmd = exec.Command(exe, "run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir)
+	ch.cmd = exec.Command(exe, append([]string{"run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir}, args...)...)
 	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
 	ch.cmd.Env = append(os.Environ(), env...)
 	if cpuProfile != "" {

@@ -38,6 +38,13 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 	}
 	base := ch.sample()
 	r.BaseRSSMB = mb(base)
+	if o.Attach != nil {
+		detach, err := o.Attach(ctx, ch.log)
+		if err != nil {
+			return err
+		}
+		defer detach()
+	}
 	g, procs, err := newGenerator(o, genPlan{Addr: addr, Secret: secret, Total: o.Testers,
 		Each: o.Rate / float64(o.Testers), D: o.Duration}, progress)
 	if err != nil {
@@ -61,10 +68,13 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 		o.Testers, r.ConnectS, mb(idle), r.BytesPerTester, o.Rate, o.Duration)
 	start := time.Now().Add(startLead)
 	stopMarks := ch.markRSS(start, o.Duration)
+	cpuStart := make(chan time.Duration, 1)
+	time.AfterFunc(time.Until(start), func() { cpuStart <- treeOf(ch.cmd.Process.Pid).CPU })
 	res := g.send(start)
 	stopMarks()
 	ch.mu.Lock()
 	ch.cpuEnd = treeOf(ch.cmd.Process.Pid).CPU
+	r.SendCPUS = round((ch.cpuEnd - <-cpuStart).Seconds(), 3)
 	ch.mu.Unlock()
 	r.DrainS = round(time.Since(start.Add(o.Duration)).Seconds(), 2)
 	r.Sent, r.Acked = g.totals()

@@ -97,7 +97,7 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 		return nil, err
 	}
 	t0 := time.Now()
-	ch, err := startController(o.Exe, o.CPUProfile, dir, NullClientEnv+"=1")
+	ch, err := startController(o.Exe, o.CPUProfile, dir, nil, NullClientEnv+"=1")
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"analyze":    benchAnalyzeCmd,
 	"http":       benchHTTPCmd,
 	"controller": benchControllerCmd,
+	"dashboard":  benchDashboardCmd,
 	"tree":       benchTreeCmd,
 }
 

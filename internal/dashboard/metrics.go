@@ -13,15 +13,16 @@ var rtBuckets = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5
 // scrape (nothing is kept between scrapes).
 type collector struct {
 	run                                                 *live.Run
+	browsers                                            func() int // how many browsers the dashboard streams to
 	calls, tput, load, rt, testers, recv, pending, info *prometheus.Desc
-	offset, bound, active                               *prometheus.Desc
+	offset, bound, active, clients                      *prometheus.Desc
 }
 
-func newCollector(run *live.Run) *collector {
+func newCollector(run *live.Run, browsers func() int) *collector {
 	d := func(name, help string, labels ...string) *prometheus.Desc {
 		return prometheus.NewDesc("diperf_"+name, help, labels, nil)
 	}
-	return &collector{run: run,
+	return &collector{run: run, browsers: browsers,
 		calls:   d("calls_total", "Client calls ended, by outcome class.", "class"),
 		tput:    d("throughput_calls_per_second", "Successful calls in the last complete second."),
 		load:    d("offered_load", "Mean calls in flight in the last complete second."),
@@ -33,12 +34,13 @@ func newCollector(run *live.Run) *collector {
 		offset:  d("clock_max_abs_offset_seconds", "Largest absolute clock offset over the testers' latest syncs."),
 		bound:   d("clock_max_error_bound_seconds", "Largest error bound over the testers' latest clock syncs."),
 		info:    d("run_info", "The run being measured.", "name", "state"),
+		clients: d("dashboard_clients", "Browsers the live dashboard streams updates to."),
 	}
 }
 
 // Describe sends every metric's description.
 func (c *collector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.calls, c.tput, c.load, c.active, c.rt, c.testers, c.recv, c.pending, c.offset, c.bound, c.info} {
+	for _, d := range []*prometheus.Desc{c.calls, c.tput, c.load, c.active, c.rt, c.testers, c.recv, c.pending, c.offset, c.bound, c.info, c.clients} {
 		ch <- d
 	}
 }
@@ -65,6 +67,7 @@ func (c *collector) Collect(ch chan<- prometheus.Metric) {
 	gauge(c.offset, s.ClockMax.AbsOffsetMs/1e3)
 	gauge(c.bound, s.ClockMax.BoundMs/1e3)
 	gauge(c.info, 1, s.Name, s.State)
+	gauge(c.clients, float64(c.browsers()))
 	ch <- c.histogram()
 }
 

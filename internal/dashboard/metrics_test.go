@@ -38,7 +38,7 @@ func TestMetricsParseWithTheRunsFigures(t *testing.T) {
 		"diperf_response_time_seconds": dto.MetricType_HISTOGRAM, "diperf_testers": dto.MetricType_GAUGE,
 		"diperf_samples_received_total": dto.MetricType_COUNTER, "diperf_samples_pending": dto.MetricType_GAUGE,
 		"diperf_clock_max_abs_offset_seconds": dto.MetricType_GAUGE, "diperf_clock_max_error_bound_seconds": dto.MetricType_GAUGE,
-		"diperf_run_info": dto.MetricType_GAUGE,
+		"diperf_run_info": dto.MetricType_GAUGE, "diperf_dashboard_clients": dto.MetricType_GAUGE,
 	}
 	for name, typ := range want {
 		f := fams[name]
@@ -69,6 +69,9 @@ func TestMetricsParseWithTheRunsFigures(t *testing.T) {
 	}
 	if m := labelled(fams["diperf_run_info"], "name", "unit"); m == nil || labelled(fams["diperf_run_info"], "state", "running") == nil {
 		t.Errorf("run_info: %v", fams["diperf_run_info"])
+	}
+	if v := fams["diperf_dashboard_clients"].GetMetric()[0].GetGauge().GetValue(); v != 0 {
+		t.Errorf("dashboard clients %v, want 0", v)
 	}
 	h := fams["diperf_response_time_seconds"].GetMetric()[0].GetHistogram()
 	if h.GetSampleCount() != 40 || h.GetSampleSum() < 0.79 || h.GetSampleSum() > 0.81 {

@@ -19,7 +19,7 @@ const cookieName = "diperf_token"
 
 func (s *Server) routes() http.Handler {
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(newCollector(s.run))
+	reg.MustRegister(newCollector(s.run, s.hub.count))
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.page)
 	mux.HandleFunc("GET /assets/{name}", asset)
