@@ -142,6 +142,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	defer c.stopUDP()
 	stopGuard := c.newGuard()
 	defer stopGuard()
+	defer c.startMonitor()()
 	stopProgress := c.startProgress()
 	accept := func() { go c.acceptLoop(ln) }
 	if c.o.Relays > 0 {
