@@ -150,6 +150,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	defer stopGuard()
 	stopTicks := c.tickLive()
 	defer stopTicks()
+	defer c.startMonitor()()
 	stopProgress := c.startProgress()
 	accept := func() { go c.acceptLoop(ln) }
 	if c.o.Relays > 0 {

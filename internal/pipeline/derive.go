@@ -24,6 +24,7 @@ func Analysis(dir string, o Options) (*analyze.Result, error) {
 		return nil, err
 	}
 	d.joinNetwork(res)
+	d.joinServer(res)
 	return res, nil
 }
 
