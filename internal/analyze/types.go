@@ -241,6 +241,8 @@ type Result struct {
 	// Percentiles is the response-time distribution of every successful
 	// call of the run (graph f), at the percentiles of PercentileRanks.
 	Percentiles []PercentilePoint
+
+	rt *quantaRT // each quantum's response times, for ResponseTimes
 }
 
 // ClientRows returns the rows of clients.csv: one per client when
