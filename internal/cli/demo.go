@@ -90,7 +90,7 @@ func runDemo(ctx context.Context, e *env, o demoOptions) error {
 	if o.out == "" {
 		o.out = defaultRunDir(exp.Name)
 	}
-	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out})
+	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, "")
 	if err := writeServerView(o.out, srv); err != nil && runErr == nil {
 		runErr = err
 	}
