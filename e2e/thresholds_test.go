@@ -1,0 +1,147 @@
+package e2e
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// junitDoc is what a JUnit consumer reads of diperf's report.
+type junitDoc struct {
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Tests int `xml:"tests,attr"`
+		Cases []struct {
+			Name    string `xml:"name,attr"`
+			Failure *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+// readJUnit parses path as XML with encoding/xml and, where python3 is
+// installed, with its xml.etree too (a parser that shares no code with
+// ours).
+func readJUnit(t *testing.T, path string) junitDoc {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("%s is not valid XML: %v\n%s", path, err, b)
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		script := "import sys, xml.etree.ElementTree as ET\nr = ET.parse(sys.argv[1]).getroot()\n" +
+			"print(r.tag, len(r.findall('testsuite/testcase')), len(r.findall('testsuite/testcase/failure')))"
+		out, err := exec.Command(py, "-c", script, path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("python3's xml.etree cannot read %s: %v\n%s", path, err, out)
+		}
+		t.Logf("python3 xml.etree: %s", strings.TrimSpace(string(out)))
+	}
+	return doc
+}
+
+// A run that breaks a threshold exits 3 after writing everything, prints
+// each threshold, and its JUnit file is valid XML naming the failed
+// threshold; a passing run exits 0 (with an abort threshold in its file,
+// checked at the end too); diperf analyze says the same of the same runs.
+func TestThresholdsExitCodeAndJUnit(t *testing.T) {
+	t.Parallel()
+	url := startTarget(t, 2, 20*time.Millisecond)
+	exp := "name: thresholds\ntarget: " + url + "\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n" +
+		"schedule:\n  testers: 2\n  tester_start_interval: 250ms\n  tester_duration: 3s\n  client_interval: 0s\n" +
+		"thresholds:\n  - p99_ms < 5000\n  - \"error_rate < 1%\"\n  - check: throughput > 1\n    over: last 2s\n" +
+		"  - {check: \"error_rate < 50%\", over: last 2s, abort: true, for: 1s}\n"
+	tmp := t.TempDir()
+
+	failing := filepath.Join(tmp, "failing")
+	junit := filepath.Join(tmp, "failing.xml")
+	r := diperf(t, time.Minute, "run", writeExperiment(t, exp+"  - p50_ms < 1\n"), "--out", failing, "--junit", junit)
+	if r.code != 3 {
+		t.Fatalf("a run with a broken threshold exited %d, want 3\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"PASS  p99_ms < 5000", "PASS  throughput > 1 over last 2s", "FAIL  p50_ms < 1  (observed "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "1 of 5 thresholds failed") {
+		t.Errorf("stderr does not say what failed:\n%s", r.stderr)
+	}
+	checkRunDir(t, failing) // everything written, exit 3 or not
+	doc := readJUnit(t, junit)
+	if doc.Failures != 1 || len(doc.Suites) != 1 || doc.Suites[0].Tests != 5 {
+		t.Fatalf("JUnit report: %+v", doc)
+	}
+	last := doc.Suites[0].Cases[4]
+	if last.Name != "p50_ms < 1" || last.Failure == nil || !strings.Contains(last.Failure.Message, `threshold "p50_ms < 1" failed: observed`) {
+		t.Errorf("the failed testcase: %+v", last)
+	}
+	checkSummaryThresholds(t, failing, 5, 1)
+
+	passing := filepath.Join(tmp, "passing")
+	junit2 := filepath.Join(tmp, "passing.xml")
+	if r := diperf(t, time.Minute, "run", writeExperiment(t, exp), "--out", passing, "--junit", junit2); r.code != 0 {
+		t.Fatalf("a passing run exited %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if doc := readJUnit(t, junit2); doc.Failures != 0 || doc.Suites[0].Tests != 4 {
+		t.Errorf("JUnit report of the passing run: %+v", doc)
+	}
+	checkSummaryThresholds(t, passing, 4, 0)
+
+	if r := diperf(t, time.Minute, "analyze", failing, "--junit", junit); r.code != 3 || !strings.Contains(r.stdout, "FAIL  p50_ms < 1") {
+		t.Errorf("analyze of the failing run exited %d\n%s", r.code, r.stdout)
+	}
+	if r := diperf(t, time.Minute, "analyze", passing); r.code != 0 {
+		t.Errorf("analyze of the passing run exited %d\n%s", r.code, r.stderr)
+	}
+	// A run compared with itself has not regressed; a bad --fail-if is bad usage.
+	if r := diperf(t, time.Minute, "compare", passing, passing, "--fail-if", "slower,errors"); r.code != 0 {
+		t.Errorf("compare of a run with itself exited %d\n%s", r.code, r.stderr)
+	}
+	if r := diperf(t, time.Minute, "compare", passing, failing, "--fail-if", "slowr"); r.code != 2 {
+		t.Errorf("compare --fail-if slowr exited %d, want 2", r.code)
+	}
+}
+
+// checkSummaryThresholds checks summary.json's thresholds: n, failed of
+// them not passed.
+func checkSummaryThresholds(t *testing.T, dir string, n, failed int) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Samples    struct{ OK int } `json:"samples"`
+		Thresholds []struct {
+			Name     string   `json:"name"`
+			Observed *float64 `json:"observed"`
+			Passed   bool     `json:"passed"`
+		} `json:"thresholds"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for _, th := range s.Thresholds {
+		if !th.Passed {
+			bad++
+		}
+		if th.Observed == nil {
+			t.Errorf("threshold %q observed nothing", th.Name)
+		}
+	}
+	if len(s.Thresholds) != n || bad != failed || s.Samples.OK == 0 {
+		t.Errorf("summary.json: %d calls, thresholds %+v; want %d, %d failed", s.Samples.OK, s.Thresholds, n, failed)
+	}
+}
