@@ -75,7 +75,7 @@ func TestLiveLastWindow(t *testing.T) {
 func TestLiveRunWindow(t *testing.T) {
 	t.Parallel()
 	l, err := NewLive([]experiment.Threshold{
-		{Check: "error_rate < 10%", Abort: true},                                        // at once
+		{Check: "error_rate < 10%", Abort: true},                                           // at once
 		{Check: "throughput > 40", Abort: true, For: experiment.Duration(2 * time.Second)}, // 2 s in a row
 		{Check: "load < 100", Abort: true},
 	})
