@@ -63,7 +63,7 @@ func compareCmd(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	if r := c.Regressions(kinds); len(r) > 0 {
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("B regressed against A: %s", strings.Join(r, "; "))}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("run B regressed against run A: %s", strings.Join(r, "; "))}
 	}
 	return nil
 }
