@@ -16,8 +16,8 @@ import (
 type Threshold struct {
 	Check string `yaml:"check"`          // METRIC OP NUMBER, e.g. "error_rate < 1%"
 	Over  string `yaml:"over,omitempty"` // "run" (default, also ""), "peak" or "last DURATION"
-	// Abort stops the run early once the check has failed, live, for For
-	// on end (windows run and last N only).
+	// Abort stops the run early once the check, watched live, has failed
+	// for For in a row (windows run and last N only).
 	Abort bool     `yaml:"abort,omitempty"`
 	For   Duration `yaml:"for,omitempty"` // how long the check must fail before an abort (0: at once)
 }
