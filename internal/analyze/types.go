@@ -245,6 +245,8 @@ type Result struct {
 	// Server is the run's server view, monitor.csv's points (set by the
 	// pipeline; nil without the experiment key monitor).
 	Server []monitor.Point
+
+	rt *quantaRT // each quantum's response times, for ResponseTimes
 }
 
 // ClientRows returns the rows of clients.csv: one per client when

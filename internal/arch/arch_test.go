@@ -22,8 +22,8 @@ var layers = [][]string{
 		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
-	{"internal/analyze", "internal/verify", "internal/tester"}, // analysis of calls, checks, the agent
-	{"internal/model", "internal/bench/tree"},                  // models of performance against load; the controller tree's load model
+	{"internal/analyze", "internal/verify", "internal/tester"},      // analysis of calls, checks, the agent
+	{"internal/model", "internal/bench/tree", "internal/threshold"}, // models of performance against load; the controller tree's load model; thresholds checked
 	{"internal/report"},                           // the report
 	{"internal/pipeline", "internal/bench/peers"}, // load → analyze → write → draw; peer load generators against nginx
 	{"internal/controller", "internal/compare", "internal/bench", "internal/dashboard"}, // engines; the live dashboard

@@ -92,7 +92,7 @@ func runDemo(ctx context.Context, e *env, o demoOptions) error {
 	if o.out == "" {
 		o.out = defaultRunDir(exp.Name)
 	}
-	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, o.ui)
+	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, o.ui, "")
 	if err := writeServerView(o.out, srv); err != nil && runErr == nil {
 		runErr = err
 	}

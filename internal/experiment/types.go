@@ -25,6 +25,9 @@ type Experiment struct {
 	Sensors *Sensors `yaml:"sensors,omitempty"`
 	// Monitor lists pages scraped while the run goes (docs/monitor.md).
 	Monitor []MonitorEndpoint `yaml:"monitor,omitempty"`
+	// Thresholds are checks on the run's figures (docs/thresholds.md): a
+	// failed one makes diperf run and diperf analyze exit with code 3.
+	Thresholds []Threshold `yaml:"thresholds,omitempty"`
 
 	file  string         // the file name given to Parse, for Validate's problems
 	lines map[string]int // key path -> line in the file where it was set
