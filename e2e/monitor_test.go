@@ -271,3 +271,20 @@ func TestDiperfMonitorPromtool(t *testing.T) {
 		t.Error("diperf monitor did not stop on SIGTERM")
 	}
 }
+
+// The demo scrapes its own target's counters: its client view agrees with
+// the target's served counter within 1% in every interval of 100 calls or
+// more (the figure), and the report draws the server view.
+func TestDemoValidatesAgainstItsTarget(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "demo")
+	r := diperf(t, 2*time.Minute, "demo", "--testers", "4", "--tester-duration", "6s", "--tester-start-interval", "250ms",
+		"--workers", "64", "--service-time", "2ms", "--client", "http", "--out", out, "--ui", "off")
+	if r.code != 0 {
+		t.Fatalf("demo exited %d:\n%s", r.code, r.stderr)
+	}
+	n, maxPct, _ := runValidate(t, out, "--counter", "diperf_target_served_total")
+	if n < 5 || maxPct > 1 {
+		t.Errorf("%d intervals compared, max |difference| %.3f%%: want ≥ 5 within 1%%", n, maxPct)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/diperf/diperf/internal/controller"
@@ -120,6 +121,10 @@ func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
 	exp.Schedule.SynchronizedStart = o.syncStart
 	exp.Testbed.ClockSkew = experiment.Duration(o.clockSkew)
 	exp.Testbed.ClockDriftPPM = o.clockDriftPPM
+	// The server view: the target's own counters, scraped every quantum,
+	// so that `diperf validate RUN --counter diperf_target_served_total`
+	// checks the client view against them.
+	exp.Monitor = []experiment.MonitorEndpoint{{Name: "target", URL: strings.TrimSuffix(url, "/") + "/metrics"}}
 	if p := exp.Validate(); len(p) > 0 {
 		return nil, errs.Usage(&experiment.Error{Problems: p}, "check the demo flags")
 	}
