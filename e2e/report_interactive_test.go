@@ -128,7 +128,7 @@ type rect struct{ X, Y, W, H float64 }
 func plotRect(t *testing.T, ctx context.Context, id string) rect {
 	t.Helper()
 	r, err := chromedp.Run(ctx, chromedp.Evaluate[rect](`(() => {
-		const o = document.querySelector('#fig-` + id + ` .u-over');
+		const o = document.querySelector('#fig-`+id+` .u-over');
 		o.scrollIntoView({block: 'center'});
 		const b = o.getBoundingClientRect();
 		return {X: b.left, Y: b.top, W: b.width, H: b.height};
@@ -149,7 +149,7 @@ func hoverLegend(t *testing.T, ctx context.Context, id string) {
 		t.Fatal(err)
 	}
 	legend, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll('#fig-` + id + ` .u-legend .u-value')].map(e => e.textContent)`))
+		`[...document.querySelectorAll('#fig-`+id+` .u-legend .u-value')].map(e => e.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +168,8 @@ func hoverLegend(t *testing.T, ctx context.Context, id string) {
 // expects the series hidden, then clicks it again and expects it back.
 func toggleSeries(t *testing.T, ctx context.Context, id string) {
 	shown := func() bool {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.diperfReport['` + id + `'].u.series[1].show &&
-			!document.querySelectorAll('#fig-` + id + ` .u-legend .u-series')[1].classList.contains('u-off')`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.diperfReport['`+id+`'].u.series[1].show &&
+			!document.querySelectorAll('#fig-`+id+` .u-legend .u-series')[1].classList.contains('u-off')`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func toggleSeries(t *testing.T, ctx context.Context, id string) {
 // xScale is chart id's x scale.
 func xScale(t *testing.T, ctx context.Context, id string) [2]float64 {
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[[2]float64](
-		`(s => [s.min, s.max])(window.diperfReport['` + id + `'].u.scales.x)`))
+		`(s => [s.min, s.max])(window.diperfReport['`+id+`'].u.scales.x)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func pointAt(t *testing.T, ctx context.Context, id string) {
 // chartLegend is the text of chart id's legend values.
 func chartLegend(t *testing.T, ctx context.Context, id string) []string {
 	l, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll('#fig-` + id + ` .u-legend .u-value')].map(e => e.textContent)`))
+		`[...document.querySelectorAll('#fig-`+id+` .u-legend .u-value')].map(e => e.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}

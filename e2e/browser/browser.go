@@ -135,7 +135,7 @@ func Screenshot(ctx context.Context, t testing.TB, path string) {
 func ElementPNG(ctx context.Context, css string) ([]byte, error) {
 	sel, _ := json.Marshal(css)
 	clip, err := chromedp.Run(ctx, chromedp.Evaluate[page.Viewport](`(() => {
-		const b = document.querySelector(` + string(sel) + `).getBoundingClientRect();
+		const b = document.querySelector(`+string(sel)+`).getBoundingClientRect();
 		return {x: Math.round(b.left + scrollX), y: Math.round(b.top + scrollY),
 			width: Math.round(b.width), height: Math.round(b.height), scale: 1};
 	})()`))
