@@ -201,12 +201,14 @@
     const u = new uPlot(options(spec, width), cols, el);
     const limit = spec.window || 600;
     const chart = {u: u, spec: spec};
-    // zoomed tells whether the user has narrowed the x scale.
-    chart.zoomed = function () {
-      const x = cols[0];
-      if (!x.length) return false;
-      return u.scales.x.min > x[0] || u.scales.x.max < x[x.length - 1];
-    };
+    // The user zooms by dragging (a selection that sets the x scale) and
+    // zooms out by double-clicking; push keeps a zoomed scale.
+    let zoomed = false;
+    u.hooks.setSelect = (u.hooks.setSelect || []).concat(function (self) {
+      if (self.select.width > 0) zoomed = true;
+    });
+    u.over.addEventListener("dblclick", function () { zoomed = false; });
+    chart.zoomed = function () { return zoomed; };
     chart.push = function (x, ys) {
       const keep = !chart.zoomed();
       cols[0].push(x);
