@@ -48,7 +48,7 @@ func TestReportInChromium(t *testing.T) {
 	openInChromium(t, "--window-size=1000,4200", "--hide-scrollbars", "--screenshot="+shot, "file://"+page)
 	checkPNG(t, shot)
 
-	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page)) })
+	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page), true) })
 
 	for _, id := range report.GraphIDs() {
 		file := filepath.Join(out, id+".svg")

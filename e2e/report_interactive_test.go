@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/diperf/diperf/e2e/browser"
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/report"
 )
 
 // interactiveFigure is the docs' screenshot of an interactive chart,
@@ -69,6 +73,54 @@ func interactiveCharts(t *testing.T, page string) []string {
 	return ids
 }
 
+// TestReportAllChartsInChromium renders the report of an analyzed
+// open-model run whose clients reported extras and measured their HTTP
+// phases, so that it has every interactive chart, (h) and (i) too, and
+// works them in Chromium like the demo's.
+func TestReportAllChartsInChromium(t *testing.T) {
+	r := &analyze.Result{Name: "all charts", Summary: analyze.Summary{QuantumS: 1, DurationS: 60,
+		Saturation: analyze.Saturation{Load: 8, Throughput: 40}}}
+	for i := range 60 {
+		x := float64(i)
+		load := 10 * math.Sin(math.Pi*x/60)
+		rt := 100 + 20*load
+		r.Quanta = append(r.Quanta, analyze.Quantum{T: x, Load: load, Throughput: 1000 * load / rt, Active: 4,
+			RT:     analyze.RTStats{N: 10, Mean: rt, Median: 0.9 * rt, P90: 1.4 * rt, P99: 2 * rt},
+			Open:   &analyze.OpenQuantum{OfferedPS: 50, AchievedPS: 1000 * load / rt, Late: i % 3, Dropped: i % 5},
+			Phases: &analyze.PhaseQuantum{FirstByteN: 10, FirstByteMs: 0.7 * rt},
+			Extras: map[string]analyze.ExtraQuantum{"MB": {Calls: 10, PerS: load}}})
+	}
+	for i := range 4 {
+		c := analyze.Client{Index: i, ID: "h:" + strconv.Itoa(i), Host: "h", StartS: 5 * float64(i), EndS: 60}
+		for k := range 6 {
+			c.Clock.Syncs = append(c.Clock.Syncs, analyze.SyncPoint{T: c.StartS + 9*float64(k),
+				OffsetMs: 3 + 0.1*float64(k*i), BoundMs: 0.2 + 0.05*float64(k)})
+		}
+		r.Clients = append(r.Clients, c)
+	}
+	for _, p := range []float64{0, 50, 90, 99, 99.9, 100} {
+		r.Percentiles = append(r.Percentiles, analyze.PercentilePoint{P: p, Ms: 100 + 3*p})
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Render(f, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := interactiveCharts(t, page)
+	for _, id := range []string{report.OpenRateGraphID, report.ExtrasGraphID} {
+		if !slices.Contains(want, id) {
+			t.Errorf("report has no interactive %s", id)
+		}
+	}
+	checkInteractive(t, page, want, false)
+}
+
 // checkInteractive opens the report at page in headless Chromium through
 // chromedp, offline (file://), and works its charts as a reader would: every
 // interactive chart (want) drew its data on a canvas in place of its SVG,
@@ -76,7 +128,7 @@ func interactiveCharts(t *testing.T, page string) []string {
 // a legend entry hides that series and another shows it again, dragging
 // across the plot zooms the x scale and a double click zooms back out; the
 // page logs no error and throws nothing.
-func checkInteractive(t *testing.T, page string, want []string) {
+func checkInteractive(t *testing.T, page string, want []string, docs bool) {
 	ctx, con := browser.New(t, 2*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatalf("open %s: %v", page, err)
@@ -114,7 +166,7 @@ func checkInteractive(t *testing.T, page string, want []string) {
 		t.Fatal(err)
 	}
 	checkPNG(t, shot)
-	if os.Getenv("DIPERF_UPDATE_DOCS") != "" {
+	if docs && os.Getenv("DIPERF_UPDATE_DOCS") != "" {
 		if err := os.WriteFile(interactiveFigure, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
