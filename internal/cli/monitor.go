@@ -24,21 +24,15 @@ func monitorCmd(ctx context.Context, e *env, args []string) error {
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
-	hc, err := monitor.NewHostCollector(*proc)
-	if err != nil {
-		return err
-	}
-	reg := prometheus.NewRegistry()
-	if err := reg.Register(hc); err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return err
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	srv, err := hostServer(*proc)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	fmt.Fprintf(e.stdout, "http://%s/metrics\n", ln.Addr())
 	fmt.Fprintf(e.stderr, "diperf monitor: serving this host's figures (node_exporter's names) on http://%s/metrics\n", ln.Addr())
 	go func() {
@@ -51,4 +45,20 @@ func monitorCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// hostServer is an HTTP server of this host's figures (read from the proc
+// file system at proc) at /metrics, under node_exporter's names.
+func hostServer(proc string) (*http.Server, error) {
+	hc, err := monitor.NewHostCollector(proc)
+	if err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	if err := reg.Register(hc); err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, nil
 }

@@ -46,7 +46,7 @@ func serverFigures(r *analyze.Result) []figure {
 	}
 	out := make([]figure, 0, len(v.Panels))
 	for i, p := range v.Panels {
-		out = append(out, newFigure(serverChart(p), serverCaption(p, "k"+itoa(i+1))))
+		out = append(out, interactive(newFigure(serverChart(p), serverCaption(p, "k"+itoa(i+1))), serverSpec(p)))
 	}
 	return out
 }
