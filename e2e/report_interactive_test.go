@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,10 +15,12 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/diperf/diperf/e2e/browser"
+	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/report"
 )
 
 // interactiveFigure is the docs' screenshot of an interactive chart,
-// written when DIPERF_UPDATE_DOCS is set.
+// written when DIPERF_UPDATE_DOCS is set (the run is longer then).
 const interactiveFigure = "../docs/figures/report-interactive.png"
 
 // chartState is what the page says of one interactive chart.
@@ -69,6 +73,54 @@ func interactiveCharts(t *testing.T, page string) []string {
 	return ids
 }
 
+// TestReportAllChartsInChromium renders the report of an analyzed
+// open-model run whose clients reported extras and measured their HTTP
+// phases, so that it has every interactive chart, (h) and (i) too, and
+// works them in Chromium like the demo's.
+func TestReportAllChartsInChromium(t *testing.T) {
+	r := &analyze.Result{Name: "all charts", Summary: analyze.Summary{QuantumS: 1, DurationS: 60,
+		Saturation: analyze.Saturation{Load: 8, Throughput: 40}}}
+	for i := range 60 {
+		x := float64(i)
+		load := 10 * math.Sin(math.Pi*x/60)
+		rt := 100 + 20*load
+		r.Quanta = append(r.Quanta, analyze.Quantum{T: x, Load: load, Throughput: 1000 * load / rt, Active: 4,
+			RT:     analyze.RTStats{N: 10, Mean: rt, Median: 0.9 * rt, P90: 1.4 * rt, P99: 2 * rt},
+			Open:   &analyze.OpenQuantum{OfferedPS: 50, AchievedPS: 1000 * load / rt, Late: i % 3, Dropped: i % 5},
+			Phases: &analyze.PhaseQuantum{FirstByteN: 10, FirstByteMs: 0.7 * rt},
+			Extras: map[string]analyze.ExtraQuantum{"MB": {Calls: 10, PerS: load}}})
+	}
+	for i := range 4 {
+		c := analyze.Client{Index: i, ID: "h:" + strconv.Itoa(i), Host: "h", StartS: 5 * float64(i), EndS: 60}
+		for k := range 6 {
+			c.Clock.Syncs = append(c.Clock.Syncs, analyze.SyncPoint{T: c.StartS + 9*float64(k),
+				OffsetMs: 3 + 0.1*float64(k*i), BoundMs: 0.2 + 0.05*float64(k)})
+		}
+		r.Clients = append(r.Clients, c)
+	}
+	for _, p := range []float64{0, 50, 90, 99, 99.9, 100} {
+		r.Percentiles = append(r.Percentiles, analyze.PercentilePoint{P: p, Ms: 100 + 3*p})
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	f, err := os.Create(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Render(f, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := interactiveCharts(t, page)
+	for _, id := range []string{report.OpenRateGraphID, report.ExtrasGraphID} {
+		if !slices.Contains(want, id) {
+			t.Errorf("report has no interactive %s", id)
+		}
+	}
+	checkInteractive(t, page, want, false)
+}
+
 // checkInteractive opens the report at page in headless Chromium through
 // chromedp, offline (file://), and works its charts as a reader would: every
 // interactive chart (want) drew its data on a canvas in place of its SVG,
@@ -76,7 +128,7 @@ func interactiveCharts(t *testing.T, page string) []string {
 // a legend entry hides that series and another shows it again, dragging
 // across the plot zooms the x scale and a double click zooms back out; the
 // page logs no error and throws nothing.
-func checkInteractive(t *testing.T, page string, want []string) {
+func checkInteractive(t *testing.T, page string, want []string, docs bool) {
 	ctx, con := browser.New(t, 2*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+page)); err != nil {
 		t.Fatalf("open %s: %v", page, err)
@@ -104,8 +156,9 @@ func checkInteractive(t *testing.T, page string, want []string) {
 	for _, e := range con.Errors() {
 		t.Errorf("the page logged: %s", e)
 	}
+	pointAt(t, ctx, tl)
 	shot := filepath.Join(t.TempDir(), "interactive.png")
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.CSS("#fig-"+tl)))
+	png, err := browser.ElementPNG(ctx, "#fig-"+tl)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -113,7 +166,7 @@ func checkInteractive(t *testing.T, page string, want []string) {
 		t.Fatal(err)
 	}
 	checkPNG(t, shot)
-	if os.Getenv("DIPERF_UPDATE_DOCS") != "" {
+	if docs && os.Getenv("DIPERF_UPDATE_DOCS") != "" {
 		if err := os.WriteFile(interactiveFigure, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -127,7 +180,7 @@ type rect struct{ X, Y, W, H float64 }
 func plotRect(t *testing.T, ctx context.Context, id string) rect {
 	t.Helper()
 	r, err := chromedp.Run(ctx, chromedp.Evaluate[rect](`(() => {
-		const o = document.querySelector('#fig-` + id + ` .u-over');
+		const o = document.querySelector('#fig-`+id+` .u-over');
 		o.scrollIntoView({block: 'center'});
 		const b = o.getBoundingClientRect();
 		return {X: b.left, Y: b.top, W: b.width, H: b.height};
@@ -148,7 +201,7 @@ func hoverLegend(t *testing.T, ctx context.Context, id string) {
 		t.Fatal(err)
 	}
 	legend, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll('#fig-` + id + ` .u-legend .u-value')].map(e => e.textContent)`))
+		`[...document.querySelectorAll('#fig-`+id+` .u-legend .u-value')].map(e => e.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,8 +220,8 @@ func hoverLegend(t *testing.T, ctx context.Context, id string) {
 // expects the series hidden, then clicks it again and expects it back.
 func toggleSeries(t *testing.T, ctx context.Context, id string) {
 	shown := func() bool {
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.diperfReport['` + id + `'].u.series[1].show &&
-			!document.querySelectorAll('#fig-` + id + ` .u-legend .u-series')[1].classList.contains('u-off')`))
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.diperfReport['`+id+`'].u.series[1].show &&
+			!document.querySelectorAll('#fig-`+id+` .u-legend .u-series')[1].classList.contains('u-off')`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +245,7 @@ func toggleSeries(t *testing.T, ctx context.Context, id string) {
 // xScale is chart id's x scale.
 func xScale(t *testing.T, ctx context.Context, id string) [2]float64 {
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[[2]float64](
-		`(s => [s.min, s.max])(window.diperfReport['` + id + `'].u.scales.x)`))
+		`(s => [s.min, s.max])(window.diperfReport['`+id+`'].u.scales.x)`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +253,7 @@ func xScale(t *testing.T, ctx context.Context, id string) [2]float64 {
 }
 
 // zoom drags across the middle of chart id and expects its x scale
-// narrowed, then double-clicks and expects it back; it leaves the chart
-// zoomed in again, with the mouse over it, for the screenshot.
+// narrowed, then double-clicks and expects it back.
 func zoom(t *testing.T, ctx context.Context, id string) {
 	r := plotRect(t, ctx, id)
 	before := xScale(t, ctx, id)
@@ -229,19 +281,27 @@ func zoom(t *testing.T, ctx context.Context, id string) {
 	if back := xScale(t, ctx, id); back != before {
 		t.Errorf("a double click on %s left its x scale at %v, want %v", id, back, before)
 	}
-	drag()
-	if err := chromedp.Do(ctx, chromedp.MouseEvent(chromedp.MouseMoved, r.X+r.W*0.55, y)); err != nil {
+}
+
+// pointAt puts chart id's cursor at 60% of its width, as a hovering mouse
+// would, so that its legend shows values for the screenshot.
+func pointAt(t *testing.T, ctx context.Context, id string) {
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(u => {
+		const w = u.over.clientWidth, h = u.over.clientHeight;
+		u.setCursor({left: 0.6 * w, top: 0.5 * h});
+		return true;
+	})(window.diperfReport['`+id+`'].u)`)); err != nil {
 		t.Fatal(err)
 	}
 	if legend := strings.Join(chartLegend(t, ctx, id), " "); !strings.Contains(legend, "ms") {
-		t.Errorf("zoomed %s's legend shows %q", id, legend)
+		t.Errorf("%s's legend shows %q with its cursor placed", id, legend)
 	}
 }
 
 // chartLegend is the text of chart id's legend values.
 func chartLegend(t *testing.T, ctx context.Context, id string) []string {
 	l, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll('#fig-` + id + ` .u-legend .u-value')].map(e => e.textContent)`))
+		`[...document.querySelectorAll('#fig-`+id+` .u-legend .u-value')].map(e => e.textContent)`))
 	if err != nil {
 		t.Fatal(err)
 	}

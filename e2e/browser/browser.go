@@ -5,7 +5,8 @@
 //	ctx, con := browser.New(t, time.Minute) // skips the test when Chromium is absent
 //	err := chromedp.Do(ctx, chromedp.Navigate(url), ...)
 //	for _, e := range con.Errors() { t.Error(e) } // console errors and uncaught exceptions
-//	browser.Screenshot(ctx, t, "docs/figures/x.png")
+//	browser.Screenshot(ctx, t, "docs/figures/x.png") // the whole page
+//	png, err := browser.ElementPNG(ctx, "#chart")     // one element, hover state kept
 //
 // New starts Chromium with the flags this machine needs (root, closed
 // network: --no-sandbox and no background networking; a new empty profile
@@ -15,6 +16,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -22,6 +24,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -122,4 +126,28 @@ func Screenshot(ctx context.Context, t testing.TB, path string) {
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
+}
+
+// ElementPNG returns a PNG of the element the CSS selector css finds in
+// ctx's tab, as the page shows it now: unlike chromedp.Screenshot it
+// neither scrolls nor resizes the page, so that a chart's hover state
+// survives. The element must be inside the viewport.
+func ElementPNG(ctx context.Context, css string) ([]byte, error) {
+	sel, _ := json.Marshal(css)
+	clip, err := chromedp.Run(ctx, chromedp.Evaluate[page.Viewport](`(() => {
+		const b = document.querySelector(`+string(sel)+`).getBoundingClientRect();
+		return {x: Math.round(b.left + scrollX), y: Math.round(b.top + scrollY),
+			width: Math.round(b.width), height: Math.round(b.height), scale: 1};
+	})()`))
+	if err != nil {
+		return nil, fmt.Errorf("find %s: %w", css, err)
+	}
+	return chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, Clip: &clip})
+		if err != nil {
+			return nil, fmt.Errorf("screenshot of %s: %w", css, err)
+		}
+		return res.Data, nil
+	})
 }

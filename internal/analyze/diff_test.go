@@ -24,6 +24,9 @@ func diffValues(a, b reflect.Value, path string) string {
 		return diffValues(a.Elem(), b.Elem(), path)
 	case reflect.Struct:
 		for i := range a.NumField() {
+			if !a.Type().Field(i).IsExported() {
+				continue // what the analysis keeps for later (Result.rt): checked through its methods
+			}
 			if d := diffValues(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
 				return d
 			}

@@ -32,7 +32,7 @@ func (a *Accumulator) Result() (*Result, error) {
 	s.Extras, s.ExtrasIgnored = a.extras.fill(quanta, float64(g.qn)/1e9, s.DurationS), a.extras.ignored
 	s.HTTPPhases = a.phases.fill(quanta)
 	r := &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
-		Clients: clients, Percentiles: percentiles(all, allHist)}
+		Clients: clients, Percentiles: percentiles(all, allHist), rt: a.quanta.keep(g.n)}
 	if a.pc != nil {
 		a.pc.finish(r, a, g, v)
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"time"
 
+	"github.com/diperf/diperf/internal/monitor"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -241,6 +242,11 @@ type Result struct {
 	// Percentiles is the response-time distribution of every successful
 	// call of the run (graph f), at the percentiles of PercentileRanks.
 	Percentiles []PercentilePoint
+	// Server is the run's server view, monitor.csv's points (set by the
+	// pipeline; nil without the experiment key monitor).
+	Server []monitor.Point
+
+	rt *quantaRT // each quantum's response times, for ResponseTimes
 }
 
 // ClientRows returns the rows of clients.csv: one per client when

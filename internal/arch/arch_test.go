@@ -17,13 +17,13 @@ const module = "github.com/diperf/diperf/"
 // where it is).
 var layers = [][]string{
 	{"internal/errs", "internal/sample", "internal/clock", "internal/stats", "internal/experiment", "internal/forecast",
-		"internal/webui", "test/slurmlab", "test/netlab"}, // leaves; test infrastructure imports none of the module
+		"internal/webui", "test/slurmlab", "test/netlab", "e2e/browser"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
-		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe"}, // formats, wires and standalone services
+		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor"}, // formats, wires and standalone services
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
-	{"internal/analyze", "internal/verify", "internal/tester"}, // analysis of calls, checks, the agent
-	{"internal/model", "internal/bench/tree"},                  // models of performance against load; the controller tree's load model
+	{"internal/analyze", "internal/verify", "internal/tester"},      // analysis of calls, checks, the agent
+	{"internal/model", "internal/bench/tree", "internal/threshold"}, // models of performance against load; the controller tree's load model; thresholds checked
 	{"internal/report"},                           // the report
 	{"internal/pipeline", "internal/bench/peers"}, // load → analyze → write → draw; peer load generators against nginx
 	{"internal/controller", "internal/compare", "internal/bench", "internal/dashboard"}, // engines; the live dashboard

@@ -11,11 +11,12 @@ import (
 )
 
 func analyzeCmd(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D] [--clock sync|raw] [--verify [--fix]]")
+	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D] [--clock sync|raw] [--verify [--fix]] [--junit FILE]")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
 	clockMode := clockFlag(fs)
 	doVerify := fs.Bool("verify", false, "check the raw data first (end before start, duplicates, unknown testers, samples outside a tester's lifetime, missing clock records); stop if there are problems")
 	fix := fs.Bool("fix", false, "with --verify: drop the bad rows (the original is kept as samples.parquet.orig), count them, then analyze")
+	junit := junitFlag(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -44,7 +45,7 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "\nincomplete run: %s\n", res.Summary.IncompleteReason)
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
-	return nil
+	return checkThresholds(e, pos[0], &res.Summary, *junit)
 }
 
 // verifyRun checks (and with fix repairs) dir's raw data and prints the

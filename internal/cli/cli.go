@@ -49,6 +49,8 @@ func init() {
 		"timeserver": {"serve time to testers (UDP, and TCP with --tcp)", timeserverCmd, false},
 		"predict":    {"predict throughput and response time at a load", predictCmd, false},
 		"compare":    {"compare two runs: is B faster than A? (bootstrap 95% CIs)", compareCmd, false},
+		"monitor":    {"serve this host's CPU, memory, network and processes for Prometheus (node_exporter's names)", monitorCmd, false},
+		"validate":   {"hold a run's client view against a server counter its monitor scraped", validateCmd, false},
 		"relay":      {"accept testers' connections for a controller (started by diperf run)", relayCmd, true},
 		"sweep":      {"end what an ssh run left on this host (run there by the ssh testbed)", sweepCmd, true},
 		"sensor":     {"network sensors: sensor evaluate TRACE.csv (Gloperf §4 forecast errors of a trace)", sensorCmd, false},

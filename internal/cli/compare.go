@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/diperf/diperf/internal/compare"
 	"github.com/diperf/diperf/internal/errs"
@@ -17,15 +19,22 @@ const minResamples = 100
 // rate, saturation and fairness side by side, with bootstrap confidence
 // intervals and a verdict, as a table or (--json) one JSON object.
 func compareCmd(_ context.Context, e *env, args []string) error {
-	fs := newFlags(e, "compare", "RUN_A RUN_B [--json] [--resamples N] [--seed S] [--quantum D] [--clock sync|raw]")
+	fs := newFlags(e, "compare", "RUN_A RUN_B [--json] [--resamples N] [--seed S] [--quantum D] [--clock sync|raw] [--fail-if slower,errors]")
 	asJSON := fs.Bool("json", false, "print the comparison as one JSON object")
 	resamples := fs.Int("resamples", compare.DefaultResamples, "bootstrap resamples of each 95% confidence interval")
 	seed := fs.Uint64("seed", compare.DefaultSeed, "bootstrap random seed, not 0 (the same seed gives the same intervals)")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum of both runs, e.g. 1s (default: each experiment's own)")
 	clockMode := clockFlag(fs)
+	failIf := fs.String("fail-if", "", "exit with code 3 when B regressed against A: slower (median response time significantly higher or median throughput significantly lower), errors (error rate significantly higher), or both comma-separated")
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
+	}
+	var kinds []string
+	if *failIf != "" {
+		if kinds, err = compare.ParseFailIf(*failIf); err != nil {
+			return errs.Usagef("--fail-if: %v", err)
+		}
 	}
 	switch {
 	case *resamples < minResamples:
@@ -46,7 +55,15 @@ func compareCmd(_ context.Context, e *env, args []string) error {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(e.stdout).Encode(c)
+		err = json.NewEncoder(e.stdout).Encode(c)
+	} else {
+		err = c.Format(e.stdout)
 	}
-	return c.Format(e.stdout)
+	if err != nil {
+		return err
+	}
+	if r := c.Regressions(kinds); len(r) > 0 {
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("run B regressed against run A: %s", strings.Join(r, "; "))}
+	}
+	return nil
 }

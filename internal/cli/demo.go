@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/diperf/diperf/internal/controller"
@@ -82,7 +84,12 @@ func runDemo(ctx context.Context, e *env, o demoOptions) error {
 	served := make(chan error, 1)
 	go func() { served <- target.Serve(tctx, ln, srv) }()
 	defer func() { stopTarget(); <-served }()
-	exp, err := demoExperiment(o, "http://"+ln.Addr().String()+"/")
+	host, err := serveHostFigures()
+	if err != nil {
+		return err
+	}
+	defer host.Close()
+	exp, err := demoExperiment(o, "http://"+ln.Addr().String()+"/", "http://"+host.Addr+"/metrics")
 	if err != nil {
 		return err
 	}
@@ -92,14 +99,14 @@ func runDemo(ctx context.Context, e *env, o demoOptions) error {
 	if o.out == "" {
 		o.out = defaultRunDir(exp.Name)
 	}
-	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, o.ui)
+	runErr := runExperiment(ctx, e, exp, controller.Options{Dir: o.out}, o.ui, "")
 	if err := writeServerView(o.out, srv); err != nil && runErr == nil {
 		runErr = err
 	}
 	return runErr
 }
 
-func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
+func demoExperiment(o demoOptions, url, hostURL string) (*experiment.Experiment, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -120,11 +127,46 @@ func demoExperiment(o demoOptions, url string) (*experiment.Experiment, error) {
 	exp.Schedule.SynchronizedStart = o.syncStart
 	exp.Testbed.ClockSkew = experiment.Duration(o.clockSkew)
 	exp.Testbed.ClockDriftPPM = o.clockDriftPPM
+	// The server view: the target's own counters, scraped every quantum,
+	// so that `diperf validate RUN --counter diperf_target_served_total`
+	// checks the client view against them, and this host's CPU, memory,
+	// network and processes (what `diperf monitor` serves), which the
+	// report draws against the client view.
+	exp.Monitor = []experiment.MonitorEndpoint{{Name: "target", URL: strings.TrimSuffix(url, "/") + "/metrics"}}
+	if hostURL != "" {
+		exp.Monitor = append(exp.Monitor, experiment.MonitorEndpoint{Name: "host", URL: hostURL})
+	}
 	if p := exp.Validate(); len(p) > 0 {
 		return nil, errs.Usage(&experiment.Error{Problems: p}, "check the demo flags")
 	}
 	return &exp, nil
 }
+
+// hostFigures serves this host's figures on a loopback port for the
+// demo's server view.
+type hostFigures struct {
+	Addr string
+	srv  *http.Server
+	done chan struct{}
+}
+
+func serveHostFigures() (*hostFigures, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv, err := hostServer("/proc")
+	if err != nil {
+		ln.Close()
+		return nil, err
+	}
+	h := &hostFigures{Addr: ln.Addr().String(), srv: srv, done: make(chan struct{})}
+	go func() { defer close(h.done); _ = srv.Serve(ln) }()
+	return h, nil
+}
+
+// Close stops serving.
+func (h *hostFigures) Close() { _ = h.srv.Close(); <-h.done }
 
 // writeServerView saves the target's own served-per-second counts.
 func writeServerView(dir string, srv *target.Server) error {

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"path/filepath"
@@ -18,12 +19,13 @@ import (
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE]")
+	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
 	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
 	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
 	uif := addUIFlags(fs)
 	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), instead of making a random one")
+	junit := junitFlag(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
@@ -66,12 +68,13 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if plan.relays > 0 {
 		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.relays, plan.perRelay)
 	}
-	return runExperiment(ctx, e, exp, o, uif)
+	return runExperiment(ctx, e, exp, o, uif, *junit)
 }
 
-// runExperiment runs exp with o, prints the summary, and says where the
-// report is.
-func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options, uif *uiFlags) error {
+// runExperiment runs exp with o, prints the summary, says where the
+// report is, and checks the thresholds (writing a JUnit report to junit
+// unless it is ""): exit code 3 when one failed.
+func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options, uif *uiFlags, junit string) error {
 	if o.Dir == "" {
 		o.Dir = defaultRunDir(exp.Name)
 	}
@@ -89,9 +92,11 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		fmt.Fprintf(e.stderr, "diperf: %d of %d testers failed; their samples up to the failure are kept (see testers.csv, events.jsonl)\n",
 			res.Failed, exp.Schedule.Testers)
 	}
-	if err != nil {
+	stopped := errors.Is(err, controller.ErrThresholdAbort) // the run is complete up to there: show it
+	if err != nil && !stopped {
 		return err
 	}
+	runErr := err
 	s, err := pipeline.ReadSummary(o.Dir)
 	if err != nil {
 		return err
@@ -100,11 +105,19 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		return err
 	}
 	status := "completed"
-	if ctx.Err() != nil {
+	switch {
+	case stopped:
+		status = "stopped by a threshold"
+	case ctx.Err() != nil:
 		status = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
-	return nil
+	if err := checkThresholds(e, o.Dir, s, junit); err != nil && errs.Code(err) != errs.CodeRefused {
+		return err
+	} else if runErr == nil {
+		return err
+	}
+	return runErr
 }
 
 func defaultRunDir(name string) string {

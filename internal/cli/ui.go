@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"strings"
 	"syscall"
 	"time"
 
@@ -22,13 +23,15 @@ const defaultUI = "127.0.0.1:8089"
 
 // uiFlags are the dashboard's flags of `diperf run` and `diperf demo`.
 type uiFlags struct {
-	addr   string
-	linger time.Duration
+	addr      string
+	linger    time.Duration
+	tokenFile string
 }
 
 func addUIFlags(fs *flag.FlagSet) *uiFlags {
 	u := &uiFlags{}
 	fs.StringVar(&u.addr, "ui", defaultUI, "serve the live dashboard (and the controller's Prometheus /metrics) on HOST:PORT, with a per-run token in its URL; off: none")
+	fs.StringVar(&u.tokenFile, "ui-token-file", "", "read the dashboard's token from this file, private to its owner (mode 600), instead of making one per run: for a Prometheus that scrapes every run's /metrics")
 	fs.DurationVar(&u.linger, "ui-linger", 0, "keep the dashboard up this long after the run ends (or until interrupted), to open its report link")
 	return u
 }
@@ -49,6 +52,15 @@ func startUI(e *env, exp *experiment.Experiment, dir string, u *uiFlags) (*ui, e
 		return out, nil
 	}
 	o := dashboard.Options{Addr: u.addr, Report: rundir.Path(dir, rundir.Report)}
+	if u.tokenFile != "" {
+		tok, err := readPrivateSecret("--ui-token-file", u.tokenFile)
+		if err != nil {
+			return nil, err
+		}
+		if o.Token = strings.TrimSpace(string(tok)); !urlSafe(o.Token) {
+			return nil, errs.Usagef("--ui-token-file %s: the token must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -, to go in a URL", u.tokenFile)
+		}
+	}
 	srv, err := dashboard.Start(out.run, o)
 	if err != nil && u.addr == defaultUI && errors.Is(err, syscall.EADDRINUSE) {
 		o.Addr = "127.0.0.1:0"
@@ -64,6 +76,20 @@ func startUI(e *env, exp *experiment.Experiment, dir string, u *uiFlags) (*ui, e
 	out.srv, out.linger = srv, u.linger
 	fmt.Fprintf(e.stderr, "diperf: live dashboard: %s\n", srv.URL())
 	return out, nil
+}
+
+// urlSafe reports whether tok may stand in a URL unescaped and is long
+// enough to guess at no better than a random one of 16 hex digits.
+func urlSafe(tok string) bool {
+	if len(tok) < 16 || len(tok) > 256 {
+		return false
+	}
+	for _, c := range tok {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("._~-", c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // stop keeps the dashboard up for its linger (unless ctx ends first),

@@ -127,6 +127,9 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
 	out, err := c.finish()
 	c.endLive()
 	return out, c.withAbort(err)
@@ -148,8 +151,12 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	defer c.stopUDP()
 	stopGuard := c.newGuard()
 	defer stopGuard()
+	if err := c.watchThresholds(); err != nil {
+		return err
+	}
 	stopTicks := c.tickLive()
 	defer stopTicks()
+	defer c.startMonitor()()
 	stopProgress := c.startProgress()
 	accept := func() { go c.acceptLoop(ln) }
 	if c.o.Relays > 0 {
@@ -201,7 +208,8 @@ type controller struct {
 	unfinished int                // slots neither done nor failed
 	failed     int                // slots failed
 	stopping   bool               // every tester was told to stop: failures no longer count
-	aborted    bool               // the failure policy stopped the run
+	aborted    bool               // the failure policy or a threshold stopped the run
+	ended      bool               // every tester is finished: thresholds no longer stop the run
 	abortErr   error              // why (Run returns it)
 
 	// sharedWait are the slots whose handles are a testbed.SharedWait,

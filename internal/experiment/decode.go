@@ -41,6 +41,7 @@ var (
 	durationType = reflect.TypeFor[Duration]()
 	percentType  = reflect.TypeFor[Percent]()
 	rateType     = reflect.TypeFor[Rate]()
+	thresholdTyp = reflect.TypeFor[Threshold]()
 )
 
 // value decodes n into v, the field at key path.
@@ -65,6 +66,9 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path string) {
 	case v.Type() == rateType && n.Kind == yaml.ScalarNode:
 		d.lines[path+".target"] = line // "rate: 500" is rate.target
 		d.float(n, line, v.FieldByName("Target"), path+".target")
+	case v.Type() == thresholdTyp && n.Kind == yaml.ScalarNode:
+		d.lines[path+".check"] = line // "- p99_ms < 250" is its check
+		d.str(n, line, v.FieldByName("Check"), path+".check")
 	case v.Kind() == reflect.Pointer:
 		if v.IsNil() {
 			v.Set(reflect.New(v.Type().Elem()))

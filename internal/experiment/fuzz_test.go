@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a: &x [*x]\nclient: &c {exec: *c}\n"))
 	f.Add([]byte("- 1\n---\n{}\n"))
 	f.Add([]byte("sync: {interval: 1e300}\nanalysis: {quantum: -.5}\n"))
+	f.Add([]byte(base + "thresholds:\n  - p99_ms < 250\n  - {check: \"error_rate < 1%\", over: last 30s, abort: true, for: 5s}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		exp, err := Parse(data, "fuzz.yaml")
 		if exp == nil {

@@ -23,6 +23,11 @@ type Experiment struct {
 	// at its end each tester host's bandwidth and latency to the target
 	// are read from the mesh's directory into network.csv and clients.csv.
 	Sensors *Sensors `yaml:"sensors,omitempty"`
+	// Monitor lists pages scraped while the run goes (docs/monitor.md).
+	Monitor []MonitorEndpoint `yaml:"monitor,omitempty"`
+	// Thresholds are checks on the run's figures (docs/thresholds.md): a
+	// failed one makes diperf run and diperf analyze exit with code 3.
+	Thresholds []Threshold `yaml:"thresholds,omitempty"`
 
 	file  string         // the file name given to Parse, for Validate's problems
 	lines map[string]int // key path -> line in the file where it was set

@@ -24,6 +24,8 @@ func (e *Experiment) Validate() []Problem {
 	v.positive("sync.interval", e.Sync.Interval)
 	v.syncAndClock()
 	v.sensors()
+	v.monitor()
+	v.thresholds()
 	if v.notNegative("analysis.quantum", e.Analysis.Quantum) && e.Analysis.Quantum.D() < MinQuantum {
 		v.add("analysis.quantum", fmt.Sprintf("must be at least %v, got %v", MinQuantum, e.Analysis.Quantum))
 	}

@@ -11,31 +11,44 @@ import (
 	"github.com/diperf/diperf/internal/model"
 	"github.com/diperf/diperf/internal/report"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/threshold"
 )
 
 // Analysis loads dir and computes its analysis without writing anything.
 func Analysis(dir string, o Options) (*analyze.Result, error) {
+	_, res, err := analysis(dir, o)
+	return res, err
+}
+
+// analysis loads dir and computes its analysis.
+func analysis(dir string, o Options) (*Dataset, *analyze.Result, error) {
 	d, err := Load(dir, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := d.Analyze()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.joinNetwork(res)
-	return res, nil
+	d.joinServer(res)
+	return d, res, nil
 }
 
 // Derive analyzes dir and writes every derived file: quanta.csv,
-// clients.csv, summary.json, model.json (removed when the data are too few
-// for a fit, so that no stale model outlives its data) and the report.
+// clients.csv, summary.json (with the experiment's thresholds checked, see
+// ReadThresholds), model.json (removed when the data are too few for a
+// fit, so that no stale model outlives its data) and the report.
 func Derive(dir string, o Options) (*analyze.Result, error) {
-	res, err := Analysis(dir, o)
+	d, res, err := analysis(dir, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := writeAnalysis(dir, res); err != nil {
+	ths, err := threshold.Evaluate(d.Experiment.Thresholds, res)
+	if err != nil {
+		return nil, fmt.Errorf("checking the thresholds of %s: %w", dir, err)
+	}
+	if err := writeAnalysis(dir, res, ths); err != nil {
 		return nil, err
 	}
 	m, err := model.Fit(res)
@@ -51,15 +64,16 @@ func Derive(dir string, o Options) (*analyze.Result, error) {
 	return res, report.WriteFile(dir, res, m)
 }
 
-// writeAnalysis writes quanta.csv, clients.csv and summary.json of res.
-func writeAnalysis(dir string, res *analyze.Result) error {
+// writeAnalysis writes quanta.csv, clients.csv and summary.json of res,
+// with the thresholds' results ths.
+func writeAnalysis(dir string, res *analyze.Result, ths []threshold.Result) error {
 	if err := rundir.WriteFile(dir, rundir.Quanta, func(w io.Writer) error { return analyze.WriteQuanta(w, res.Quanta) }); err != nil {
 		return err
 	}
 	if err := rundir.WriteFile(dir, rundir.Clients, func(w io.Writer) error { return analyze.WriteClients(w, res.ClientRows()) }); err != nil {
 		return err
 	}
-	return rundir.WriteJSON(dir, rundir.Summary, &res.Summary)
+	return rundir.WriteJSON(dir, rundir.Summary, summaryFile{Summary: &res.Summary, Thresholds: ths})
 }
 
 // ReadSummary reads the summary.json of dir's last analysis.

@@ -55,6 +55,7 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 	if hasNetwork(r) {
 		fs = append(fs, newFigure(networkChart(r), networkCaption(r)))
 	}
+	fs = append(fs, serverFigures(r)...)
 	return fs
 }
 

@@ -116,7 +116,8 @@ func timelineSpec(r *analyze.Result) *webui.ChartSpec {
 	ss := []webui.Series{
 		{Label: "offered load", Unit: "calls in flight", Axis: webui.AxisRight, Color: colLoad, Values: ys[0], Width: 1.4},
 		{Label: "throughput", Unit: "calls/s", Axis: webui.AxisRight, Color: colThr, Values: ys[1], Width: 1.4},
-		{Label: rt + ", mean", Unit: "ms", Axis: webui.AxisLeft, Color: colRT, Values: ys[2], Width: 2},
+		{Label: rt + ", mean", Unit: "ms", Axis: webui.AxisLeft, Color: colRT, Values: ys[2], Width: 2,
+			AxisLabel: rtTitle(r, "response time (ms)")},
 		{Label: "median", Unit: "ms", Axis: webui.AxisLeft, Color: "#c45a00", Values: ys[3], Width: 1},
 		{Label: "p90", Unit: "ms", Axis: webui.AxisLeft, Color: "#e8a15c", Values: ys[4], Width: 1},
 		{Label: "p99", Unit: "ms", Axis: webui.AxisLeft, Color: "#f2c89d", Values: ys[5], Width: 1, Dash: true},
@@ -141,9 +142,11 @@ func openRateSpec(r *analyze.Result) *webui.ChartSpec {
 		t[i], off[i], ach[i], late[i], drop[i] = q.t, q.offered, q.achieved, q.late, q.dropped
 	}
 	return timeSpec(idOpenRate, "Open model: offered and achieved rate, late and dropped calls", t, []webui.Series{
-		{Label: "achieved rate", Unit: "calls/s", Axis: webui.AxisLeft, Color: colAchieved, Values: ach, Width: 2},
+		{Label: "achieved rate", Unit: "calls/s", Axis: webui.AxisLeft, Color: colAchieved, Values: ach, Width: 2,
+			AxisLabel: "rate (calls/s)"},
 		{Label: "offered rate", Unit: "calls/s", Axis: webui.AxisLeft, Color: colOffered, Values: off, Width: 2, Dash: true},
-		{Label: "late calls", Unit: "calls", Axis: webui.AxisRight, Color: colLate, Values: late, Width: 1.2},
+		{Label: "late calls", Unit: "calls", Axis: webui.AxisRight, Color: colLate, Values: late, Width: 1.2,
+			AxisLabel: "late / dropped calls per quantum"},
 		{Label: "dropped calls", Unit: "calls", Axis: webui.AxisRight, Color: colDropped, Values: drop, Width: 1.2},
 	})
 }
@@ -161,7 +164,7 @@ func extrasSpec(r *analyze.Result) *webui.ChartSpec {
 	ss := make([]webui.Series, len(drawn))
 	for i, k := range drawn {
 		ss[i] = webui.Series{Label: k + " per second", Unit: "/s", Axis: webui.AxisLeft, Color: extraColors[i],
-			Values: ys[i], Width: 1.8}
+			Values: ys[i], Width: 1.8, AxisLabel: "value per second (the key's unit/s)"}
 		if right[i] {
 			ss[i].Axis = webui.AxisRight
 		}

@@ -89,8 +89,10 @@ func saturationSpec(r *analyze.Result, m *model.Model) *webui.ChartSpec {
 	rtName := rtTitle(r, "response time")
 	cols := []column{{load, thr}, {load, rt}}
 	series := []webui.Series{
-		{Label: "throughput, one quantum", Unit: "calls/s", Axis: webui.AxisLeft, Color: colThr, Kind: webui.KindPoints},
-		{Label: rtName + ", one quantum", Unit: "ms", Axis: webui.AxisRight, Color: colRT, Kind: webui.KindPoints},
+		{Label: "throughput, one quantum", Unit: "calls/s", Axis: webui.AxisLeft, Color: colThr, Kind: webui.KindPoints,
+			AxisLabel: "throughput (calls/s)"},
+		{Label: rtName + ", one quantum", Unit: "ms", Axis: webui.AxisRight, Color: colRT, Kind: webui.KindPoints,
+			AxisLabel: rtTitle(r, "response time (ms)")},
 	}
 	if m != nil {
 		top := extrapolate * max(hi, m.USL.MaxLoad)
@@ -189,10 +191,11 @@ func clockSpec(r *analyze.Result) *webui.ChartSpec {
 			}
 		}
 		series = append(series, webui.Series{Label: "tester " + c.ID + " offset change", Unit: "ms",
-			Axis: webui.AxisLeft, Color: extraColors[i%len(extraColors)], Values: change, Width: 1.2, SpanGaps: true})
+			AxisLabel: "offset change since first sync (ms)", Axis: webui.AxisLeft, Color: extraColors[i%len(extraColors)], Values: change, Width: 1.2, SpanGaps: true})
 	}
 	series = append(series, webui.Series{Label: "largest error bound of a sync", Unit: "ms", Axis: webui.AxisRight,
-		Color: colBound, Values: bound, Kind: webui.KindPoints})
+		AxisLabel: "error bound (ms)",
+		Color:     colBound, Values: bound, Kind: webui.KindPoints})
 	if len(cs) == 0 {
 		x = nil
 		series[0].Values = nil

@@ -62,7 +62,7 @@ figure:not(.dp-live) .dp-hint{display:none}
 {{.SVG}}
 {{if .Spec}}<div class="dp-chart" data-chart="{{.ID}}"></div>
 <script type="application/json" id="data-{{.ID}}">{{.Spec}}</script>
-<p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series.</p>
+<p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series. The caption describes the figure drawn in the linked SVG file, which this page also shows when scripts are off.</p>
 {{end}}<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
 </figure>
 {{end}}

@@ -28,6 +28,7 @@ const (
 	Events      = "events.jsonl"    // the controller's events
 	Server      = "server.csv"      // the demo target's own served-per-second counts
 	Network     = "network.csv"     // tester hosts <-> target, from the sensor mesh (experiment key sensors)
+	Monitor     = "monitor.csv"     // the server view: the experiment's monitor endpoints, scraped during the run
 	Quanta      = "quanta.csv"      // per quantum figures
 	Clients     = "clients.csv"     // per tester figures
 	Summary     = "summary.json"    // the summary table

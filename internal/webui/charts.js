@@ -12,7 +12,8 @@
  *     x:      [0, 1, 2, ...],               // ascending
  *     kind:   "line" | "points" | "band",   // default for every series
  *     series: [{label, unit, axis: "left"|"right", color, values: [...],
- *               kind?, dash?: true, width?, hidden?: true}],
+ *               kind?, dash?: true, width?, hidden?: true, spanGaps?: true,
+ *               axisLabel?: "response time (ms)"}],  // names the series' y axis
  *     bands:  [{upper: i, lower: j}],       // shade between series i and j (indexes into series)
  *     xTicks: {values: [...], labels: [...]}, // optional fixed ticks of the x axis
  *     xNames: [...],                        // optional: the legend shows xNames[i] for x[i] (static charts)
@@ -90,10 +91,13 @@
     return out;
   }
 
-  // axisLabel joins the labels of a scale's series when they are few.
+  // axisLabel is the axisLabel of the scale's first series that has one,
+  // else its series' labels when they are few, with the unit.
   function axisLabel(spec, key, unit) {
-    const names = spec.series.filter(function (s) { return scaleKey(s) === key; })
-      .map(function (s) { return s.label; });
+    const of = spec.series.filter(function (s) { return scaleKey(s) === key; });
+    const named = of.find(function (s) { return s.axisLabel; });
+    if (named) return named.axisLabel;
+    const names = of.map(function (s) { return s.label; });
     const head = names.length <= 2 ? names.join(", ") : names[0] + ", …";
     return unit ? head + " (" + unit + ")" : head;
   }
@@ -197,12 +201,14 @@
     const u = new uPlot(options(spec, width), cols, el);
     const limit = spec.window || 600;
     const chart = {u: u, spec: spec};
-    // zoomed tells whether the user has narrowed the x scale.
-    chart.zoomed = function () {
-      const x = cols[0];
-      if (!x.length) return false;
-      return u.scales.x.min > x[0] || u.scales.x.max < x[x.length - 1];
-    };
+    // The user zooms by dragging (a selection that sets the x scale) and
+    // zooms out by double-clicking; push keeps a zoomed scale.
+    let zoomed = false;
+    u.hooks.setSelect = (u.hooks.setSelect || []).concat(function (self) {
+      if (self.select.width > 0) zoomed = true;
+    });
+    u.over.addEventListener("dblclick", function () { zoomed = false; });
+    chart.zoomed = function () { return zoomed; };
     chart.push = function (x, ys) {
       const keep = !chart.zoomed();
       cols[0].push(x);
@@ -223,7 +229,8 @@
       u.setData(cols, !chart.zoomed());
     };
     window.addEventListener("resize", function () {
-      u.setSize({width: Math.max(300, el.clientWidth || width), height: u.height});
+      const w = Math.max(300, el.clientWidth || width);
+      if (w !== u.width) u.setSize({width: w, height: u.height}); // a height change alone keeps the cursor
     });
     return chart;
   }

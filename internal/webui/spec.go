@@ -53,6 +53,9 @@ type Series struct {
 	Width    float64 `json:"width,omitempty"`
 	SpanGaps bool    `json:"spanGaps,omitempty"` // a line joins its points across gaps
 	Hidden   bool    `json:"hidden,omitempty"`   // off until its legend entry is clicked
+	// AxisLabel names the series' y axis (the first series of a scale
+	// that has one names it); empty: the axis lists its series' labels.
+	AxisLabel string `json:"axisLabel,omitempty"`
 }
 
 // Band shades the area between two series, by index into ChartSpec.Series.

@@ -1,0 +1,96 @@
+package experiment
+
+import (
+	"fmt"
+	"net/url"
+	"path"
+	"strconv"
+	"time"
+)
+
+// Monitor formats: how an endpoint's page is read.
+const (
+	FormatPrometheus = "prometheus"  // the Prometheus text exposition format (the default)
+	FormatStubStatus = "stub_status" // nginx's stub_status page
+)
+
+// MinMonitorInterval is the shortest scrape interval a monitor endpoint
+// may ask for.
+const MinMonitorInterval = 100 * time.Millisecond
+
+// MonitorEndpoint is one entry of the monitor key: a page scraped every
+// interval while the run goes (docs/monitor.md).
+type MonitorEndpoint struct {
+	Name   string `yaml:"name"`             // names the endpoint in monitor.csv and the report
+	URL    string `yaml:"url"`              // http:// or https:// page to GET
+	Format string `yaml:"format,omitempty"` // prometheus (default) or stub_status
+	// Interval is how often the page is read (0: the analysis quantum).
+	Interval Duration `yaml:"interval,omitempty"`
+	// Metrics lists the metric names to keep, as globs (path.Match);
+	// none: a default set for node_exporter pages, else every series up
+	// to a cap.
+	Metrics []string `yaml:"metrics,omitempty"`
+}
+
+// FormatOrDefault is the endpoint's format, prometheus when not given.
+func (m MonitorEndpoint) FormatOrDefault() string {
+	if m.Format == "" {
+		return FormatPrometheus
+	}
+	return m.Format
+}
+
+// MonitorInterval is how often endpoint m is scraped in experiment e: its
+// own interval, else the analysis quantum.
+func (e *Experiment) MonitorInterval(m MonitorEndpoint) time.Duration {
+	if m.Interval > 0 {
+		return m.Interval.D()
+	}
+	return e.Analysis.Quantum.D()
+}
+
+// monitor checks the monitor key: each endpoint named once, with an
+// http(s) URL, a known format, a sensible interval and valid globs.
+func (v *validator) monitor() {
+	seen := map[string]int{}
+	for i, m := range v.e.Monitor {
+		key := "monitor[" + strconv.Itoa(i) + "]"
+		switch {
+		case m.Name == "":
+			v.item(key, key+".name", "is required: names the endpoint in monitor.csv and the report")
+		default:
+			if first, dup := seen[m.Name]; dup {
+				v.item(key, key+".name", fmt.Sprintf("duplicate endpoint name %q (first in monitor[%d])", m.Name, first))
+			}
+			seen[m.Name] = i
+		}
+		u, err := url.Parse(m.URL)
+		switch {
+		case m.URL == "":
+			v.item(key, key+".url", "is required: the page to scrape, http://HOST:PORT/PATH")
+		case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
+			v.item(key, key+".url", fmt.Sprintf("want http://HOST:PORT/PATH or https://..., got %q", m.URL))
+		}
+		if f := m.FormatOrDefault(); f != FormatPrometheus && f != FormatStubStatus {
+			v.item(key, key+".format", fmt.Sprintf("want %s or %s, got %q", FormatPrometheus, FormatStubStatus, m.Format))
+		}
+		if m.Interval != 0 && m.Interval.D() < MinMonitorInterval {
+			v.item(key, key+".interval", fmt.Sprintf("must be at least %v, got %v", MinMonitorInterval, m.Interval))
+		}
+		for j, g := range m.Metrics {
+			if _, err := path.Match(g, ""); err != nil || g == "" {
+				v.item(key, fmt.Sprintf("%s.metrics[%d]", key, j), fmt.Sprintf("not a valid glob: %q", g))
+			}
+		}
+	}
+}
+
+// item reports a problem with key of list item at itemKey: on the key's
+// own line when it was set, else on the item's line.
+func (v *validator) item(itemKey, key, msg string) {
+	line, ok := v.e.lines[key]
+	if !ok {
+		line = v.e.lines[itemKey]
+	}
+	v.problems = append(v.problems, Problem{File: v.e.file, Line: line, Key: key, Msg: msg})
+}

@@ -1,0 +1,51 @@
+package threshold
+
+import (
+	"github.com/diperf/diperf/internal/experiment"
+)
+
+// figures is what a window of a run holds, from which every windowed
+// metric is read: at the end from the analysis' quanta, live from the
+// controller's seconds.
+type figures struct {
+	ok, failed int     // calls completed in the window
+	seconds    float64 // the window's length with a tester active, s
+	okTimed    int     // of ok, those completed in these seconds
+	loadArea   float64 // ∫ offered load dt over those seconds, call·s
+	rtN        int     // successful calls with a response time
+	meanMs     float64
+	maxMs      float64
+	pct        func(p float64) float64 // ms, for 0 < p ≤ 100
+}
+
+// value returns metric over f, and false when f holds no data for it
+// (no successful call for a response time, no call for the error rate, no
+// time for throughput and load).
+func (f *figures) value(metric string) (float64, bool) {
+	if p, ok := experiment.Percentile(metric); ok {
+		return f.pct(p), f.rtN > 0
+	}
+	switch metric {
+	case experiment.MetricMeanMs:
+		return f.meanMs, f.rtN > 0
+	case experiment.MetricMaxMs:
+		return f.maxMs, f.rtN > 0
+	case experiment.MetricErrorRate:
+		n := f.ok + f.failed
+		if n == 0 {
+			return 0, false
+		}
+		return 100 * float64(f.failed) / float64(n), true
+	case experiment.MetricThroughput:
+		if f.seconds <= 0 {
+			return 0, false
+		}
+		return float64(f.okTimed) / f.seconds, true
+	case experiment.MetricLoad:
+		if f.seconds <= 0 {
+			return 0, false
+		}
+		return f.loadArea / f.seconds, true
+	}
+	return 0, false
+}
