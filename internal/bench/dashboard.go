@@ -166,7 +166,7 @@ func median(v []float64) float64 {
 }
 
 // dashURLRE finds the dashboard's URL in the controller's log.
-var dashURLRE = regexp.MustCompile(`diperf: live dashboard: (http://(\S+)/\?token=([0-9a-f]+))`)
+var dashURLRE = regexp.MustCompile(`diperf: live dashboard: (http://(\S+?)/\?token=(\S+))`)
 
 // dashboardURL waits for the controller to log its dashboard's URL and
 // returns it, its address and its token.

@@ -49,18 +49,6 @@
     };
   }
 
-  // redraw gives chart c the columns of spec sp, following the newest
-  // second unless the reader has zoomed in. (charts.js's setSpec asks
-  // whether the chart is zoomed after replacing its data, so that a chart
-  // never follows new seconds, and takes a chart never drawn, whose scale
-  // is null, for zoomed: it would stay blank.)
-  function redraw(c, sp) {
-    const u = c.u, x = u.data[0], sx = u.scales.x;
-    const zoomed = x.length > 0 && sx.min != null && sx.max != null && (sx.min > x[0] || sx.max < x[x.length - 1]);
-    const clean = (a) => a.map((v) => (v == null || !isFinite(v) ? null : v));
-    u.setData([clean(sp.x)].concat(sp.series.map((s) => clean(s.values))), !zoomed);
-  }
-
   // lastComplete is the newest second that ended at least a second ago.
   function lastComplete(snap) {
     const now = snap.now_ns / 1e9;
@@ -158,7 +146,7 @@
       byT.set(s.t, s);
     }
     const cols = columns(snap);
-    for (const k of Object.keys(state.charts)) redraw(state.charts[k], cols[k]);
+    for (const k of Object.keys(state.charts)) state.charts[k].setSpec(cols[k]);
     status(snap); cards(snap); testers(snap); errors(snap);
     state.last = snap;
     state.updates++;
