@@ -63,8 +63,12 @@ type DashboardResult struct {
 	WithCore    float64 `json:"with_cpu_core"`
 	// CostCorePct is (WithCore − WithoutCore) × 100: the dashboard's
 	// cost in % of one core.
-	CostCorePct float64        `json:"cost_core_pct"`
-	Runs        []DashboardRun `json:"runs"`
+	CostCorePct float64 `json:"cost_core_pct"`
+	// RoundCostPct is the median over the rounds of each round's own
+	// difference (with − without, % of a core): with paired runs, the
+	// difference measured under the same conditions.
+	RoundCostPct float64        `json:"round_cost_pct"`
+	Runs         []DashboardRun `json:"runs"`
 }
 
 // Dashboard runs the dashboard's cost benchmark.
@@ -97,6 +101,11 @@ func Dashboard(ctx context.Context, o DashboardOptions, progress io.Writer) (*Da
 	r.WithoutCPUS, r.WithCPUS = round(pick(false, cpu), 3), round(pick(true, cpu), 3)
 	r.WithoutCore, r.WithCore = round(pick(false, core), 4), round(pick(true, core), 4)
 	r.CostCorePct = round(100*(pick(true, core)-pick(false, core)), 2)
+	var diffs []float64
+	for i := 0; i+1 < len(r.Runs); i += 2 {
+		diffs = append(diffs, 100*(r.Runs[i+1].CoreFrac-r.Runs[i].CoreFrac))
+	}
+	r.RoundCostPct = round(median(diffs), 2)
 	return r, nil
 }
 

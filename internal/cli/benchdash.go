@@ -55,7 +55,7 @@ func benchDashboardCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v, %d rounds (paired %v): controller %.2f CPU-s without the dashboard, %.2f with %d %s browsers (medians): the dashboard costs %.2f%% of a core\n",
-		r.Testers, r.Rate, c.Duration, r.Rounds, r.Paired, r.WithoutCPUS, r.WithCPUS, r.Browsers, r.Browser, r.CostCorePct)
+	fmt.Fprintf(e.stdout, "%d testers, %.0f samples/s for %v, %d rounds (paired %v): controller %.2f CPU-s without the dashboard, %.2f with %d %s browsers (medians): the dashboard costs %.2f%% of a core (median of the rounds' differences: %.2f%%)\n",
+		r.Testers, r.Rate, c.Duration, r.Rounds, r.Paired, r.WithoutCPUS, r.WithCPUS, r.Browsers, r.Browser, r.CostCorePct, r.RoundCostPct)
 	return printJSON(e, r)
 }
