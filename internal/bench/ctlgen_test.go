@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -50,7 +51,9 @@ func (f *fakeGen) totals() (uint64, uint64) { return f.sent.Load(), f.sent.Load(
 func (f *fakeGen) send(start time.Time) genResult {
 	fmt.Fprintf(os.Stderr, "start %d\n", start.UnixNano())
 	time.Sleep(time.Until(start))
-	for end := time.Now().Add(20 * time.Millisecond); time.Now().Before(end); { // some CPU
+	// Some CPU: 20 ms of this process's own CPU time, not of the wall
+	// clock (on a busy machine 20 ms of wall time may give it less).
+	for from := selfCPU(syscall.RUSAGE_SELF); selfCPU(syscall.RUSAGE_SELF)-from < 20*time.Millisecond; {
 	}
 	f.sent.Store(uint64(100 * f.plan.Count))
 	if f.plan.First == 10 {
