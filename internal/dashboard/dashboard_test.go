@@ -93,7 +93,7 @@ func TestEveryRouteWantsTheToken(t *testing.T) {
 	for _, path := range []string{"/", "/api/snapshot", "/events", "/metrics", "/report", "/assets/dashboard.js"} {
 		cases := map[string]*http.Request{"none": request(t, root+path), "wrong URL token": request(t, root+path+"?token=nope")}
 		ck := request(t, root+path)
-		ck.AddCookie(&http.Cookie{Name: cookieName, Value: "nope"})
+		ck.AddCookie(&http.Cookie{Name: s.cookieName(), Value: "nope"})
 		cases["wrong cookie"] = ck
 		bearer := request(t, root+path)
 		bearer.Header.Set("Authorization", "Bearer nope")
@@ -123,7 +123,7 @@ func TestTokenInURLSetsTheCookieThatThenSuffices(t *testing.T) {
 	}
 	u, _ := url.Parse(s.URL())
 	cookies := jar.Cookies(u)
-	if len(cookies) != 1 || cookies[0].Name != cookieName || cookies[0].Value != s.Token() {
+	if len(cookies) != 1 || cookies[0].Name != s.cookieName() || cookies[0].Value != s.Token() {
 		t.Fatalf("cookies after opening the URL: %v", cookies)
 	}
 	for _, path := range []string{"/api/snapshot", "/assets/dashboard.js", "/assets/uPlot.js", "/metrics"} {
@@ -205,5 +205,16 @@ func TestPromtoolChecksTheMetrics(t *testing.T) {
 	cmd.Stdin = strings.NewReader(body)
 	if out, err := cmd.CombinedOutput(); err != nil || len(strings.TrimSpace(string(out))) > 0 {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+}
+
+// Two dashboards on one host name their token cookies apart (browsers do
+// not keep cookies apart by port), so opening one does not log the other
+// out.
+func TestTwoDashboardsKeepTheirOwnCookies(t *testing.T) {
+	a := start(t, fedRun(t), Options{Token: "token-of-run-a-0123"})
+	b := start(t, fedRun(t), Options{Token: "token-of-run-b-0123"})
+	if a.cookieName() == b.cookieName() {
+		t.Fatalf("both dashboards use the cookie %q", a.cookieName())
 	}
 }

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"crypto/subtle"
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -14,8 +15,17 @@ import (
 	"github.com/diperf/diperf/internal/webui"
 )
 
-// cookieName holds the token once a browser has come with it in the URL.
-const cookieName = "diperf_token"
+// cookiePrefix names the cookie that holds the token once a browser has
+// come with it in the URL. Browsers do not keep cookies apart by port, so
+// the name carries the dashboard's port: two runs' dashboards open side by
+// side on one host do not overwrite each other's token.
+const cookiePrefix = "diperf_token_"
+
+// cookieName is the token cookie's name for this dashboard.
+func (s *Server) cookieName() string {
+	_, port, _ := net.SplitHostPort(s.ln.Addr().String())
+	return cookiePrefix + port
+}
 
 func (s *Server) routes() http.Handler {
 	reg := prometheus.NewRegistry()
@@ -38,7 +48,7 @@ func (s *Server) auth(next http.Handler) http.Handler {
 		got := r.URL.Query().Get("token")
 		fromURL := got != ""
 		if !fromURL {
-			if c, err := r.Cookie(cookieName); err == nil {
+			if c, err := r.Cookie(s.cookieName()); err == nil {
 				got = c.Value
 			} else if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
 				got = strings.TrimPrefix(h, "Bearer ")
@@ -50,9 +60,10 @@ func (s *Server) auth(next http.Handler) http.Handler {
 			return
 		}
 		if fromURL {
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer") // the page's URL holds the token
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
 		next.ServeHTTP(w, r)
 	})
