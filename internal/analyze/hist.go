@@ -4,31 +4,19 @@ import (
 	"math"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
-// Response times go into HDR histograms in microseconds, from 1 µs to an
-// hour, with 2 significant digits: any percentile is within 1% of the exact
-// value (and is clamped to the exact minimum and maximum, which moments
-// keep). Longer calls count as an hour in the histogram only.
-const (
-	histLowestUs  = 1
-	histHighestUs = 3_600_000_000
-	histDigits    = 2
-)
+// Response times go into HDR histograms of stats' geometry (stats.NewRTHist:
+// microseconds, 1 µs to an hour, 2 significant digits); percentiles are
+// clamped to the exact minimum and maximum, which moments keep.
 
 // newHist returns an empty response-time histogram.
-func newHist() *hdr.Histogram {
-	return hdr.New(histLowestUs, histHighestUs, histDigits)
-}
+func newHist() *hdr.Histogram { return stats.NewRTHist() }
 
 // record adds a duration of ns nanoseconds to h.
-func record(h *hdr.Histogram, ns int64) {
-	us := (ns + 500) / 1000
-	if us > histHighestUs {
-		us = histHighestUs
-	}
-	_ = h.RecordValue(max(us, 0)) // in range by construction
-}
+func record(h *hdr.Histogram, ns int64) { stats.RecordRT(h, ns) }
 
 // moments are the exact count, sums, minimum and maximum of a set of
 // durations (ns); the histogram beside them gives the percentiles.

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // maxClientsPerTester bounds Config.ClientsPerTester (as the experiment
@@ -18,7 +20,7 @@ const perClientHistDigits = 1
 
 // newClientHist returns an empty per-client response-time histogram.
 func newClientHist() *hdr.Histogram {
-	return hdr.New(histLowestUs, histHighestUs, perClientHistDigits)
+	return hdr.New(stats.RTLowestUs, stats.RTHighestUs, perClientHistDigits)
 }
 
 // perClient is the analysis of a run whose testers ran several client

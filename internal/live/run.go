@@ -8,22 +8,11 @@ import (
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // Lag is how long after a second ends its figures stay provisional.
 const Lag = 3 * time.Second
-
-// Histogram geometry: the analyzer's (microseconds, 1 µs to an hour, 2
-// significant digits), so that live percentiles agree with quanta.csv.
-const (
-	histLowestUs  = 1
-	histHighestUs = 3_600_000_000
-	histDigits    = 2
-)
-
-// NewHist returns an empty response-time histogram (µs) of the geometry
-// the Final hooks receive.
-func NewHist() *hdr.Histogram { return hdr.New(histLowestUs, histHighestUs, histDigits) }
 
 // Run is the live state of one run. Safe for concurrent use; a nil *Run
 // ignores every call, so that the controller need not check.
@@ -64,13 +53,13 @@ func New(o Options) *Run {
 	}
 	t0 := o.Now().Unix()
 	return &Run{now: o.Now, name: o.Name, planned: o.Testers, t0: t0, final: t0,
-		open: map[int64]*hdr.Histogram{}, whole: NewHist(), state: "running",
+		open: map[int64]*hdr.Histogram{}, whole: stats.NewRTHist(), state: "running",
 		classes: make([]uint64, numClasses), errs: make([]errClass, numClasses)}
 }
 
 // OnFinal registers f, called (without the Run's lock, in order) with each
-// second when it becomes final, and its response-time histogram (µs) of
-// successful calls. f must not keep the histogram.
+// second when it becomes final, and its response-time histogram (µs, of
+// stats.NewRTHist's geometry) of successful calls. f must not keep it.
 func (r *Run) OnFinal(f func(Second, *hdr.Histogram)) {
 	if r == nil {
 		return
@@ -96,7 +85,7 @@ func (r *Run) hist(t int64) *hdr.Histogram {
 	}
 	h := r.open[t]
 	if h == nil {
-		h = NewHist()
+		h = stats.NewRTHist()
 		r.open[t] = h
 	}
 	return h
@@ -139,7 +128,7 @@ func (r *Run) count(t *Tester, s *sample.Sample, start, end int64) {
 	row := r.row(sec)
 	switch s.Status {
 	case sample.OK:
-		us := min(max((s.Latency()+500)/1000, 0), histHighestUs)
+		us := stats.RTMicros(s.Latency())
 		row.OK++
 		row.rtSum += float64(us) / 1e3
 		row.MaxMs = max(row.MaxMs, float64(us)/1e3)

@@ -5,6 +5,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/diperf/diperf/internal/stats"
+
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -176,7 +178,7 @@ func (r *Run) Recent() (ok, failed uint64, tput, rtMs float64) {
 // the Prometheus histogram.
 func (r *Run) Whole() (*hdr.Histogram, float64) {
 	if r == nil {
-		return NewHist(), 0
+		return stats.NewRTHist(), 0
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // final is a second made final, with its histogram, for the hooks.
@@ -70,7 +72,7 @@ func (r *Run) finalize(until int64) []final {
 		h := r.open[r.final]
 		delete(r.open, r.final)
 		if h == nil {
-			h = NewHist()
+			h = stats.NewRTHist()
 		}
 		row.fill(h)
 		row.Final = true

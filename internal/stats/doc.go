@@ -1,7 +1,8 @@
 // Package stats holds the order statistics that analyze, compare and model
 // share, one definition each: the nearest-rank percentile and median, a
-// selection of the k-th smallest value, and the 95% bootstrap interval.
-// It imports only the standard library.
+// selection of the k-th smallest value, the 95% bootstrap interval, and
+// the geometry of the response-time histograms (rthist.go). It imports
+// only the standard library and HdrHistogram.
 //
 // # Percentiles: nearest rank
 //

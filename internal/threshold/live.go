@@ -7,18 +7,8 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/stats"
 )
-
-// The geometry of Second.RT, the analyzer's: microseconds from 1 µs to an
-// hour, 2 significant digits.
-const (
-	HistLowestUs  = 1
-	HistHighestUs = 3_600_000_000
-	HistDigits    = 2
-)
-
-// NewHist returns an empty histogram of Second.RT's geometry.
-func NewHist() *hdr.Histogram { return hdr.New(HistLowestUs, HistHighestUs, HistDigits) }
 
 // Second is one second of a run, as the controller aggregates it live.
 type Second struct {
@@ -134,8 +124,8 @@ func countsOf(h *hdr.Histogram) ([]int64, error) {
 	if h == nil || h.TotalCount() == 0 {
 		return nil, nil
 	}
-	if h.LowestTrackableValue() != HistLowestUs || h.HighestTrackableValue() != HistHighestUs || h.SignificantFigures() != HistDigits {
-		g := NewHist()
+	if h.LowestTrackableValue() != stats.RTLowestUs || h.HighestTrackableValue() != stats.RTHighestUs || h.SignificantFigures() != stats.RTDigits {
+		g := stats.NewRTHist()
 		if dropped := g.Merge(h); dropped > 0 {
 			return nil, fmt.Errorf("threshold: %d response times out of the range 1 µs to 1 h", dropped)
 		}

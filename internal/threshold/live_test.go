@@ -8,13 +8,14 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // sec is a second of n successful calls of ms each and failed failures.
 func sec(t int64, n int, ms int64, failed int) Second {
 	s := Second{T: t, OK: n, Failed: failed, Load: float64(n) * float64(ms) / 1000}
 	if n > 0 {
-		s.RT = NewHist()
+		s.RT = stats.NewRTHist()
 		_ = s.RT.RecordValues(ms*1000, int64(n))
 	}
 	return s

@@ -1,6 +1,10 @@
 package threshold
 
-import hdr "github.com/HdrHistogram/hdrhistogram-go"
+import (
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/diperf/diperf/internal/stats"
+)
 
 // window is a live threshold's window: running sums over the seconds it
 // holds and, for a last-N window, those seconds, to take out again as
@@ -75,7 +79,7 @@ func (w *window) figures() *figures {
 	if w.counts == nil {
 		return f
 	}
-	snap := NewHist().Export()
+	snap := stats.NewRTHist().Export()
 	copy(snap.Counts, w.counts)
 	h := hdr.Import(snap)
 	if f.rtN = int(h.TotalCount()); f.rtN == 0 {

@@ -10,6 +10,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // MeasureOptions configure the measurement of the tree's upper-level
@@ -96,8 +97,7 @@ func synthLeaf(rng *rand.Rand, o MeasureOptions) (*Summary, *hdr.Histogram) {
 	mu := math.Log(o.MedianMs * 1e6)
 	for i := range o.SamplesPerChild {
 		ns := int64(math.Exp(mu + o.Sigma*rng.NormFloat64()))
-		us := min(max((ns+500)/1000, 0), histHighestUs)
-		_ = h.RecordValue(us) // in range by construction
+		stats.RecordRT(h, ns)
 		s.mergeMoments(1, float64(ns), float64(ns)*float64(ns), ns, ns)
 		if i%100 == 99 {
 			s.ByStatus[sample.Failed]++

@@ -9,21 +9,16 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
-// The response-time histogram geometry is the analyzer's (internal/analyze
-// hist.go): microseconds from 1 µs to an hour, 2 significant digits, so
-// that a leaf's summaries merge into what `diperf analyze` would compute.
-const (
-	histLowestUs  = 1
-	histHighestUs = 3_600_000_000
-	histDigits    = 2
-	summaryV1     = 1
-)
+// summaryV1 is the version byte of a summary's wire form.
+const summaryV1 = 1
 
 // NewHist returns an empty response-time histogram of the summaries'
-// geometry.
-func NewHist() *hdr.Histogram { return hdr.New(histLowestUs, histHighestUs, histDigits) }
+// geometry: the analyzer's (stats.NewRTHist), so that a leaf's summaries
+// merge into what `diperf analyze` would compute.
+func NewHist() *hdr.Histogram { return stats.NewRTHist() }
 
 // countsLen is the number of buckets of a histogram of that geometry.
 var countsLen = len(NewHist().Export().Counts)
@@ -60,8 +55,8 @@ func (s *Summary) SetHist(h *hdr.Histogram) { copy(s.Counts, h.Export().Counts) 
 // Hist returns s's response-time histogram as an hdr.Histogram, for
 // percentiles.
 func (s *Summary) Hist() *hdr.Histogram {
-	return hdr.Import(&hdr.Snapshot{LowestTrackableValue: histLowestUs, HighestTrackableValue: histHighestUs,
-		SignificantFigures: histDigits, Counts: s.Counts, IntegerToDoubleConversionRatio: 1})
+	return hdr.Import(&hdr.Snapshot{LowestTrackableValue: stats.RTLowestUs, HighestTrackableValue: stats.RTHighestUs,
+		SignificantFigures: stats.RTDigits, Counts: s.Counts, IntegerToDoubleConversionRatio: 1})
 }
 
 // Jain returns Jain's fairness index of the quantum's successful calls per
