@@ -39,14 +39,9 @@ func checkThresholds(e *env, dir string, s *analyze.Summary, junit string) error
 			return err
 		}
 	}
-	if !threshold.Failed(rs) {
+	n := threshold.Failures(rs)
+	if n == 0 {
 		return nil
-	}
-	n := 0
-	for _, r := range rs {
-		if !r.Passed {
-			n++
-		}
 	}
 	return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d thresholds failed (%s in %s)", n, len(rs), rundir.Summary, dir),
 		Hint: "the run itself completed; its files are all written"}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"sync"
 	"time"
@@ -87,22 +88,14 @@ func (s *Scraper) loop(ctx context.Context, ep Endpoint) {
 func (s *Scraper) Errors() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range s.errs {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.errs)
 }
 
 // Scrapes returns how many scrapes of each endpoint were made.
 func (s *Scraper) Scrapes() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := map[string]int{}
-	for k, v := range s.scrape {
-		out[k] = v
-	}
-	return out
+	return maps.Clone(s.scrape)
 }
 
 // once scrapes ep and sinks its points, stamped with the midpoint of

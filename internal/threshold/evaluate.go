@@ -24,14 +24,15 @@ type Result struct {
 	Abort    bool     `json:"abort,omitempty"` // it could stop the run early
 }
 
-// Failed reports whether any of rs failed.
-func Failed(rs []Result) bool {
+// Failures counts the results of rs that failed.
+func Failures(rs []Result) int {
+	n := 0
 	for _, r := range rs {
 		if !r.Passed {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // Name is the name a threshold's results go by: its check, trimmed, and

@@ -92,8 +92,8 @@ func TestEvaluateWindows(t *testing.T) {
 	if got[2].Name != "p99_ms < 50 over last 5s" || got[2].Window != "last 5s" || got[0].Name != "p50_ms < 50" || got[1].Metric != "p50_ms" {
 		t.Errorf("names %q, %q, window %q, metric %q", got[0].Name, got[2].Name, got[2].Window, got[1].Metric)
 	}
-	if !Failed(got) || Failed(got[:1]) {
-		t.Error("Failed disagrees with the results")
+	if Failures(got) == 0 || Failures(got[:1]) != 0 {
+		t.Error("Failures disagrees with the results")
 	}
 }
 
