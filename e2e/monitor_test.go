@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -13,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diperf/diperf/internal/bench/peers"
 )
 
 // startProcess starts argv and waits until addr accepts connections; it
@@ -132,59 +136,24 @@ monitor:
 	}
 }
 
-// nginxStubConf serves a small file and stub_status on /status.
-const nginxStubConf = `worker_processes 1;
-daemon off;
-master_process on;
-pid %[1]s/nginx.pid;
-error_log %[1]s/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path %[1]s/tmp/body;
-  proxy_temp_path %[1]s/tmp/proxy;
-  fastcgi_temp_path %[1]s/tmp/fastcgi;
-  uwsgi_temp_path %[1]s/tmp/uwsgi;
-  scgi_temp_path %[1]s/tmp/scgi;
-  server {
-    listen %[2]s;
-    root %[1]s/www;
-    location = /status { stub_status; }
-  }
-}
-`
-
 // An nginx-served experiment with the built-in http client: nginx's own
 // request counter (stub_status) matches the clients' successful calls
 // within 1% per quantum, each scrape's own request taken off.
 func TestMonitorNginxStubStatus(t *testing.T) {
-	exe, err := exec.LookPath("nginx")
-	if err != nil {
-		if exe, err = exec.LookPath("/usr/sbin/nginx"); err != nil {
-			t.Skip("nginx not installed (scripts/test.sh installs it)")
-		}
+	ng, err := peers.StartNginx(context.Background(), peers.NginxOptions{StubStatus: true})
+	if errors.Is(err, peers.ErrNotInstalled) {
+		t.Skip("nginx not installed (scripts/test.sh installs it)")
 	}
-	dir, err := os.MkdirTemp("", "diperf-nginx-stub-*")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	addr := freeAddr(t)
-	for _, d := range []string{"www", "tmp"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.Chmod(dir, 0o755)
-	os.WriteFile(filepath.Join(dir, "www", "index.html"), []byte(strings.Repeat("x", 611)+"\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "nginx.conf"), fmt.Appendf(nil, nginxStubConf, dir, addr), 0o644)
-	startProcess(t, addr, exe, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"), "-e", filepath.Join(dir, "error.log"))
-	if resp, err := http.Get("http://" + addr + "/status"); err != nil || resp.StatusCode != 200 {
+	t.Cleanup(ng.Stop)
+	if resp, err := http.Get(ng.Status); err != nil || resp.StatusCode != 200 {
 		t.Fatalf("nginx stub_status: %v %v", resp, err)
 	}
 	exp := writeExperiment(t, fmt.Sprintf(`name: nginx-monitored
 client:
-  http: {url: "http://%[1]s/index.html"}
+  http: {url: %[1]q}
 schedule:
   testers: 4
   tester_start_interval: 250ms
@@ -192,9 +161,9 @@ schedule:
   client_interval: 0s
 monitor:
   - name: nginx
-    url: http://%[1]s/status
+    url: %[2]s
     format: stub_status
-`, addr))
+`, ng.URL, ng.Status))
 	out := filepath.Join(t.TempDir(), "run")
 	if r := diperf(t, 2*time.Minute, "run", exp, "--out", out); r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)

@@ -18,6 +18,9 @@ import (
 type NginxOptions struct {
 	Workers  int // worker_processes (0 = 1)
 	FileSize int // bytes of the static file (0 = 612, the size of nginx's welcome page)
+	// StubStatus serves nginx's stub_status page (its own request
+	// counters) at /status too, for a server view of the run.
+	StubStatus bool
 }
 
 // Nginx is a private nginx on loopback: its own configuration, files and
@@ -25,6 +28,7 @@ type NginxOptions struct {
 // system's nginx service is never touched.
 type Nginx struct {
 	URL     string // the static file's address
+	Status  string // the stub_status page's address (with NginxOptions.StubStatus; else "")
 	dir     string
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the master process has exited
@@ -70,7 +74,7 @@ http {
   scgi_temp_path %[2]s/tmp/scgi;
   server {
     listen 127.0.0.1:%[3]d;
-    root %[2]s/www;
+    root %[2]s/www;%[4]s
   }
 }
 `
@@ -103,6 +107,9 @@ func startNginxOnce(ctx context.Context, exe string, o NginxOptions) (*Nginx, er
 		return nil, err
 	}
 	n := &Nginx{URL: fmt.Sprintf("http://127.0.0.1:%d/index.html", port), dir: dir}
+	if o.StubStatus {
+		n.Status = fmt.Sprintf("http://127.0.0.1:%d/status", port)
+	}
 	conf := filepath.Join(dir, "nginx.conf")
 	n.cmd = exec.Command(exe, "-p", dir, "-c", conf, "-e", filepath.Join(dir, "error.log"))
 	n.cmd.Stdout, n.cmd.Stderr = os.Stderr, os.Stderr
@@ -118,6 +125,14 @@ func startNginxOnce(ctx context.Context, exe string, o NginxOptions) (*Nginx, er
 		return nil, err
 	}
 	return n, nil
+}
+
+// stubStatus is the server block's stub_status location, when o asks for it.
+func stubStatus(o NginxOptions) string {
+	if !o.StubStatus {
+		return ""
+	}
+	return "\n    location = /status { stub_status; }"
 }
 
 // nginxDir writes the configuration and the file, readable by nginx's
@@ -136,7 +151,7 @@ func nginxDir(o NginxOptions, port int) (string, error) {
 		os.MkdirAll(filepath.Join(dir, "www"), 0o755),
 		os.MkdirAll(filepath.Join(dir, "tmp"), 0o755),
 		os.WriteFile(filepath.Join(dir, "www", "index.html"), []byte(strings.Repeat("x", size-1)+"\n"), 0o644),
-		os.WriteFile(filepath.Join(dir, "nginx.conf"), fmt.Appendf(nil, nginxConf, workers, dir, port), 0o644),
+		os.WriteFile(filepath.Join(dir, "nginx.conf"), fmt.Appendf(nil, nginxConf, workers, dir, port, stubStatus(o)), 0o644),
 	)
 	if err != nil {
 		os.RemoveAll(dir)
