@@ -112,12 +112,11 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		status = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
-	if err := checkThresholds(e, o.Dir, s, junit); err != nil && errs.Code(err) != errs.CodeRefused {
-		return err
-	} else if runErr == nil {
-		return err
+	terr := checkThresholds(e, o.Dir, s, junit)
+	if runErr != nil && (terr == nil || errs.Code(terr) == errs.CodeRefused) {
+		return runErr // stopped by a threshold: that says more than "n failed"
 	}
-	return runErr
+	return terr
 }
 
 func defaultRunDir(name string) string {

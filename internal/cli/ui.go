@@ -38,19 +38,19 @@ func addUIFlags(fs *flag.FlagSet) *uiFlags {
 
 // ui is a run's dashboard, or nothing when it is off.
 type ui struct {
-	run    *live.Run
+	run    *live.Run // what it shows (nil when off: the controller keeps its own)
 	srv    *dashboard.Server
 	linger time.Duration
 }
 
 // startUI starts exp's dashboard on u's address, printing its URL on
-// e.stderr; with --ui off only the live state is made (the controller
-// keeps it anyway).
+// e.stderr; with --ui off it starts nothing.
 func startUI(e *env, exp *experiment.Experiment, dir string, u *uiFlags) (*ui, error) {
-	out := &ui{run: live.New(live.Options{Name: exp.Name, Testers: exp.Schedule.Testers})}
+	out := &ui{}
 	if u == nil || u.addr == "off" || u.addr == "" {
 		return out, nil
 	}
+	out.run = live.New(live.Options{Name: exp.Name, Testers: exp.Schedule.Testers})
 	o := dashboard.Options{Addr: u.addr, Report: rundir.Path(dir, rundir.Report)}
 	if u.tokenFile != "" {
 		tok, err := readPrivateSecret("--ui-token-file", u.tokenFile)
