@@ -3,8 +3,6 @@ package bench
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
@@ -156,16 +155,16 @@ func benchDir(o ControllerOptions) (string, error) {
 	return os.MkdirTemp("", "diperf-bench-controller-")
 }
 
-// writeBenchFiles writes the run's token and the join experiment.
-func writeBenchFiles(dir string, o ControllerOptions) ([]byte, error) {
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, err
+// writeBenchFiles writes the run's token, its controller key and the
+// join experiment.
+func writeBenchFiles(dir string, o ControllerOptions) (credential.Token, error) {
+	tok, key, err := credential.New([]string{"bench-controller"}, time.Now().Add(o.Duration+24*time.Hour))
+	if err != nil {
+		return tok, err
 	}
-	secret := []byte(base64.StdEncoding.EncodeToString(raw))
 	token := filepath.Join(dir, "token")
-	if err := os.WriteFile(token, secret, 0o600); err != nil {
-		return nil, err
+	if err := credential.WritePair(token, credential.KeyPathFor(token), tok, key); err != nil {
+		return tok, err
 	}
 	// Every tester may join at once, and runs until it says Done: its
 	// duration covers the connection phase as well as the sending.
@@ -176,7 +175,7 @@ schedule: {testers: %d, tester_start_interval: 0s, tester_duration: %ds, client_
 sync: {transport: tcp}
 controller: {mode: %q, transport: %q%s}
 `, token, o.Testers, int(o.Duration.Seconds())+1800, cmp.Or(o.Mode, "disk"), cmp.Or(o.Transport, "tcp"), relaysKey(o.Relays))
-	return secret, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
+	return tok, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(exp), 0o644)
 }
 
 // relaysKey is the controller section's relays key for n (none when

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/diperf/diperf/internal/credential"
 )
 
 // generator is the controller benchmark's tester sessions: in this
@@ -32,14 +34,14 @@ type genResult struct {
 // Total, each sending Each samples/s for D once started, connected
 // Connectors at a time (0: connectors).
 type genPlan struct {
-	Connectors int           `json:"connectors"`
-	Addr       string        `json:"addr"`
-	Secret     []byte        `json:"secret"`
-	First      int           `json:"first"`
-	Count      int           `json:"count"`
-	Total      int           `json:"total"`
-	Each       float64       `json:"each"`
-	D          time.Duration `json:"duration_ns"`
+	Connectors int              `json:"connectors"`
+	Addr       string           `json:"addr"`
+	Token      credential.Token `json:"token"`
+	First      int              `json:"first"`
+	Count      int              `json:"count"`
+	Total      int              `json:"total"`
+	Each       float64          `json:"each"`
+	D          time.Duration    `json:"duration_ns"`
 }
 
 // localGen runs a plan's sessions as goroutines of this process.
@@ -58,7 +60,7 @@ func newLocalGen(p genPlan) *localGen {
 
 func (g *localGen) connect(ctx context.Context) error {
 	g.stopBeats = heartbeats(g.slots)
-	t, err := connectAll(ctx, cmp.Or(g.plan.Connectors, connectors), g.plan.Addr, g.slots, g.plan.First, g.plan.Total, g.plan.Secret, &g.counts)
+	t, err := connectAll(ctx, cmp.Or(g.plan.Connectors, connectors), g.plan.Addr, g.slots, g.plan.First, g.plan.Total, g.plan.Token, &g.counts)
 	if err != nil {
 		g.stopBeats()
 		return err

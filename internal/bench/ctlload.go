@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
@@ -28,7 +29,7 @@ const startLead = 200 * time.Millisecond
 
 // loadIt connects the testers, measures the controller with them idle,
 // has them send for o.Duration and waits for every session to end.
-func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte, r *ControllerResult, progress io.Writer) error {
+func (ch *child) loadIt(ctx context.Context, o ControllerOptions, tok credential.Token, r *ControllerResult, progress io.Writer) error {
 	addr, err := waitEvent(ch.dir, "listening", time.Minute, ch.alive)
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func (ch *child) loadIt(ctx context.Context, o ControllerOptions, secret []byte,
 		}
 		defer detach()
 	}
-	g, procs, err := newGenerator(o, genPlan{Addr: addr, Secret: secret, Total: o.Testers,
+	g, procs, err := newGenerator(o, genPlan{Addr: addr, Token: tok, Total: o.Testers,
 		Each: o.Rate / float64(o.Testers), D: o.Duration}, progress)
 	if err != nil {
 		return err
@@ -103,7 +104,7 @@ func newGenerator(o ControllerOptions, p genPlan, logw io.Writer) (generator, in
 
 // connectAll connects tester slots first..first+len(slots)-1 of total into
 // slots, parallel at a time, and returns them.
-func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.Pointer[loadTester], first, total int, secret []byte, counts *genCounts) ([]*loadTester, error) {
+func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.Pointer[loadTester], first, total int, tok credential.Token, counts *genCounts) ([]*loadTester, error) {
 	n := len(slots)
 	var next atomic.Int64
 	var firstErr error
@@ -112,7 +113,7 @@ func connectAll(ctx context.Context, parallel int, addr string, slots []atomic.P
 	for range min(parallel, n) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				t, err := dialTester(ctx, addr, first+i, total, secret, counts)
+				t, err := dialTester(ctx, addr, first+i, total, tok, counts)
 				if err != nil {
 					once.Do(func() { firstErr = err })
 					next.Store(int64(n))

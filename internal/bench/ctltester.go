@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/tester"
@@ -49,7 +50,7 @@ type genCounts struct {
 // dialTester connects tester slot of n from its source address, runs the
 // handshake and reports its clock sync, as a tester does before its
 // client loop; it then waits for run.
-func dialTester(ctx context.Context, addr string, slot, n int, secret []byte, counts *genCounts) (*loadTester, error) {
+func dialTester(ctx context.Context, addr string, slot, n int, tok credential.Token, counts *genCounts) (*loadTester, error) {
 	nc, err := sourceDialer(slot, n).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("tester %d: dial %s from %v: %w", slot, addr, SourceAddr(slot, n), err)
@@ -59,7 +60,7 @@ func dialTester(ctx context.Context, addr string, slot, n int, secret []byte, co
 	host := "bench-" + strconv.Itoa(slot)
 	hello := protocol.Hello{Proto: protocol.Version, Slot: slot, ID: host + ":1", Host: host, PID: 1, Nonce: protocol.NewNonce()}
 	_ = nc.SetReadDeadline(time.Now().Add(60 * time.Second))
-	if t.desc, err = tester.Handshake(t.conn, secret, hello); err != nil {
+	if t.desc, err = tester.Handshake(t.conn, tok, hello); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("tester %d: %w", slot, err)
 	}

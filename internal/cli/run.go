@@ -24,7 +24,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
 	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
 	uif := addUIFlags(fs)
-	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), instead of making a random one")
+	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), at least 32 random bytes, instead of making a random one")
 	junit := junitFlag(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
@@ -44,12 +44,15 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 		o.Advertise = exp.Controller.Advertise
 	}
 	switch {
+	case exp.Testbed.Provider == experiment.ProviderJoin && exp.Testbed.TokenFile == "":
+		err = errs.Usagef("the join provider needs testbed.token_file (made with the controller's key when missing): its testers prove they hold its secret, and obey only the key it names")
+	case exp.Testbed.Provider == experiment.ProviderJoin:
+		o.Token, o.Key, err = joinCredential(e, exp)
+		if err == nil && *secretFile != "" {
+			err = errs.Usagef("--secret-file and testbed.token_file both give the join run's secret: give the token file only")
+		}
 	case *secretFile != "":
 		o.Secret, err = readSecretFile(*secretFile)
-	case exp.Testbed.TokenFile != "":
-		o.Secret, err = tokenFile(e, exp.Testbed.TokenFile)
-	case exp.Testbed.Provider == experiment.ProviderJoin:
-		err = errs.Usagef("the join provider needs testbed.token_file (made when missing) or --secret-file: its testers prove they hold the same secret")
 	}
 	if err != nil {
 		return err

@@ -2,90 +2,128 @@ package cli
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/base64"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"strings"
+	"time"
 
-	"github.com/diperf/diperf/internal/controller"
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/experiment"
 )
 
+// minMeshToken is the shortest token the sensor mesh's files may hold.
+const minMeshToken = 16
+
 // secretHint says how to make a good secret file.
-const secretHint = "make one with: (umask 077; head -c 32 /dev/urandom | base64 > FILE)"
+const secretHint = credential.SecretHint
 
-// readSecretFile reads a run's secret from path (diperf run --secret-file):
-// the file's bytes without surrounding whitespace, at least
-// controller.MinSecret and at most maxSecret of them. The file must be a
-// regular file that neither its group nor others may read or write.
-func readSecretFile(path string) ([]byte, error) { return readPrivateSecret("--secret-file", path) }
-
-// readPrivateSecret is readSecretFile for a file named by setting (a flag
-// or an experiment key), which the errors name.
-func readPrivateSecret(setting, path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readSecretFile reads a run's secret from path (diperf run
+// --secret-file): a private file holding at least 32 random bytes
+// (credential.CheckSecret), without surrounding white space.
+func readSecretFile(path string) ([]byte, error) {
+	b, err := readPrivate("--secret-file", path)
 	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("%s: %w", setting, err), secretHint)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", setting, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errs.Usage(fmt.Errorf("%s %s is not a regular file", setting, path), secretHint)
-	}
-	if perm := st.Mode().Perm(); perm&0o077 != 0 {
-		return nil, errs.Usage(fmt.Errorf("%s %s may be read or written by its group or others (mode %04o)", setting, path, perm),
-			"make it private: chmod 600 "+path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSecret+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", setting, err)
-	}
-	if len(b) > maxSecret {
-		return nil, errs.Usage(fmt.Errorf("%s %s holds more than %d bytes", setting, path, maxSecret), secretHint)
+		return nil, err
 	}
 	b = bytes.TrimSpace(b)
-	if len(b) < controller.MinSecret {
-		return nil, errs.Usage(fmt.Errorf("%s %s holds %d bytes (without surrounding white space); a secret needs at least %d",
-			setting, path, len(b), controller.MinSecret), secretHint)
+	if err := credential.CheckSecret(b); err != nil {
+		return nil, errs.Usage(fmt.Errorf("--secret-file %s: %w", path, err), secretHint)
 	}
 	return b, nil
 }
 
-// tokenFile reads the run's secret from testbed.token_file, which the
-// testers that join read too; when the file does not exist it is made,
-// private to its owner, with a new random secret, and the user is told.
-func tokenFile(e *env, path string) ([]byte, error) {
-	return readOrMakeToken(e, "testbed.token_file", path, "testers join with: diperf tester --join HOST:PORT --token-file "+path)
+// readPrivateSecret reads a token of the sensor mesh from a private file
+// named by setting (a flag or an experiment key), which the errors name:
+// at least minMeshToken bytes without surrounding white space.
+func readPrivateSecret(setting, path string) ([]byte, error) {
+	b, err := readPrivate(setting, path)
+	if err != nil {
+		return nil, err
+	}
+	if b = bytes.TrimSpace(b); len(b) < minMeshToken {
+		return nil, errs.Usage(fmt.Errorf("%s %s holds %d bytes (without surrounding white space); a secret needs at least %d",
+			setting, path, len(b), minMeshToken), secretHint)
+	}
+	return b, nil
 }
 
-// readOrMakeToken reads the private token in path (named setting in
-// errors); when the file does not exist it makes it, mode 0600, with 32
-// random bytes in base64, and tells the user who uses it (use).
-func readOrMakeToken(e *env, setting, path, use string) ([]byte, error) {
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		return readPrivateSecret(setting, path)
+// readPrivate reads a private credential file, its errors as usage errors
+// naming setting.
+func readPrivate(setting, path string) ([]byte, error) {
+	b, err := credential.ReadFile(path, true)
+	switch {
+	case errors.Is(err, credential.ErrNotPrivate):
+		return nil, errs.Usage(fmt.Errorf("%s %w", setting, err), "make it private: chmod 600 "+path)
+	case err != nil:
+		return nil, errs.Usage(fmt.Errorf("%s: %w", setting, err), secretHint)
 	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("making a token: %w", err)
+	return b, nil
+}
+
+// defaultTokenValid is how long a token that diperf run makes stays good.
+const defaultTokenValid = 24 * time.Hour
+
+// joinCredential reads the join run's token (testbed.token_file) and the
+// controller key that pairs with it (controller.key_file, or beside the
+// token); when the token file does not exist both are made, good for this
+// experiment for defaultTokenValid, and the user is told.
+func joinCredential(e *env, exp *experiment.Experiment) (*credential.Token, ed25519.PrivateKey, error) {
+	path := exp.Testbed.TokenFile
+	keyPath := exp.Controller.KeyFile
+	if keyPath == "" {
+		keyPath = credential.KeyPathFor(path)
 	}
-	tok := []byte(base64.StdEncoding.EncodeToString(raw))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		tok, err := makeToken(path, keyPath, []string{exp.Name}, defaultTokenValid)
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(e.stderr, "diperf: made a new token in %s (good for run %q until %s) and the controller's key in %s;"+
+			" give testers the token only: diperf tester --join HOST:PORT --token-file %s\n",
+			path, exp.Name, tok.Expires.Format(time.RFC3339), keyPath, path)
+	}
+	return readJoinCredential(path, keyPath)
+}
+
+// readJoinCredential reads a token file and its controller key file.
+func readJoinCredential(path, keyPath string) (*credential.Token, ed25519.PrivateKey, error) {
+	b, err := readPrivate("testbed.token_file", path)
 	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("%s: %w", setting, err), "give a "+setting+" path diperf may create, or make one: "+secretHint)
+		return nil, nil, err
 	}
-	_, err = f.Write(append(tok, '\n'))
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	tok, err := credential.ParseToken(b)
+	if errors.Is(err, credential.ErrOldToken) {
+		return nil, nil, errs.Usage(fmt.Errorf("testbed.token_file %s: %w", path, err),
+			"make a token with the controller's key: diperf token "+path+".new --runs NAME (and give the testers the new file)")
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", setting, err)
+		return nil, nil, errs.Usage(fmt.Errorf("testbed.token_file %s: %w", path, err), "make one with: diperf token FILE --runs NAME")
 	}
-	fmt.Fprintf(e.stderr, "diperf: made a new token in %s; %s\n", path, use)
+	key, err := credential.ReadKey(keyPath)
+	if err != nil {
+		return nil, nil, errs.Usage(fmt.Errorf("controller.key_file, the key of token %s (%s): %w", path, tok.Fingerprint(), err),
+			"give controller.key_file, the key file made with the token (chmod 600), or make both anew with: diperf token FILE --runs NAME")
+	}
+	return &tok, key, nil
+}
+
+// makeToken makes a token file and its key file, good for runs until
+// valid from now.
+func makeToken(path, keyPath string, runs []string, valid time.Duration) (credential.Token, error) {
+	for _, r := range runs {
+		if strings.TrimSpace(r) == "" {
+			return credential.Token{}, errs.Usagef("a run name may not be empty")
+		}
+	}
+	tok, key, err := credential.New(runs, time.Now().Add(valid))
+	if err != nil {
+		return tok, err
+	}
+	if err := credential.WritePair(path, keyPath, tok, key); err != nil {
+		return tok, errs.Usage(fmt.Errorf("%s: %w", path, err), "give a token path diperf may create (an existing token is never replaced)")
+	}
 	return tok, nil
 }

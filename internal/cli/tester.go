@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/testbed"
@@ -38,11 +39,11 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	var f testerFlags
 	fs.StringVar(&o.Controller, "controller", "", "controller address host:port")
 	fs.IntVar(&o.Slot, "slot", protocol.AnySlot, "the slot the controller started this tester for (default: any slot still waiting)")
-	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding the run's secret, read to its end and closed")
+	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding this tester's token, read to its end and closed")
 	fs.StringVar(&f.join, "join", "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
-	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the run's secret (testbed.token_file of the controller)")
+	fs.StringVar(&f.tokenFile, "token-file", "", "the run's token file (testbed.token_file of the controller): the secret to prove and the controller's key to obey")
 	fs.DurationVar(&f.retry, "join-retry", defaultJoinRetry, "with --join: how long to keep trying to reach a controller that does not answer yet (0: try once)")
-	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the secret in base64 (started over SSH)")
+	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the token in base64 (started over SSH)")
 	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
 	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
 	fs.StringVar(&o.SpoolPath, strings.TrimPrefix(testbed.SpoolFlag, "--"), "",
@@ -62,11 +63,11 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	// Before anything else: no client may read this process's memory, or
 	// inherit the descriptor the secret came on.
 	protectProcess()
-	secret, err := f.secret(&o)
+	tok, err := f.token(&o)
 	if err != nil {
 		return err
 	}
-	o.Secret = secret
+	o.Token = tok
 	err = tester.Run(ctx, o)
 	if errors.Is(err, tester.ErrLostController) {
 		return &errs.Error{Code: errs.CodeFailed, Err: err}
@@ -93,16 +94,16 @@ func (f *testerFlags) check(controller string) error {
 	return nil
 }
 
-// secret reads the run's secret the way the flags say; with --stdio it
+// token reads the tester's token the way the flags say; with --stdio it
 // also makes o.Conn, the protocol over stdin and stdout.
-func (f *testerFlags) secret(o *tester.Options) ([]byte, error) {
+func (f *testerFlags) token(o *tester.Options) (credential.Token, error) {
 	switch {
 	case f.secretFD >= 0:
-		s, err := readSecretFD(f.secretFD)
+		b, err := readSecretFD(f.secretFD)
 		if err != nil {
-			return nil, errs.Usage(err, "testers are started by 'diperf run', which passes the secret on an inherited descriptor")
+			return credential.Token{}, errs.Usage(err, "testers are started by 'diperf run', which passes their token on an inherited descriptor")
 		}
-		return s, nil
+		return parseLaunchToken("--secret-fd", b)
 	case f.tokenFile != "":
 		return readTokenFile(f.tokenFile)
 	}
@@ -110,15 +111,24 @@ func (f *testerFlags) secret(o *tester.Options) ([]byte, error) {
 	// (it lost its controller), not a SIGPIPE that kills it.
 	signal.Ignore(syscall.SIGPIPE)
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
-	s, err := readSecretLine(in)
+	b, err := readSecretLine(in)
 	if err != nil {
-		return nil, errs.Usage(err, "--stdio testers are started over SSH by 'diperf run', which sends the secret first")
+		return credential.Token{}, errs.Usage(err, "--stdio testers are started over SSH by 'diperf run', which sends their token first")
 	}
 	if o.Controller == "" {
 		o.Controller = "stdio"
 	}
 	o.Conn = transport.Stdio(in, os.Stdout, "stdio", o.Controller)
-	return s, nil
+	return parseLaunchToken("stdin", b)
+}
+
+// parseLaunchToken reads the token a testbed handed over on from.
+func parseLaunchToken(from string, b []byte) (credential.Token, error) {
+	tok, err := credential.ParseToken(b)
+	if err != nil {
+		return tok, fmt.Errorf("the token on %s: %w", from, err)
+	}
+	return tok, nil
 }
 
 // readSecretLine reads the first line of r, the secret in base64.
@@ -137,23 +147,24 @@ func readSecretLine(r *bufio.Reader) ([]byte, error) {
 	return s, nil
 }
 
-// readTokenFile reads a joining tester's secret: the file's bytes without
-// surrounding white space.
-func readTokenFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, errs.Usage(fmt.Errorf("--token-file: %w", err), "give the token file the controller uses (testbed.token_file)")
+// readTokenFile reads a joining tester's token file; a stale token, or
+// one in the format from before the controller had a key, is refused
+// with what to do.
+func readTokenFile(path string) (credential.Token, error) {
+	tok, err := credential.ReadToken(path, false)
+	switch {
+	case errors.Is(err, credential.ErrOldToken):
+		return tok, errs.Usage(fmt.Errorf("--token-file %w", err), "ask the controller's owner for the token file of this run (testbed.token_file), made by diperf run or diperf token")
+	case errors.Is(err, os.ErrNotExist):
+		return tok, errs.Usage(fmt.Errorf("--token-file: %w", err), "give the token file the controller uses (testbed.token_file)")
+	case err != nil:
+		return tok, errs.Usage(fmt.Errorf("--token-file %w", err), "give the token file the controller uses (testbed.token_file)")
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxSecret+1))
-	if err != nil {
-		return nil, fmt.Errorf("--token-file: %w", err)
+	if !time.Now().Before(tok.Expires) {
+		return tok, errs.Usage(fmt.Errorf("--token-file %s: %w: it expired at %s", path, credential.ErrStale, tok.Expires.Format(time.RFC3339)),
+			"ask the controller's owner for a new token (diperf token FILE --runs NAME --valid 24h)")
 	}
-	b = []byte(strings.TrimSpace(string(b)))
-	if len(b) == 0 || len(b) > maxSecret {
-		return nil, errs.Usagef("--token-file %s holds %d bytes; want 1 to %d", path, len(b), maxSecret)
-	}
-	return b, nil
+	return tok, nil
 }
 
 // readSecretFD reads the secret from inherited descriptor fd to its end

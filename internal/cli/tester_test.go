@@ -73,18 +73,22 @@ func TestReadSecretFile(t *testing.T) {
 		}
 		return p
 	}
-	b, err := readSecretFile(write("good", "  0123456789abcdef-secret\n", 0o600))
-	if err != nil || string(b) != "0123456789abcdef-secret" {
+	const good = "q8Lx+/0m1Jt3fC5yQ2n7R4s6U9w0zA8bD1eF3gH5iJ4="
+	b, err := readSecretFile(write("good", "  "+good+"\n", 0o600))
+	if err != nil || string(b) != good {
 		t.Fatalf("secret %q, %v", b, err)
 	}
-	if b, err := readSecretFile(write("owner-read-only", "0123456789abcdef", 0o400)); err != nil || len(b) != 16 {
+	if b, err := readSecretFile(write("owner-read-only", good, 0o400)); err != nil || string(b) != good {
 		t.Errorf("a 0400 file: %q, %v", b, err)
 	}
 	tests := []struct{ name, path, want, hint string }{
 		{"group readable", write("group", "0123456789abcdef-secret", 0o640), "may be read or written by its group or others (mode 0640)", "chmod 600"},
 		{"world readable", write("world", "0123456789abcdef-secret", 0o604), "(mode 0604)", "chmod 600"},
 		{"group writable", write("gw", "0123456789abcdef-secret", 0o620), "(mode 0620)", "chmod 600"},
-		{"short", write("short", "tiny\n", 0o600), "holds 4 bytes", "head -c 32 /dev/urandom"},
+		{"short", write("short", "tiny\n", 0o600), "holds 3 bytes once decoded", "head -c 32 /dev/urandom"},
+		{"16 bytes in hex", write("hex16", "0123456789abcdef0123456789abcdef", 0o600), "holds 16 bytes once decoded", "head -c 32"},
+		{"a pattern", write("pattern", strings.Repeat("ab", 40), 0o600), "not 32 random bytes", "head -c 32"},
+		{"a word", write("word", "password-password-password-password!", 0o600), "distinct byte values", "head -c 32"},
 		{"too long", write("long", strings.Repeat("x", maxSecret+1), 0o600), "more than 4096 bytes", "head -c 32"},
 		{"missing", filepath.Join(dir, "nope"), "no such file", "head -c 32"},
 		{"a directory", dir, "is not a regular file", "head -c 32"},

@@ -6,10 +6,8 @@
 package controller
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
+	"crypto/ed25519"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/live"
@@ -50,9 +49,16 @@ type Options struct {
 	Progress    io.Writer     // live progress (nil = none)
 	JoinTimeout time.Duration // 0 = DefaultJoinTimeout
 	// Secret is the run's shared secret, which every tester proves it
-	// holds (nil: a random one; else at least MinSecret bytes). It never
-	// reaches the run directory, the logs or a client.
+	// holds (nil: a random one; else at least 32 random bytes,
+	// credential.CheckSecret). It never reaches the run directory, the
+	// logs or a client. The run makes its own key to prove itself with.
 	Secret []byte
+	// Token and Key, when set, are the run's credential from a token file
+	// and its controller key file (the join provider): the token must
+	// admit the run (its name, not expired) and Key be the private half of
+	// the key it names. Secret is then unused.
+	Token *credential.Token
+	Key   ed25519.PrivateKey
 	// Relays is how many relay worker processes accept the testers'
 	// connections in the controller's place, each holding at most
 	// RelayMaxConns of them (0: the controller accepts them itself); see
@@ -70,9 +76,6 @@ type Options struct {
 	// controller keeps its own for the progress line.
 	Live *live.Run
 }
-
-// MinSecret is the shortest secret Options.Secret may give.
-const MinSecret = 16
 
 // Outcome is how a run went.
 type Outcome struct {
@@ -181,11 +184,12 @@ type controller struct {
 	client     protocol.ClientDesc // what testers run (unless Options.Client)
 	o          Options
 	exp        *experiment.Experiment
-	secret     []byte
-	adv        advertised    // what testers are told to dial (Options.Advertise, parsed)
-	addr       string        // the controller address testers are told
-	advWhy     string        // why addr was chosen, for events.jsonl
-	ready      testbed.Ready // where the testbed starts testers
+	cred       protocol.Controller // what it proves itself and checks testers with
+	token      []byte              // the testers' token, as the testbed hands it over
+	adv        advertised          // what testers are told to dial (Options.Advertise, parsed)
+	addr       string              // the controller address testers are told
+	advWhy     string              // why addr was chosen, for events.jsonl
+	ready      testbed.Ready       // where the testbed starts testers
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
 	live       *live.Run     // per-second aggregates (Options.Live or its own)
@@ -254,34 +258,13 @@ func newController(o Options) (*controller, error) {
 	if err != nil {
 		return nil, errs.Usage(err, "give --advertise HOST or HOST:PORT, an address of this machine the testers can reach")
 	}
-	secret, err := runSecret(o.Secret)
-	if err != nil {
+	c := &controller{o: o, exp: o.Experiment, adv: adv, live: o.Live, client: cl,
+		cad: cadenceFor(o.Experiment.Schedule.Testers), gate: make(chan struct{}, lockGate),
+		lostOpen: map[*slot]struct{}{}}
+	if c.cred, c.token, err = runCredential(o, c.runSpan()); err != nil {
 		return nil, err
 	}
-	return &controller{o: o, exp: o.Experiment, adv: adv, secret: secret, live: o.Live, client: cl,
-		cad: cadenceFor(o.Experiment.Schedule.Testers), gate: make(chan struct{}, lockGate),
-		lostOpen: map[*slot]struct{}{}}, nil
-}
-
-// runSecret returns a copy of the given secret, or a random one: 32
-// random bytes in base64, text (as a token file made by diperf run), so
-// that a testbed may hand it over in a token file, which a tester reads
-// without its surrounding white space. Raw random bytes began or ended
-// with a white-space byte in one run of 21: the slurm testbed's testers
-// then held another secret and refused the controller.
-func runSecret(given []byte) ([]byte, error) {
-	if given != nil {
-		if len(given) < MinSecret {
-			return nil, errs.Usage(fmt.Errorf("the run's secret is %d bytes; it must be at least %d", len(given), MinSecret),
-				"use a longer secret, e.g. head -c 32 /dev/urandom | base64 > FILE")
-		}
-		return bytes.Clone(given), nil
-	}
-	raw := make([]byte, 32)
-	if _, err := rand.Read(raw); err != nil {
-		return nil, fmt.Errorf("controller: making the run's secret: %w", err)
-	}
-	return base64.StdEncoding.AppendEncode(nil, raw), nil
+	return c, nil
 }
 
 func (c *controller) openFiles() error {

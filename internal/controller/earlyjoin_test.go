@@ -19,7 +19,7 @@ import (
 func TestScheduleAcceptsOnceSlotsExist(t *testing.T) {
 	t.Parallel()
 	const testers = 3
-	c, err := newController(Options{Experiment: testExperiment(t, testers, time.Second), Secret: []byte("0123456789abcdef0123456789abcdef")})
+	c, err := newController(Options{Experiment: testExperiment(t, testers, time.Second), Secret: []byte("q8Lx+/0m1Jt3fC5yQ2n7R4s6U9w0zA8bD1eF3gH5iJ4=")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (b *inproc) Start(_ context.Context, s testbed.Spec) (testbed.Handle, error
 	run := b.start
 	if run == nil {
 		run = func(ctx context.Context, s testbed.Spec) error {
-			o := tester.Options{Controller: s.Controller, Slot: s.Slot, Secret: s.Secret}
+			o := tester.Options{Controller: s.Controller, Slot: s.Slot, Token: specToken(s)}
 			if b.net != nil {
 				o.Transport = b.net
 			}

@@ -78,7 +78,7 @@ func TestListenFailureLeavesNoRunDir(t *testing.T) {
 // given (and prove), and that a short one is refused.
 func TestGivenSecret(t *testing.T) {
 	t.Parallel()
-	secret := []byte("0123456789abcdef-given")
+	secret := []byte("q8Lx+/0m1Jt3fC5yQ2n7R4s6U9w0zA8bD1eF3gH5iJ4=")
 	tb := newInproc(transport.NewMemory())
 	o := inprocOptions(testExperiment(t, 1, 300*time.Millisecond), filepath.Join(t.TempDir(), "run"), tb)
 	o.Secret = secret
@@ -86,12 +86,14 @@ func TestGivenSecret(t *testing.T) {
 	if err != nil || out.Started != 1 || out.Failed != 0 {
 		t.Fatalf("run with a given secret: %+v, %v", out, err)
 	}
-	if !bytes.Equal(tb.specs[0].Secret, secret) {
-		t.Errorf("tester given secret %q, want %q", tb.specs[0].Secret, secret)
+	if got := specToken(tb.specs[0]).Secret; !bytes.Equal(got, secret) {
+		t.Errorf("tester given secret %q, want %q", got, secret)
 	}
-	o.Secret, o.Dir = []byte("short"), filepath.Join(t.TempDir(), "run")
-	if _, err := Run(context.Background(), o); err == nil || errs.Code(err) != errs.CodeUsage || !strings.Contains(err.Error(), "at least 16") {
-		t.Errorf("a 5-byte secret: %v", err)
+	for _, weak := range []string{"short", "0123456789abcdef0123456789abcdef", "passwordpasswordpasswordpassword!"} {
+		o.Secret, o.Dir = []byte(weak), filepath.Join(t.TempDir(), "run")
+		if _, err := Run(context.Background(), o); err == nil || errs.Code(err) != errs.CodeUsage || !strings.Contains(err.Error(), "32 random bytes") {
+			t.Errorf("secret %q: %v, want it refused as under 32 random bytes", weak, err)
+		}
 	}
 }
 

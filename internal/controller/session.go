@@ -78,31 +78,17 @@ type reportedError struct{ msg string }
 
 func (e *reportedError) Error() string { return "tester reported: " + e.msg }
 
-// admit runs the mutual proof of the shared secret, bound to the slot,
-// the tester id and both nonces, secures the connection with the session
-// keys and binds it to the slot the tester was launched for.
+// admit runs the handshake (protocol.Admit: the tester proves it holds
+// the run's secret, then the controller signs with the run's key, both
+// bound to the slot, the tester id, the run, both nonces and both key
+// shares), secures the connection with the session keys and binds it to
+// the slot the tester was launched for.
 func (c *controller) admit(conn *protocol.Conn) (*slot, error) {
 	_ = conn.SetReadDeadline(time.Now().Add(handshakeTimeout))
-	var h protocol.Hello
-	if err := conn.Expect(protocol.TypeHello, &h); err != nil {
+	h, err := protocol.Admit(conn, c.cred)
+	if err != nil {
 		return nil, err
 	}
-	if h.Proto != protocol.Version {
-		return nil, fmt.Errorf("protocol version %d not supported (this controller speaks %d)", h.Proto, protocol.Version)
-	}
-	b := protocol.BindingOf(h, protocol.NewNonce())
-	ch := protocol.Challenge{Proof: protocol.Proof(c.secret, protocol.RoleController, b), Nonce: b.ControllerNonce}
-	if err := conn.WriteJSON(protocol.TypeChallenge, ch); err != nil {
-		return nil, err
-	}
-	var a protocol.Auth
-	if err := conn.Expect(protocol.TypeAuth, &a); err != nil {
-		return nil, err
-	}
-	if !protocol.CheckProof(c.secret, protocol.RoleTester, b, a.Proof) {
-		return nil, errors.New("authentication failed")
-	}
-	conn.Secure(protocol.SessionKeys(c.secret, protocol.RoleController, b))
 	_ = conn.SetReadDeadline(time.Time{})
 	return c.bind(conn, h)
 }

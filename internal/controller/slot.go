@@ -126,7 +126,7 @@ func (c *controller) newSlot(i int) *slot {
 // spec says how the testbed starts the tester of rec's slot.
 func (c *controller) spec(rec *rundir.TesterRecord) testbed.Spec {
 	i := rec.Slot
-	spec := testbed.Spec{Slot: i, Host: c.ready.HostFor(i), Controller: c.addr, Secret: c.secret,
+	spec := testbed.Spec{Slot: i, Host: c.ready.HostFor(i), Controller: c.addr, Token: c.token,
 		LogPath: c.testerLog(i), Attach: c.attach, TimeServerTCP: c.times.tcpAddr()}
 	spec.ExtraArgs = c.injectClock(rec)
 	return spec

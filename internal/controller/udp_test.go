@@ -15,6 +15,7 @@ import (
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/testbed"
+	"github.com/diperf/diperf/internal/tester"
 	"github.com/diperf/diperf/internal/transport"
 )
 
@@ -76,20 +77,8 @@ func udpFake(ctx context.Context, t *testing.T, s testbed.Spec) (*fakeTester, *p
 	}
 	conn := protocol.NewConn(nc)
 	hello := protocol.Hello{Proto: protocol.Version, Slot: s.Slot, ID: "fake:1", Nonce: protocol.NewNonce()}
-	if err := conn.WriteJSON(protocol.TypeHello, hello); err != nil {
-		t.Error(err)
-		return nil, nil
-	}
-	var ch protocol.Challenge
-	if err := conn.Expect(protocol.TypeChallenge, &ch); err != nil {
-		t.Error(err)
-		return nil, nil
-	}
-	b := protocol.BindingOf(hello, ch.Nonce)
-	_ = conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(s.Secret, protocol.RoleTester, b)})
-	conn.Secure(protocol.SessionKeys(s.Secret, protocol.RoleTester, b))
-	var d protocol.TestDesc
-	if err := conn.Expect(protocol.TypeTestDesc, &d); err != nil || d.UDP == nil {
+	d, err := tester.Handshake(conn, specToken(s), hello)
+	if err != nil || d.UDP == nil {
 		t.Errorf("test description: %v, grant %+v", err, d.UDP)
 		return nil, nil
 	}

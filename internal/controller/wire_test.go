@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/testbed"
+	"github.com/diperf/diperf/internal/tester"
 	"github.com/diperf/diperf/internal/transport"
 )
 
@@ -28,20 +30,15 @@ func rogueJoin(ctx context.Context, net *transport.Memory, s testbed.Spec, proto
 	}
 	conn := protocol.NewConn(nc)
 	hello := protocol.Hello{Proto: proto, Slot: s.Slot, ID: "rogue:1", Nonce: protocol.NewNonce()}
-	if err := conn.WriteJSON(protocol.TypeHello, hello); err != nil {
-		return conn, err
-	}
-	var ch protocol.Challenge
-	if err := conn.Expect(protocol.TypeChallenge, &ch); err != nil {
-		return conn, err
-	}
-	b := protocol.BindingOf(hello, ch.Nonce)
-	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(s.Secret, protocol.RoleTester, b)}); err != nil {
-		return conn, err
-	}
-	conn.Secure(protocol.SessionKeys(s.Secret, protocol.RoleTester, b))
-	var d protocol.TestDesc
-	return conn, conn.Expect(protocol.TypeTestDesc, &d)
+	_, err = tester.Handshake(conn, specToken(s), hello)
+	return conn, err
+}
+
+// specToken is the token a testbed hands a tester (Spec.Token), parsed;
+// the zero token if it does not parse.
+func specToken(s testbed.Spec) credential.Token {
+	tok, _ := credential.ParseToken(s.Token)
+	return tok
 }
 
 // events reads the run's events.jsonl.

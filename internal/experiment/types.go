@@ -113,7 +113,7 @@ type Testbed struct {
 
 	// join (and slurm, whose tasks join)
 	Listen    string   `yaml:"listen"`     // where joining testers reach the controller (HOST:PORT)
-	TokenFile string   `yaml:"token_file"` // the run's secret, shared with the testers (made if missing)
+	TokenFile string   `yaml:"token_file"` // the testers' token (join: made with its key if missing; slurm: written by each run)
 	Wait      Duration `yaml:"wait"`       // how long to wait for testers to join
 }
 
@@ -140,6 +140,11 @@ type Controller struct {
 	// socket of the controller, never resent, the loss counted exactly
 	// per tester (docs/design/014-udp-samples.md).
 	Transport string `yaml:"transport"`
+	// KeyFile is the controller's private key, the pair of the public key
+	// that testbed.token_file carries (the join provider; "": the token
+	// file's path with ".key" added). It stays on the controller's host:
+	// testers are given the token file only (docs/design/017-trust-model.md).
+	KeyFile string `yaml:"key_file"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

@@ -3,9 +3,11 @@
 // Control messages are JSON; sample batches are binary.
 //
 // A connection starts with a handshake of plain frames of at most
-// MaxHandshakeFrame bytes (Hello, Challenge, Auth): both sides prove they
-// hold the run's secret with proofs bound to the slot, the tester id and
-// both nonces, and derive per-connection session keys (SessionKeys). From
+// MaxHandshakeFrame bytes (Hello, Challenge, Auth, Welcome): the tester
+// proves it holds the run's secret, the controller that it holds the
+// run's private key, both bound to the slot, the tester id, the run, both
+// nonces and both X25519 shares, and both derive per-connection session
+// keys from the secret and the key exchange (SessionKeys). From
 // then on (Conn.Secure) every frame carries its sequence number and a
 // truncated HMAC-SHA256: a frame that was forged, altered, replayed,
 // dropped or reordered is refused and ends the connection, never acted on.
@@ -55,8 +57,12 @@ import (
 // controller may grant a UDP session (TestDesc.UDP): the tester then sends
 // its sample batches as datagrams (docs/design/014-udp-samples.md) and its
 // Done carries UDPLastSeq and UDPSendErrors; a version-7 tester would
-// ignore the grant, so it is refused at its Hello.
-const Version = 8
+// ignore the grant, so it is refused at its Hello. Version 9: the
+// controller proves itself with its own key, not the testers' secret
+// (docs/design/017-trust-model.md): Hello and Challenge carry X25519
+// shares, the Challenge names the run and proves nothing, and the
+// controller's signature (TypeWelcome) follows the tester's Auth.
+const Version = 9
 
 // Limits on what a peer may send.
 const (
@@ -80,7 +86,7 @@ type Type uint8
 // Message types. Append only.
 const (
 	TypeHello      Type = iota + 1 // tester → controller: who I am, my nonce
-	TypeChallenge                  // controller → tester: proof of the secret, its nonce
+	TypeChallenge                  // controller → tester: its nonce, key share and run name
 	TypeAuth                       // tester → controller: proof of the secret
 	TypeTestDesc                   // controller → tester: what to run
 	TypeSyncReq                    // reserved: clock probes now go to the time server
@@ -93,11 +99,12 @@ const (
 	TypeError                      // either way: fatal error text, then close
 	TypeAck                        // controller → tester: samples up to this Seq are spooled (ack.go)
 	TypeHeartbeat                  // either way: still here (no payload)
+	TypeWelcome                    // controller → tester: its signature, once the tester proved itself
 	typeEnd
 )
 
 var typeNames = [...]string{"", "hello", "challenge", "auth", "testdesc", "syncreq",
-	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat"}
+	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat", "welcome"}
 
 // String names the type.
 func (t Type) String() string {

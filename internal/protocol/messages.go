@@ -14,6 +14,7 @@ type Hello struct {
 	Host  string `json:"host"`
 	PID   int    `json:"pid"`
 	Nonce []byte `json:"nonce"` // challenge for the controller
+	Kex   []byte `json:"kex"`   // the tester's X25519 share
 }
 
 // AnySlot in Hello.Slot asks for any slot still waiting for its tester:
@@ -21,16 +22,26 @@ type Hello struct {
 // (diperf tester --join).
 const AnySlot = -1
 
-// Challenge is the controller's answer to Hello: it proves it holds the
-// shared secret and challenges the tester in turn.
+// Challenge is the controller's answer to Hello: its nonce and key
+// share, and the run's name. It proves nothing yet: the controller signs
+// only once the tester proved it holds the secret (Welcome), so that a
+// peer without the secret learns nothing it could test a guess against.
 type Challenge struct {
-	Proof []byte `json:"proof"` // MAC of the tester's nonce
 	Nonce []byte `json:"nonce"` // challenge for the tester
+	Kex   []byte `json:"kex"`   // the controller's X25519 share
+	Run   string `json:"run"`   // the run's name, which the tester's token must admit
 }
 
 // Auth is the tester's proof that it holds the shared secret.
 type Auth struct {
 	Proof []byte `json:"proof"`
+}
+
+// Welcome is the controller's proof that it is the run's controller,
+// sent once the tester's Auth checked: its signature of the binding
+// (SignController).
+type Welcome struct {
+	Sig []byte `json:"sig"`
 }
 
 // TestDesc is the test description of DiPerF §3.4.

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -260,7 +261,7 @@ func TestConnJSONAndBinary(t *testing.T) {
 func TestProof(t *testing.T) {
 	t.Parallel()
 	secret := []byte("s3cret")
-	b := Binding{Proto: Version, Slot: 3, ID: "h:1", TesterNonce: NewNonce(), ControllerNonce: NewNonce()}
+	b := testBinding(3)
 	p := Proof(secret, RoleTester, b)
 	if !CheckProof(secret, RoleTester, b, p) {
 		t.Error("valid proof refused")
@@ -270,6 +271,49 @@ func TestProof(t *testing.T) {
 	}
 	if CheckProof([]byte("other"), RoleTester, b, p) {
 		t.Error("proof with the wrong secret accepted")
+	}
+}
+
+// TestControllerSignature: only the holder of the controller's private
+// key signs a binding that checks, and only for that binding; the
+// testers' secret makes no signature.
+func TestControllerSignature(t *testing.T) {
+	t.Parallel()
+	pub, key, _ := ed25519.GenerateKey(nil)
+	otherPub, otherKey, _ := ed25519.GenerateKey(nil)
+	b := testBinding(3)
+	sig := SignController(key, b)
+	if !CheckController(pub, b, sig) {
+		t.Fatal("the controller's own signature refused")
+	}
+	if CheckController(otherPub, b, sig) || CheckController(pub, b, SignController(otherKey, b)) {
+		t.Error("a signature under another key accepted")
+	}
+	o := b
+	o.Run = "other-run"
+	if CheckController(pub, o, sig) {
+		t.Error("a signature for another run accepted")
+	}
+	if CheckController(pub, b, Proof([]byte("s3cret"), RoleController, b)) {
+		t.Error("an HMAC of the testers' secret accepted as the controller's proof")
+	}
+}
+
+// TestShared: both ends of an X25519 exchange reach the same secret; a
+// share that is no public key is refused.
+func TestShared(t *testing.T) {
+	t.Parallel()
+	a, b := NewKex(), NewKex()
+	sa, err := Shared(a, b.PublicKey().Bytes())
+	sb, err2 := Shared(b, a.PublicKey().Bytes())
+	if err != nil || err2 != nil || !bytes.Equal(sa, sb) {
+		t.Fatalf("shared secrets differ: %v %v", err, err2)
+	}
+	if _, err := Shared(a, make([]byte, KexSize)); err == nil {
+		t.Error("the all-zero (low-order) share accepted")
+	}
+	if _, err := Shared(a, []byte{1, 2}); err == nil {
+		t.Error("a 2-byte share accepted")
 	}
 }
 

@@ -36,8 +36,8 @@ func BenchmarkFrames(b *testing.B) {
 				w.limit, r.limit = MaxFrame+SecureOverhead, MaxFrame+SecureOverhead
 				if secured {
 					bind := Binding{Proto: Version, Slot: 1, ID: "h:1", TesterNonce: NewNonce(), ControllerNonce: NewNonce()}
-					w.Secure(SessionKeys(bytes.Repeat([]byte{7}, 32), RoleTester, bind))
-					r.Secure(SessionKeys(bytes.Repeat([]byte{7}, 32), RoleController, bind))
+					w.Secure(SessionKeys(bytes.Repeat([]byte{7}, 32), testShared, RoleTester, bind))
+					r.Secure(SessionKeys(bytes.Repeat([]byte{7}, 32), testShared, RoleController, bind))
 				}
 				b.SetBytes(int64(size))
 				for b.Loop() {

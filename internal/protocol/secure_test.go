@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -27,9 +28,14 @@ func (m *memConn) SetReadDeadline(time.Time) error  { return nil }
 func (m *memConn) SetWriteDeadline(time.Time) error { return nil }
 func newMemConn(in []byte) *memConn                 { return &memConn{r: bytes.NewReader(in)} }
 func testBinding(slot int) Binding {
-	return Binding{Proto: Version, Slot: slot, ID: "h:1", TesterNonce: bytes.Repeat([]byte{1}, NonceSize), ControllerNonce: bytes.Repeat([]byte{2}, NonceSize)}
+	return Binding{Proto: Version, Slot: slot, ID: "h:1", TesterNonce: bytes.Repeat([]byte{1}, NonceSize), ControllerNonce: bytes.Repeat([]byte{2}, NonceSize),
+		TesterKex: bytes.Repeat([]byte{3}, KexSize), ControllerKex: bytes.Repeat([]byte{4}, KexSize), Run: "r"}
 }
-func keysOf(role string, b Binding) Keys { return SessionKeys([]byte("s3cret"), role, b) }
+func keysOf(role string, b Binding) Keys { return SessionKeys([]byte("s3cret"), testShared, role, b) }
+
+// testShared stands for the key exchange's shared secret in tests of
+// secured frames.
+var testShared = bytes.Repeat([]byte{5}, 32)
 
 // sealed returns the wire bytes of frames sent by role on a session of
 // binding b, one slice per frame.
@@ -155,9 +161,9 @@ func TestHandshakeFrameLimit(t *testing.T) {
 func TestBinding(t *testing.T) {
 	t.Parallel()
 	secret, b := []byte("s3cret"), testBinding(3)
-	p := Proof(secret, RoleController, b)
-	k := SessionKeys(secret, RoleController, b)
-	kt := SessionKeys(secret, RoleTester, b)
+	p := Proof(secret, RoleTester, b)
+	k := SessionKeys(secret, testShared, RoleController, b)
+	kt := SessionKeys(secret, testShared, RoleTester, b)
 	if !bytes.Equal(k.Send, kt.Recv) || !bytes.Equal(k.Recv, kt.Send) || bytes.Equal(k.Send, k.Recv) {
 		t.Fatal("the two sides' keys do not pair up, or both directions share a key")
 	}
@@ -168,18 +174,24 @@ func TestBinding(t *testing.T) {
 		"tester nonce":     func(b *Binding) { b.TesterNonce = bytes.Repeat([]byte{9}, NonceSize) },
 		"controller nonce": func(b *Binding) { b.ControllerNonce = bytes.Repeat([]byte{9}, NonceSize) },
 		"id into nonce":    func(b *Binding) { b.ID, b.TesterNonce = "h:1"+string(b.TesterNonce[:1]), b.TesterNonce[1:] },
+		"tester share":     func(b *Binding) { b.TesterKex = bytes.Repeat([]byte{9}, KexSize) },
+		"controller share": func(b *Binding) { b.ControllerKex = bytes.Repeat([]byte{9}, KexSize) },
+		"run":              func(b *Binding) { b.Run = "other" },
 	} {
 		o := b
 		change(&o)
-		if CheckProof(secret, RoleController, o, p) {
+		if CheckProof(secret, RoleTester, o, p) {
 			t.Errorf("a proof for another %s accepted", name)
 		}
-		if bytes.Equal(SessionKeys(secret, RoleController, o).Send, k.Send) {
+		if bytes.Equal(SessionKeys(secret, testShared, RoleController, o).Send, k.Send) {
 			t.Errorf("another %s gives the same session key", name)
 		}
 	}
-	if CheckProof(secret, RoleController, Binding{Slot: 3, ID: "h:1"}, Proof(secret, RoleController, Binding{Slot: 3, ID: "h:1"})) {
+	if CheckProof(secret, RoleTester, Binding{Slot: 3, ID: "h:1"}, Proof(secret, RoleTester, Binding{Slot: 3, ID: "h:1"})) {
 		t.Error("a proof without nonces accepted")
+	}
+	if bytes.Equal(SessionKeys(secret, bytes.Repeat([]byte{6}, 32), RoleController, b).Send, k.Send) {
+		t.Error("another key exchange gives the same session key: the secret alone would make the keys")
 	}
 }
 
@@ -221,20 +233,23 @@ func FuzzSecureRead(f *testing.F) {
 // tester receive them: none of them ever checks as a proof without the
 // secret.
 func FuzzHandshake(f *testing.F) {
-	f.Add([]byte(`{"proto":3,"slot":1,"id":"h:1","nonce":"AQID"}`), []byte(`{"proof":"AQID","nonce":"AQID"}`))
-	f.Add([]byte(`{"proto":3,"slot":-1,"id":""}`), []byte(`{"proof":null}`))
+	f.Add([]byte(`{"proto":9,"slot":1,"id":"h:1","nonce":"AQID","kex":"AQID"}`), []byte(`{"proof":"AQID","nonce":"AQID","sig":"AQID"}`))
+	f.Add([]byte(`{"proto":9,"slot":-1,"id":""}`), []byte(`{"proof":null}`))
+	pub, _, _ := ed25519.GenerateKey(nil)
 	f.Fuzz(func(t *testing.T, hello, answer []byte) {
 		var h Hello
 		var ch Challenge
 		var a Auth
+		var w Welcome
 		if DecodeJSON(TypeHello, hello, &h) != nil {
 			return
 		}
 		_ = DecodeJSON(TypeChallenge, answer, &ch)
 		_ = DecodeJSON(TypeAuth, answer, &a)
-		b := BindingOf(h, NewNonce())
-		if CheckProof([]byte("s3cret"), RoleTester, b, a.Proof) || CheckProof([]byte("s3cret"), RoleController, BindingOf(h, ch.Nonce), ch.Proof) {
-			t.Fatal("a proof made without the secret was accepted")
+		_ = DecodeJSON(TypeWelcome, answer, &w)
+		b := BindingOf(h, Challenge{Nonce: NewNonce(), Kex: NewKex().PublicKey().Bytes(), Run: "r"})
+		if CheckProof([]byte("s3cret"), RoleTester, b, a.Proof) || CheckController(pub, BindingOf(h, ch), w.Sig) {
+			t.Fatal("a proof made without the secret or the key was accepted")
 		}
 	})
 }

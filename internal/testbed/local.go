@@ -89,7 +89,7 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 		}
 		bin = exe
 	}
-	secret, err := secretPipe(s.Secret)
+	secret, err := secretPipe(s.Token)
 	if err != nil {
 		return nil, fmt.Errorf("local testbed: %w", err)
 	}

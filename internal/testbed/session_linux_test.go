@@ -75,7 +75,7 @@ func TestLocalKillsWhatATesterLeftBehind(t *testing.T) {
 			t.Parallel()
 			pids := filepath.Join(t.TempDir(), "pids")
 			l := &Local{Binary: fakeTester(t, `DIPERF_TESTBED_OWN_GROUP=1 `+os.Args[0]+` & a=$!; sh -c 'sleep 60 & sleep 60' & echo "$a $!" > `+pids+`.tmp; mv `+pids+`.tmp `+pids+`; `+tt.end)}
-			h, err := l.Start(context.Background(), Spec{Slot: 0, Secret: []byte("x")})
+			h, err := l.Start(context.Background(), Spec{Slot: 0, Token: []byte("x")})
 			if err != nil {
 				t.Fatal(err)
 			}

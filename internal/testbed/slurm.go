@@ -1,7 +1,6 @@
 package testbed
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -162,11 +161,7 @@ func (s *Slurm) StartAll(ctx context.Context, specs []Spec) ([]Handle, error) {
 	if len(specs) == 0 {
 		return nil, nil
 	}
-	tok, err := tokenText(specs[0].Secret)
-	if err != nil {
-		return nil, fmt.Errorf("slurm testbed: %w", err)
-	}
-	if err := writePrivate(s.token, tok); err != nil {
+	if err := writePrivate(s.token, specs[0].Token); err != nil {
 		return nil, fmt.Errorf("slurm testbed: writing the token file: %w", err)
 	}
 	list, err := taskList(specs)
@@ -256,18 +251,6 @@ func parseJobID(out string) (string, error) {
 		return "", fmt.Errorf("sbatch answered %q, not a job id", strings.TrimSpace(out))
 	}
 	return id, nil
-}
-
-// tokenText is the token file's content for a secret: the secret and a
-// line break. A tester reads the file without its surrounding white space
-// (diperf tester --token-file): a secret that begins or ends with white
-// space, which that would change, is refused rather than handed to testers
-// that would then hold another secret and refuse the controller.
-func tokenText(secret []byte) ([]byte, error) {
-	if len(secret) == 0 || !bytes.Equal(bytes.TrimSpace(secret), secret) {
-		return nil, errors.New("the run's secret begins or ends with white space (or is empty): a token file cannot carry it to the testers; give a secret of text (--secret-file or testbed.token_file)")
-	}
-	return append(bytes.Clone(secret), '\n'), nil
 }
 
 // writePrivate writes b to path, readable by its owner alone.

@@ -148,7 +148,7 @@ func (t *SSH) startTester(ctx context.Context, h *sshHost, s Spec) (*sshHandle, 
 	}
 	pids := make(chan int, 1)
 	go copyStderr(stderr, s.LogPath, pids)
-	secret := base64.StdEncoding.EncodeToString(s.Secret) + "\n"
+	secret := base64.StdEncoding.EncodeToString(s.Token) + "\n"
 	if _, err := io.WriteString(stdin, secret); err != nil {
 		sess.Close()
 		return nil, fmt.Errorf("%s: sending the secret: %w", h.t.name, err)

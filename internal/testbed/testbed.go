@@ -85,7 +85,7 @@ type Spec struct {
 	Slot       int      // index by start order
 	Host       string   // the host to start it on (Ready.HostFor)
 	Controller string   // address the tester dials
-	Secret     []byte   // shared secret the tester proves it holds
+	Token      []byte   // the tester's credential: a token's text (credential.Token.Encode)
 	LogPath    string   // where the tester's own output goes ("" = discard)
 	ExtraArgs  []string // more tester flags (e.g. test-only clock injection)
 	// Attach serves a tester connection the testbed opened itself
@@ -113,9 +113,9 @@ type Handle interface {
 	Kill() error  // kills it at once
 }
 
-// SecretFD is the file descriptor on which a local tester reads the run's
-// secret (diperf tester --secret-fd): an inherited pipe that holds the
-// secret and then ends. The environment and argv are never used: a client
+// SecretFD is the file descriptor on which a local tester reads its
+// token (diperf tester --secret-fd): an inherited pipe that holds the
+// token's text and then ends. The environment and argv are never used: a client
 // can read its tester's under /proc (/proc/PPID/environ keeps the initial
 // environment even after unsetenv).
 const SecretFD = 3

@@ -137,7 +137,7 @@ func TestLocalStartAndCleanup(t *testing.T) {
 	if _, err := l.Start(context.Background(), Spec{Slot: 9, Host: "node7.example.org"}); err == nil {
 		t.Error("local testbed started a tester on another host")
 	}
-	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Secret: []byte("s3cret")})
+	quick, err := l.Start(context.Background(), Spec{Slot: 0, Host: LocalHost, Controller: "ctl:1", Token: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestLocalStartAndCleanup(t *testing.T) {
 	if got := strings.TrimSpace(string(b)); got != "s3cret tester --controller ctl:1 --slot 0 --secret-fd 3 env:0" {
 		t.Errorf("tester given %q", got)
 	}
-	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1", Secret: []byte("s3cret")})
+	slow, err := l.Start(context.Background(), Spec{Slot: 1, Controller: "ctl:1", Token: []byte("s3cret")})
 	if err != nil {
 		t.Fatal(err)
 	}

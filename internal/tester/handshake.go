@@ -3,18 +3,24 @@ package tester
 import (
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
 // Handshake runs a tester's side of the handshake on conn (Hello,
-// Challenge, Auth; docs/design/007-authenticated-sessions.md): it sends
-// hello, checks the controller's proof of secret before it proves its own,
-// secures conn with the session keys and returns the test description the
-// controller sends next. Deadlines are the caller's. The tester and
-// `diperf bench controller`'s synthetic testers both use it.
-func Handshake(conn *protocol.Conn, secret []byte, hello protocol.Hello) (protocol.TestDesc, error) {
+// Challenge, Auth, Welcome; docs/design/017-trust-model.md): it sends
+// hello with a fresh key-exchange share, checks that its token admits the
+// run the Challenge names, proves it holds the token's secret, and obeys
+// only once the controller signed the handshake with the key the token
+// names; then it secures conn with the session keys and returns the test
+// description the controller sends next. Deadlines are the caller's. The
+// tester and `diperf bench controller`'s synthetic testers both use it.
+func Handshake(conn *protocol.Conn, tok credential.Token, hello protocol.Hello) (protocol.TestDesc, error) {
 	var desc protocol.TestDesc
+	kex := protocol.NewKex()
+	hello.Kex = kex.PublicKey().Bytes()
 	if err := conn.WriteJSON(protocol.TypeHello, hello); err != nil {
 		return desc, err
 	}
@@ -22,17 +28,39 @@ func Handshake(conn *protocol.Conn, secret []byte, hello protocol.Hello) (protoc
 	if err := conn.Expect(protocol.TypeChallenge, &ch); err != nil {
 		return desc, fmt.Errorf("tester: handshake: %w", err)
 	}
-	b := protocol.BindingOf(hello, ch.Nonce)
-	if !protocol.CheckProof(secret, protocol.RoleController, b, ch.Proof) {
-		return desc, errors.New("tester: the controller could not prove it holds the secret; refusing to run commands for it")
+	if err := tok.Admits(ch.Run, time.Now()); err != nil {
+		return desc, fmt.Errorf("tester: the controller runs %q, for which this token is no good: %w", clip(ch.Run), err)
 	}
-	auth := protocol.Auth{Proof: protocol.Proof(secret, protocol.RoleTester, b)}
-	if err := conn.WriteJSON(protocol.TypeAuth, auth); err != nil {
+	b := protocol.BindingOf(hello, ch)
+	shared, err := protocol.Shared(kex, ch.Kex)
+	if err != nil {
+		return desc, fmt.Errorf("tester: handshake: the controller's key share: %w", err)
+	}
+	if err := conn.WriteJSON(protocol.TypeAuth, protocol.Auth{Proof: protocol.Proof(tok.Secret, protocol.RoleTester, b)}); err != nil {
 		return desc, err
 	}
-	conn.Secure(protocol.SessionKeys(secret, protocol.RoleTester, b))
+	var w protocol.Welcome
+	if err := conn.Expect(protocol.TypeWelcome, &w); err != nil {
+		return desc, fmt.Errorf("tester: handshake: %w", err)
+	}
+	if !protocol.CheckController(tok.Controller, b, w.Sig) {
+		return desc, fmt.Errorf("%w (key %s); refusing to run commands for it", ErrImpostor, tok.Fingerprint())
+	}
+	conn.Secure(protocol.SessionKeys(tok.Secret, shared, protocol.RoleTester, b))
 	if err := conn.Expect(protocol.TypeTestDesc, &desc); err != nil {
 		return desc, fmt.Errorf("tester: waiting for the test description: %w", err)
 	}
 	return desc, nil
+}
+
+// ErrImpostor is a peer that answered as the controller but could not
+// sign with the controller's key the token names.
+var ErrImpostor = errors.New("tester: the peer could not prove it is the run's controller")
+
+// clip shortens a name from the wire quoted in an error.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "..."
+	}
+	return s
 }

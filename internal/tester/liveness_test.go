@@ -55,7 +55,7 @@ func fakeDesc(timeServer string, duration time.Duration) protocol.TestDesc {
 
 // startPartitionable starts a time server and the fake controller on net
 // and returns it once listening; the tester dials "controller:1".
-func startPartitionable(t *testing.T, net *transport.Memory, secret []byte, duration time.Duration) (*partitionable, func()) {
+func startPartitionable(t *testing.T, net *transport.Memory, secret testCred, duration time.Duration) (*partitionable, func()) {
 	t.Helper()
 	ts, err := timeserver.Start(timeserver.Options{TCP: "ts:0", ListenTCP: net.Listen})
 	if err != nil {
@@ -160,13 +160,13 @@ func (p *partitionable) read() {
 // own spool holds every sample too.
 func TestCutOffTesterStopsAndHealedSendsTheRest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+		net, secret := transport.NewMemory(), newTestCred(t)
 		p, stop := startPartitionable(t, net, secret, time.Minute)
 		defer stop()
 		spool := filepath.Join(t.TempDir(), "tester.spool")
 		result := make(chan error, 1)
 		go func() {
-			result <- Run(context.Background(), Options{Controller: "controller:1", Secret: secret, Transport: net, SpoolPath: spool})
+			result <- Run(context.Background(), Options{Controller: "controller:1", Token: secret.tok, Transport: net, SpoolPath: spool})
 		}()
 		<-p.open
 		time.Sleep(5 * time.Second)
@@ -219,12 +219,12 @@ func TestCutOffTesterStopsAndHealedSendsTheRest(t *testing.T) {
 // stops its clients, waits GiveUpAfter, and exits with ErrLostController.
 func TestCutOffTesterGivesUp(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+		net, secret := transport.NewMemory(), newTestCred(t)
 		p, stop := startPartitionable(t, net, secret, time.Hour)
 		defer stop()
 		result := make(chan error, 1)
 		go func() {
-			result <- Run(context.Background(), Options{Controller: "controller:1", Secret: secret, Transport: net})
+			result <- Run(context.Background(), Options{Controller: "controller:1", Token: secret.tok, Transport: net})
 		}()
 		<-p.open
 		time.Sleep(2 * time.Second)
@@ -247,12 +247,12 @@ func TestCutOffTesterGivesUp(t *testing.T) {
 // every sample over the wire.
 func TestSpoolErrorIsReportedAndTheTestGoesOn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+		net, secret := transport.NewMemory(), newTestCred(t)
 		p, stop := startPartitionable(t, net, secret, 3*time.Second)
 		defer stop()
 		var log strings.Builder
 		spool := filepath.Join(t.TempDir(), "missing-dir", "tester.spool")
-		err := Run(context.Background(), Options{Controller: "controller:1", Secret: secret, Transport: net, SpoolPath: spool, Log: &log})
+		err := Run(context.Background(), Options{Controller: "controller:1", Token: secret.tok, Transport: net, SpoolPath: spool, Log: &log})
 		if err != nil {
 			t.Fatal(err)
 		}

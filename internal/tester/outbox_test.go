@@ -90,14 +90,14 @@ func TestOutboxFlushesAtTheByteCap(t *testing.T) {
 // and logs what was produced and acknowledged.
 func TestFatalErrorReachesTheController(t *testing.T) {
 	t.Parallel()
-	net, secret := transport.NewMemory(), []byte("s3cret")
+	net, secret := transport.NewMemory(), newTestCred(t)
 	desc := protocol.TestDesc{Client: protocol.ClientDesc{Kind: protocol.ClientExec, Argv: []string{"true"}}, DurationNs: 1e9, TimeoutNs: 1e9,
 		SyncIntervalNs: 1e9, SyncProbes: 1, BatchNs: 1e9, TimeServer: "nowhere:1", TimeTransport: "tcp"}
 	addr, answer := fakeController(t, net, secret, desc)
 	var log bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err := Run(ctx, Options{Controller: addr, Secret: secret, Transport: net, Log: &log})
+	err := Run(ctx, Options{Controller: addr, Token: secret.tok, Transport: net, Log: &log})
 	if err == nil {
 		t.Fatal("tester ran without a time server")
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/diperf/diperf/internal/client"
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/clocksync"
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/transport"
@@ -28,10 +29,12 @@ import (
 
 // Options configure one tester.
 type Options struct {
-	Controller string              // controller address
-	Slot       int                 // slot the controller started us for
-	Secret     []byte              // shared secret with the controller
-	Transport  transport.Transport // how to reach the controller
+	Controller string // controller address
+	Slot       int    // slot the controller started us for
+	// Token is the tester's credential: the secret it proves it holds and
+	// the key of the only controller it obeys.
+	Token     credential.Token
+	Transport transport.Transport // how to reach the controller
 	// Conn, when set, is the connection to the controller already open
 	// (the stdio of an SSH session: diperf tester --stdio); Controller is
 	// then only its name.
@@ -118,7 +121,7 @@ func (t *Tester) handshake() error {
 	t.id = host + ":" + strconv.Itoa(os.Getpid())
 	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: protocol.NewNonce()}
 	_ = t.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
-	desc, err := Handshake(t.conn, t.o.Secret, hello)
+	desc, err := Handshake(t.conn, t.o.Token, hello)
 	if err != nil {
 		return err
 	}

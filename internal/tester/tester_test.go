@@ -2,9 +2,12 @@ package tester
 
 import (
 	"context"
+	"crypto/ed25519"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/transport"
 )
@@ -12,7 +15,7 @@ import (
 // fakeController admits one tester on net and sends it desc; it returns
 // the address to dial and a channel that gets the tester's answer: the
 // text of an Error frame, or "" for anything else.
-func fakeController(t *testing.T, net *transport.Memory, secret []byte, desc protocol.TestDesc) (string, <-chan string) {
+func fakeController(t *testing.T, net *transport.Memory, secret testCred, desc protocol.TestDesc) (string, <-chan string) {
 	t.Helper()
 	ln, err := net.Listen("controller:0")
 	if err != nil {
@@ -43,21 +46,28 @@ func fakeController(t *testing.T, net *transport.Memory, secret []byte, desc pro
 	return ln.Addr().String(), answer
 }
 
+// testCred is a run's credentials in tests: the testers' token and the
+// controller's key.
+type testCred struct {
+	tok credential.Token
+	key ed25519.PrivateKey
+}
+
+// newTestCred makes a credential good for the run "test" for an hour.
+func newTestCred(t *testing.T) testCred {
+	t.Helper()
+	tok, key, err := credential.New([]string{"test"}, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testCred{tok, key}
+}
+
 // fakeAdmit runs the controller's side of the handshake on conn and
 // secures it; false if the tester did not prove itself.
-func fakeAdmit(conn *protocol.Conn, secret []byte) bool {
-	var h protocol.Hello
-	var a protocol.Auth
-	if conn.Expect(protocol.TypeHello, &h) != nil {
-		return false
-	}
-	b := protocol.BindingOf(h, protocol.NewNonce())
-	if conn.WriteJSON(protocol.TypeChallenge, protocol.Challenge{Proof: protocol.Proof(secret, protocol.RoleController, b), Nonce: b.ControllerNonce}) != nil ||
-		conn.Expect(protocol.TypeAuth, &a) != nil || !protocol.CheckProof(secret, protocol.RoleTester, b, a.Proof) {
-		return false
-	}
-	conn.Secure(protocol.SessionKeys(secret, protocol.RoleController, b))
-	return true
+func fakeAdmit(conn *protocol.Conn, c testCred) bool {
+	_, err := protocol.Admit(conn, protocol.Controller{Secret: c.tok.Secret, Key: c.key, Run: "test"})
+	return err == nil
 }
 
 // TestUnknownClientKindIsRefused has a controller ask for a client kind
@@ -65,11 +75,11 @@ func fakeAdmit(conn *protocol.Conn, secret []byte) bool {
 // error and tells the controller why.
 func TestUnknownClientKindIsRefused(t *testing.T) {
 	t.Parallel()
-	net, secret := transport.NewMemory(), []byte("s3cret")
+	net, secret := transport.NewMemory(), newTestCred(t)
 	desc := protocol.TestDesc{Client: protocol.ClientDesc{Kind: "grpc", Argv: []string{"x"}}, DurationNs: 1e9, TimeoutNs: 1e9,
 		SyncIntervalNs: 1e9, SyncProbes: 1, BatchNs: 1e9, TimeServer: "ts:1", TimeTransport: "tcp"}
 	addr, answer := fakeController(t, net, secret, desc)
-	err := Run(context.Background(), Options{Controller: addr, Secret: secret, Transport: net})
+	err := Run(context.Background(), Options{Controller: addr, Token: secret.tok, Transport: net})
 	const want = `unknown client kind "grpc"`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("tester: %v, want an error holding %q", err, want)
