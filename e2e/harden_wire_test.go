@@ -65,8 +65,8 @@ func wireForged(typ byte, seq uint64, payload []byte) wireFrame {
 type wireAttack func(toController bool, i int, f wireFrame) []wireFrame
 
 // wireRelay listens on addr and relays each connection to upstream, frame
-// by frame; after the handshake (Hello and Auth one way, Challenge the
-// other) each frame goes through the attack chosen by the slot the Hello
+// by frame; after the handshake (Hello and Auth one way, Challenge and
+// Welcome the other) each frame goes through the attack chosen by the slot the Hello
 // names.
 func wireRelay(t *testing.T, addr, upstream string, attacks map[int]wireAttack) {
 	t.Helper()
@@ -117,7 +117,7 @@ func wireRelaySession(down, up net.Conn, attacks map[int]wireAttack) {
 		}
 	}
 	go pump(down, up, true, 1)  // Auth; Hello is already through
-	go pump(up, down, false, 1) // Challenge
+	go pump(up, down, false, 2) // Challenge, Welcome
 	wg.Wait()
 }
 

@@ -42,6 +42,7 @@ func init() {
 		"report":     {"(re)draw a run directory's report.html", reportCmd, false},
 		"call":       {"make one call to a service (a client for experiments)", callCmd, false},
 		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},
+		"token":      {"make a token for testers that join, and the controller's key that pairs with it", tokenCmd, false},
 		"version":    {"print the version", versionCmd, false},
 		"forecast":   {"what bandwidth and latency will A → B have? (the sensors' forecasts)", forecastCmd, false},
 		"netmap":     {"the latest bandwidth and latency between sensors (terminal, --json, --svg)", netmapCmd, false},
