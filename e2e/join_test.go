@@ -54,6 +54,15 @@ func joinNew(t *testing.T, testers int, wait string) *joinSetup {
 	return s
 }
 
+// makeToken makes a token file good for runs, and its key file beside
+// it, as a user does: diperf token FILE --runs RUNS.
+func makeToken(t *testing.T, path string, runs string, extra ...string) {
+	t.Helper()
+	if r := diperf(t, 30*time.Second, append([]string{"token", path, "--runs", runs}, extra...)...); r.code != 0 {
+		t.Fatalf("diperf token: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
 // joinShellLoop is how a user starts testers by hand: a plain shell loop,
 // `for i in ...; do diperf tester --join ADDR --token-file F & done`; each
 // tester's stderr goes to <logs>/<name>-<i>.err and its exit status to
@@ -247,18 +256,14 @@ func TestJoinFewerThanAsked(t *testing.T) {
 // run goes on with the others.
 func TestJoinRefused(t *testing.T) {
 	s := joinNew(t, 2, "60s")
-	if err := os.WriteFile(s.token, []byte("the-right-token-0123456789abcdef\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	makeToken(t, s.token, "join")
 	wrong := filepath.Join(t.TempDir(), "wrong")
-	if err := os.WriteFile(wrong, []byte("a-wrong-token-0123456789abcdefgh\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	makeToken(t, wrong, "join") // another secret, another key
 	run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out)
 	waitEvent(t, s.out, "batch-start", -1)
 	s.joinShellLoop(t, "wrong", 1, wrong).wait(t, 30*time.Second)
 	bad := s.joinOutcomes(t, "wrong", 1)[0]
-	if bad.rc == 0 || !strings.Contains(bad.stderr, "secret") {
+	if bad.rc == 0 || !strings.Contains(bad.stderr, "authentication failed") {
 		t.Errorf("the tester with the wrong token: exit %d, stderr:\n%s", bad.rc, bad.stderr)
 	}
 	if entries, _ := os.ReadDir(s.ran); len(entries) > 0 {
@@ -308,9 +313,7 @@ func TestJoinRefused(t *testing.T) {
 // naming the address.
 func TestJoinBeforeController(t *testing.T) {
 	s := joinNew(t, 2, "20s")
-	if err := os.WriteFile(s.token, []byte("the-right-token-0123456789abcdef\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	makeToken(t, s.token, "join")
 	loop := s.joinShellLoop(t, "early", 2, s.token)
 	time.Sleep(2 * time.Second) // the testers try, and fail, meanwhile
 	run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out)
@@ -351,7 +354,7 @@ func TestJoinUsage(t *testing.T) {
 		name, exp string
 		want      []string
 	}{
-		{"no token", noToken, []string{"testbed.token_file", "--secret-file"}},
+		{"no token", noToken, []string{"testbed.token_file", "controller's key"}},
 		{"wildcard", writeExperiment(t, wildcard), []string{"wildcard", "advertise"}},
 		{"own address, nobody listens", writeExperiment(t, advertised), []string{nobody, "cannot reach"}},
 	}

@@ -81,8 +81,8 @@ func joinCredential(e *env, exp *experiment.Experiment) (*credential.Token, ed25
 		if err != nil {
 			return nil, nil, err
 		}
-		fmt.Fprintf(e.stderr, "diperf: made a new token in %s (good for run %q until %s) and the controller's key in %s;"+
-			" give testers the token only: diperf tester --join HOST:PORT --token-file %s\n",
+		fmt.Fprintf(e.stderr, "diperf: made a new token in %s (good for run %q until %s) and the controller's key in %s (keep it here);"+
+			" testers join with: diperf tester --join HOST:PORT --token-file %s\n",
 			path, exp.Name, tok.Expires.Format(time.RFC3339), keyPath, path)
 	}
 	return readJoinCredential(path, keyPath)
