@@ -27,7 +27,9 @@ var providerKeys = []struct {
 	{"time_limit", []string{ProviderSlurm}, func(t *Testbed) bool { return t.TimeLimit != 0 }},
 	{"sbatch_args", []string{ProviderSlurm}, func(t *Testbed) bool { return len(t.SbatchArgs) > 0 }},
 	{"listen", []string{ProviderJoin}, func(t *Testbed) bool { return t.Listen != "" }},
-	{"token_file", []string{ProviderJoin, ProviderSlurm}, func(t *Testbed) bool { return t.TokenFile != "" }},
+	// token_file: a slurm run writes its own token, with a key made for
+	// that run alone, into the run directory (docs/design/017).
+	{"token_file", []string{ProviderJoin}, func(t *Testbed) bool { return t.TokenFile != "" }},
 	{"wait", []string{ProviderJoin, ProviderSlurm}, func(t *Testbed) bool { return t.Wait != 0 }},
 }
 
@@ -39,6 +41,9 @@ func (v *validator) remote() {
 			v.add("testbed."+k.key, fmt.Sprintf("applies to testbed.provider %s only, and this experiment's is %q",
 				strings.Join(k.providers, " or "), tb.Provider))
 		}
+	}
+	if v.e.Controller.KeyFile != "" && tb.Provider != ProviderJoin {
+		v.add("controller.key_file", fmt.Sprintf("applies to testbed.provider join only (the key of its token_file; other runs make a key of their own), and this experiment's is %q", tb.Provider))
 	}
 	v.positive("testbed.connect_timeout", tb.ConnectTimeout)
 	v.notNegative("testbed.wait", tb.Wait)

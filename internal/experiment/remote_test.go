@@ -57,9 +57,9 @@ tolerate_lost: 12.5%
 	if err != nil || !sameValues(*back, *e) {
 		t.Errorf("round trip: %v\n%s", err, y)
 	}
-	s, err := Parse([]byte("client: {exec: [x]}\ntestbed:\n  provider: slurm\n  partition: debug\n  account: perf\n  time_limit: 10m\n  sbatch_args: [--qos=low]\n  token_file: /t\n  wait: 1m\n"), "s.yaml")
+	s, err := Parse([]byte("client: {exec: [x]}\ntestbed:\n  provider: slurm\n  partition: debug\n  account: perf\n  time_limit: 10m\n  sbatch_args: [--qos=low]\n  wait: 1m\n"), "s.yaml")
 	if err != nil || s.Testbed.Partition != "debug" || s.Testbed.Account != "perf" || s.Testbed.TimeLimit.D() != 10*time.Minute ||
-		s.Testbed.SbatchArgs[0] != "--qos=low" || s.Testbed.TokenFile != "/t" || s.Testbed.Wait.D() != time.Minute {
+		s.Testbed.SbatchArgs[0] != "--qos=low" || s.Testbed.Wait.D() != time.Minute {
 		t.Errorf("slurm: %+v %v", s.Testbed, err)
 	}
 }
@@ -69,6 +69,8 @@ func TestRemoteKeyProblems(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, body, want string }{
 		{"key of another provider", "client: {exec: [x]}\ntestbed:\n  partition: debug\n", `exp.yaml:3: testbed.partition: applies to testbed.provider slurm only, and this experiment's is "local"`},
+		{"a token for slurm", "client: {exec: [x]}\ntestbed:\n  provider: slurm\n  token_file: /t\n", `exp.yaml:4: testbed.token_file: applies to testbed.provider join only, and this experiment's is "slurm"`},
+		{"a key for a local run", "client: {exec: [x]}\ncontroller:\n  key_file: /k\n", "exp.yaml:3: controller.key_file: applies to testbed.provider join only"},
 		{"ssh without hosts", "client: {exec: [x]}\ntestbed:\n  provider: ssh\n", "exp.yaml:3: testbed.hosts: the ssh provider needs hosts"},
 		{"min_hosts above hosts", "client: {exec: [x]}\ntestbed:\n  provider: ssh\n  hosts: [a]\n  min_hosts: 2\n", "exp.yaml:5: testbed.min_hosts: is 2, more than the 1 hosts listed"},
 		{"host with a space", "client: {exec: [x]}\ntestbed:\n  provider: ssh\n  hosts: [\"a b\"]\n", "exp.yaml:4: testbed.hosts[0]: want [user@]host[:port]"},
