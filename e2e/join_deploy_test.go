@@ -191,8 +191,7 @@ func joinK8sManifests(t *testing.T) joinK8sExample {
 			t.Fatalf("%s: apiVersion %q, want %q", kind, objs[kind].APIVersion, api)
 		}
 	}
-	cm, pod, svc, job := objs["ConfigMap"], objs["Pod"], objs["Service"], objs["Job"]
-	x := joinK8sExample{exp: cm.Data["experiment.yaml"], env: map[string]string{}, mounts: map[string]string{}}
+	x := joinK8sExample{exp: objs["ConfigMap"].Data["experiment.yaml"], env: map[string]string{}, mounts: map[string]string{}}
 	e, err := experiment.Parse([]byte(x.exp), "experiment.yaml of the ConfigMap")
 	if err != nil {
 		t.Fatalf("the ConfigMap's experiment: %v", err)
@@ -203,9 +202,17 @@ func joinK8sManifests(t *testing.T) joinK8sExample {
 	}
 	_, listenPort, _ := net.SplitHostPort(e.Controller.Listen)
 	_, syncPort, _ := net.SplitHostPort(e.Sync.Server)
+	joinK8sJob(t, &x, objs["Job"], nodes["Job"], objs["Service"].Metadata.Name, listenPort)
+	joinK8sController(t, &x, objs["Pod"].Spec.joinK8sPodSpec, syncPort)
+	joinK8sService(t, objs["Service"], objs["Pod"], listenPort, syncPort)
+	return x
+}
 
-	// the testers: a Job of schedule.testers pods joining the Service
-	jp := job.Spec.Template.Spec
+// joinK8sJob checks the testers: a Job of schedule.testers pods that join
+// the Service with the token Secret, and never name the key Secret.
+func joinK8sJob(t *testing.T, x *joinK8sExample, job joinK8sObject, node *yaml.Node, svc, listenPort string) {
+	t.Helper()
+	e, jp := x.e, job.Spec.Template.Spec
 	if job.Spec.Parallelism == nil || job.Spec.Completions == nil || *job.Spec.Parallelism != e.Schedule.Testers ||
 		*job.Spec.Completions != e.Schedule.Testers {
 		t.Errorf("Job parallelism %s, completions %s; want both = schedule.testers %d",
@@ -220,23 +227,25 @@ func joinK8sManifests(t *testing.T) joinK8sExample {
 	}
 	dir, mode := joinK8sSecretMount(jp, 0, joinK8sTokenSecret)
 	x.testerDir = dir
-	tokenArg := joinK8sFlag(t, x.tester, "--token-file")
-	if dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
+	if tokenArg := joinK8sFlag(t, x.tester, "--token-file"); dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
 		t.Errorf("the tester reads --token-file %s; the Secret %s is mounted at %q, mode %o", tokenArg, joinK8sTokenSecret, dir, mode)
 	}
-	if joinK8sNames(nodes["Job"], joinK8sKeySecret) {
+	if joinK8sNames(node, joinK8sKeySecret) {
 		t.Errorf("the testers' Job names the Secret %s: the controller's key must never reach a tester", joinK8sKeySecret)
 	}
-	if join := joinK8sExpand(joinK8sFlag(t, x.tester, "--join"), x.env); join != net.JoinHostPort(svc.Metadata.Name, listenPort) ||
-		e.Controller.Advertise != svc.Metadata.Name {
+	if join := joinK8sExpand(joinK8sFlag(t, x.tester, "--join"), x.env); join != net.JoinHostPort(svc, listenPort) ||
+		e.Controller.Advertise != svc {
 		t.Errorf("testers --join %q; want the Service %s on the listen port %s, which the experiment advertises (%q)",
-			join, svc.Metadata.Name, listenPort, e.Controller.Advertise)
+			join, svc, listenPort, e.Controller.Advertise)
 	}
+}
 
-	// the controller: its container reads the token and the key where the
-	// experiment says, and it alone mounts the key
-	pp := pod.Spec.joinK8sPodSpec
-	for secret, path := range map[string]string{joinK8sTokenSecret: e.Testbed.TokenFile, joinK8sKeySecret: e.Controller.KeyFile} {
+// joinK8sController checks the controller pod: its controller container
+// reads the token and the key where the experiment says, and it alone
+// mounts the key; its timeserver container listens where sync.server says.
+func joinK8sController(t *testing.T, x *joinK8sExample, pp joinK8sPodSpec, syncPort string) {
+	t.Helper()
+	for secret, path := range map[string]string{joinK8sTokenSecret: x.e.Testbed.TokenFile, joinK8sKeySecret: x.e.Controller.KeyFile} {
 		dir, mode := joinK8sSecretMount(pp, 0, secret)
 		if dir == "" || filepath.Dir(path) != dir || mode != 0o400 {
 			t.Errorf("the experiment reads %s; the controller mounts the Secret %s at %q, mode %o (diperf run needs 0400)", path, secret, dir, mode)
@@ -254,8 +263,6 @@ func joinK8sManifests(t *testing.T) joinK8sExample {
 	if _, p, _ := net.SplitHostPort(joinK8sFlag(t, x.timeserver, "--listen")); p != syncPort {
 		t.Errorf("the timeserver container listens on port %s; sync.server says %s", p, syncPort)
 	}
-	joinK8sService(t, svc, pod, listenPort, syncPort)
-	return x
 }
 
 // joinK8sService checks that the Service selects the controller pod and
