@@ -81,15 +81,24 @@ type joinK8sPodSpec struct {
 	} `yaml:"volumes"`
 }
 
+// The example's Secrets: the testers' token, mounted by the controller
+// and the testers, and the controller's private key, mounted by the
+// controller container alone (docs/design/017-trust-model.md).
+const (
+	joinK8sTokenSecret = "diperf-token"
+	joinK8sKeySecret   = "diperf-controller-key"
+)
+
 // joinK8sLoad reads every document of every manifest of the example, by
-// kind; kubectl apply -f reads the same files (.yaml, .yml, .json).
-func joinK8sLoad(t *testing.T) map[string]joinK8sObject {
+// kind, and each document's YAML tree; kubectl apply -f reads the same
+// files (.yaml, .yml, .json).
+func joinK8sLoad(t *testing.T) (map[string]joinK8sObject, map[string]*yaml.Node) {
 	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(joinK8sDir, "*.y*ml"))
 	if len(files) == 0 {
 		t.Fatalf("no manifests in %s", joinK8sDir)
 	}
-	objs := map[string]joinK8sObject{}
+	objs, nodes := map[string]joinK8sObject{}, map[string]*yaml.Node{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -97,10 +106,14 @@ func joinK8sLoad(t *testing.T) map[string]joinK8sObject {
 		}
 		dec := yaml.NewDecoder(bytes.NewReader(b))
 		for {
+			var n yaml.Node
 			var o joinK8sObject
-			err := dec.Decode(&o)
+			err := dec.Decode(&n)
 			if errors.Is(err, io.EOF) {
 				break
+			}
+			if err == nil {
+				err = n.Decode(&o)
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
@@ -111,10 +124,32 @@ func joinK8sLoad(t *testing.T) map[string]joinK8sObject {
 			if _, dup := objs[o.Kind]; dup {
 				t.Fatalf("%s: a second %s; the checks expect one of each kind", f, o.Kind)
 			}
-			objs[o.Kind] = o
+			objs[o.Kind], nodes[o.Kind] = o, &n
 		}
 	}
-	return objs
+	return objs, nodes
+}
+
+// joinK8sNames reports whether any value of the YAML tree n (not a
+// comment) contains s: a volume, a projected volume, an env var's
+// secretKeyRef, an envFrom.
+func joinK8sNames(n *yaml.Node, s string) bool {
+	if n.Kind == yaml.ScalarNode && strings.Contains(n.Value, s) {
+		return true
+	}
+	return slices.ContainsFunc(n.Content, func(c *yaml.Node) bool { return joinK8sNames(c, s) })
+}
+
+// joinK8sMounters names the containers of pod p that mount the Secret
+// secret.
+func joinK8sMounters(p joinK8sPodSpec, secret string) []string {
+	var names []string
+	for i, c := range p.Containers {
+		if dir, _ := joinK8sSecretMount(p, i, secret); dir != "" {
+			names = append(names, c.Name)
+		}
+	}
+	return names
 }
 
 // joinK8sSecretMount returns the directory where container c of pod p
@@ -133,33 +168,51 @@ func joinK8sSecretMount(p joinK8sPodSpec, c int, secret string) (dir string, mod
 	return "", 0
 }
 
+// joinK8sExample is what the Kubernetes example's manifests say a run
+// needs.
+type joinK8sExample struct {
+	exp        string                 // the ConfigMap's experiment
+	e          *experiment.Experiment // parsed
+	tester     []string               // the Job's argv, before $(VAR) expansion
+	env        map[string]string      // the Job's env
+	timeserver []string               // the timeserver container's argv
+	mounts     map[string]string      // Secret → where the controller container mounts it
+	testerDir  string                 // where the tester mounts the token Secret
+}
+
 // joinK8sManifests checks the fields of the Kubernetes example that a run
-// relies on, against each other and against its experiment, and returns
-// the experiment, the tester argv (before $(VAR) expansion) with its env,
-// and the time server container's argv.
-func joinK8sManifests(t *testing.T) (exp string, tester []string, env map[string]string, timeserver []string) {
+// relies on, against each other and against its experiment.
+func joinK8sManifests(t *testing.T) joinK8sExample {
 	t.Helper()
-	objs := joinK8sLoad(t)
+	objs, nodes := joinK8sLoad(t)
 	want := map[string]string{"ConfigMap": "v1", "Pod": "v1", "Service": "v1", "Job": "batch/v1"}
 	for kind, api := range want {
 		if objs[kind].APIVersion != api {
 			t.Fatalf("%s: apiVersion %q, want %q", kind, objs[kind].APIVersion, api)
 		}
 	}
-	cm, pod, svc, job := objs["ConfigMap"], objs["Pod"], objs["Service"], objs["Job"]
-	exp = cm.Data["experiment.yaml"]
-	e, err := experiment.Parse([]byte(exp), "experiment.yaml of the ConfigMap")
+	x := joinK8sExample{exp: objs["ConfigMap"].Data["experiment.yaml"], env: map[string]string{}, mounts: map[string]string{}}
+	e, err := experiment.Parse([]byte(x.exp), "experiment.yaml of the ConfigMap")
 	if err != nil {
 		t.Fatalf("the ConfigMap's experiment: %v", err)
 	}
+	x.e = e
 	if e.Testbed.Provider != experiment.ProviderJoin {
 		t.Errorf("the experiment's provider is %q, want join", e.Testbed.Provider)
 	}
 	_, listenPort, _ := net.SplitHostPort(e.Controller.Listen)
 	_, syncPort, _ := net.SplitHostPort(e.Sync.Server)
+	joinK8sJob(t, &x, objs["Job"], nodes["Job"], objs["Service"].Metadata.Name, listenPort)
+	joinK8sController(t, &x, objs["Pod"].Spec.joinK8sPodSpec, syncPort)
+	joinK8sService(t, objs["Service"], objs["Pod"], listenPort, syncPort)
+	return x
+}
 
-	// the testers: a Job of schedule.testers pods joining the Service
-	jp := job.Spec.Template.Spec
+// joinK8sJob checks the testers: a Job of schedule.testers pods that join
+// the Service with the token Secret, and never name the key Secret.
+func joinK8sJob(t *testing.T, x *joinK8sExample, job joinK8sObject, node *yaml.Node, svc, listenPort string) {
+	t.Helper()
+	e, jp := x.e, job.Spec.Template.Spec
 	if job.Spec.Parallelism == nil || job.Spec.Completions == nil || *job.Spec.Parallelism != e.Schedule.Testers ||
 		*job.Spec.Completions != e.Schedule.Testers {
 		t.Errorf("Job parallelism %s, completions %s; want both = schedule.testers %d",
@@ -168,37 +221,54 @@ func joinK8sManifests(t *testing.T) (exp string, tester []string, env map[string
 	if jp.RestartPolicy != "Never" || len(jp.Containers) != 1 {
 		t.Fatalf("the Job's pods: restartPolicy %q, %d containers; want Never and one tester", jp.RestartPolicy, len(jp.Containers))
 	}
-	tester = append(slices.Clone(jp.Containers[0].Command), jp.Containers[0].Args...)
-	env = map[string]string{}
+	x.tester = append(slices.Clone(jp.Containers[0].Command), jp.Containers[0].Args...)
 	for _, v := range jp.Containers[0].Env {
-		env[v.Name] = v.Value
+		x.env[v.Name] = v.Value
 	}
-	dir, mode := joinK8sSecretMount(jp, 0, "diperf-token")
-	tokenArg := joinK8sFlag(t, tester, "--token-file")
-	if dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
-		t.Errorf("the tester reads --token-file %s; the Secret diperf-token is mounted at %q, mode %o", tokenArg, dir, mode)
+	dir, mode := joinK8sSecretMount(jp, 0, joinK8sTokenSecret)
+	x.testerDir = dir
+	if tokenArg := joinK8sFlag(t, x.tester, "--token-file"); dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
+		t.Errorf("the tester reads --token-file %s; the Secret %s is mounted at %q, mode %o", tokenArg, joinK8sTokenSecret, dir, mode)
 	}
-	if join := joinK8sExpand(joinK8sFlag(t, tester, "--join"), env); join != net.JoinHostPort(svc.Metadata.Name, listenPort) ||
-		e.Controller.Advertise != svc.Metadata.Name {
+	if joinK8sNames(node, joinK8sKeySecret) {
+		t.Errorf("the testers' Job names the Secret %s: the controller's key must never reach a tester", joinK8sKeySecret)
+	}
+	if join := joinK8sExpand(joinK8sFlag(t, x.tester, "--join"), x.env); join != net.JoinHostPort(svc, listenPort) ||
+		e.Controller.Advertise != svc {
 		t.Errorf("testers --join %q; want the Service %s on the listen port %s, which the experiment advertises (%q)",
-			join, svc.Metadata.Name, listenPort, e.Controller.Advertise)
+			join, svc, listenPort, e.Controller.Advertise)
 	}
+}
 
-	// the controller: its pod reads the same Secret where the experiment says
-	dir, mode = joinK8sSecretMount(pod.Spec.joinK8sPodSpec, 0, "diperf-token")
-	if filepath.Dir(e.Testbed.TokenFile) != dir || mode != 0o400 {
-		t.Errorf("testbed.token_file %s; the controller mounts the Secret at %q, mode %o (diperf run needs 0400)", e.Testbed.TokenFile, dir, mode)
+// joinK8sController checks the controller pod: its controller container
+// reads the token and the key where the experiment says, and it alone
+// mounts the key; its timeserver container listens where sync.server says.
+func joinK8sController(t *testing.T, x *joinK8sExample, pp joinK8sPodSpec, syncPort string) {
+	t.Helper()
+	for secret, path := range map[string]string{joinK8sTokenSecret: x.e.Testbed.TokenFile, joinK8sKeySecret: x.e.Controller.KeyFile} {
+		dir, mode := joinK8sSecretMount(pp, 0, secret)
+		if dir == "" || filepath.Dir(path) != dir || mode != 0o400 {
+			t.Errorf("the experiment reads %s; the controller mounts the Secret %s at %q, mode %o (diperf run needs 0400)", path, secret, dir, mode)
+		}
+		x.mounts[secret] = dir
 	}
-	for _, c := range pod.Spec.Containers {
+	if m := joinK8sMounters(pp, joinK8sKeySecret); !slices.Equal(m, []string{"controller"}) || pp.Containers[0].Name != "controller" {
+		t.Errorf("the Secret %s is mounted by the containers %q of the controller pod; want the controller's alone", joinK8sKeySecret, m)
+	}
+	for _, c := range pp.Containers {
 		if c.Name == "timeserver" {
-			timeserver = append(slices.Clone(c.Command), c.Args...)
+			x.timeserver = append(slices.Clone(c.Command), c.Args...)
 		}
 	}
-	if _, p, _ := net.SplitHostPort(joinK8sFlag(t, timeserver, "--listen")); p != syncPort {
+	if _, p, _ := net.SplitHostPort(joinK8sFlag(t, x.timeserver, "--listen")); p != syncPort {
 		t.Errorf("the timeserver container listens on port %s; sync.server says %s", p, syncPort)
 	}
+}
 
-	// the Service: selects the controller pod, forwards its ports
+// joinK8sService checks that the Service selects the controller pod and
+// forwards its ports.
+func joinK8sService(t *testing.T, svc, pod joinK8sObject, listenPort, syncPort string) {
+	t.Helper()
 	for k, v := range svc.Spec.Selector {
 		if pod.Metadata.Labels[k] != v {
 			t.Errorf("the Service selects %s=%s, which the controller pod lacks", k, v)
@@ -218,7 +288,6 @@ func joinK8sManifests(t *testing.T) (exp string, tester []string, env map[string
 	if svc.Spec.Type != "ClusterIP" {
 		t.Errorf("the Service is of type %q, want ClusterIP", svc.Spec.Type)
 	}
-	return exp, tester, env, timeserver
 }
 
 // joinK8sInt shows an optional integer.
@@ -247,48 +316,103 @@ func joinK8sExpand(s string, env map[string]string) string {
 	return s
 }
 
-// TestJoinKubernetesExample checks the manifests of deploy/kubernetes
-// against each other and the README, then runs them on loopback as far
-// as a machine without a cluster can: the ConfigMap's experiment, its
-// addresses and paths moved to this machine, with the timeserver
-// container's command beside it and testers started with the Job's exact
-// command line.
-func TestJoinKubernetesExample(t *testing.T) {
-	exp, tester, env, timeserver := joinK8sManifests(t)
-	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
-	for _, cmd := range []string{"kubectl create secret generic diperf-token --from-file=token=token",
-		"kubectl apply -f deploy/kubernetes/", "(umask 077; head -c 32 /dev/urandom | base64 > token)"} {
-		if !strings.Contains(readme, cmd) {
-			t.Errorf("README.md lacks the command %q", cmd)
+// joinK8sSecretFiles reads the README's `kubectl create secret generic
+// NAME --from-file=KEY=FILE` commands (the first of each Secret): Secret
+// → the key it holds the file as, and the file it is made from.
+func joinK8sSecretFiles(readme string) map[string][2]string {
+	out := map[string][2]string{}
+	for _, l := range strings.Split(readme, "\n") {
+		f := strings.Fields(l)
+		if len(f) != 6 || strings.Join(f[:4], " ") != "kubectl create secret generic" {
+			continue
+		}
+		kv, ok := strings.CutPrefix(f[5], "--from-file=")
+		key, file, ok2 := strings.Cut(kv, "=")
+		if _, seen := out[f[4]]; ok && ok2 && !seen {
+			out[f[4]] = [2]string{key, file}
 		}
 	}
+	return out
+}
 
-	d := t.TempDir()
-	token := filepath.Join(d, "token")
-	if err := os.WriteFile(token, []byte("a-token-of-the-kubernetes-example\n"), 0o400); err != nil {
-		t.Fatal(err)
+// joinK8sCredential runs the README's command that makes the token and
+// the key, in dir, checks that the README's Secrets hold those files
+// where the pods read them, and returns each pod path → the file made
+// here (mode 0400, as the Secret volumes mount them).
+func joinK8sCredential(t *testing.T, x joinK8sExample, readme, dir string) map[string]string {
+	t.Helper()
+	files := joinK8sSecretFiles(readme)
+	cmd := fmt.Sprintf("diperf token %s --runs %s --valid 24h", files[joinK8sTokenSecret][1], x.e.Name)
+	if !strings.Contains(readme, cmd) {
+		t.Fatalf("README.md lacks the command %q that makes the token of the Secret %s for the experiment %q", cmd, joinK8sTokenSecret, x.e.Name)
 	}
+	mk := exec.Command(bin, strings.Fields(cmd)[1:]...)
+	mk.Dir = dir
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, out)
+	}
+	local := map[string]string{}
+	for secret, podPath := range map[string]string{joinK8sTokenSecret: x.e.Testbed.TokenFile, joinK8sKeySecret: x.e.Controller.KeyFile} {
+		f, ok := files[secret]
+		if !ok {
+			t.Fatalf("README.md does not create the Secret %s (kubectl create secret generic %s --from-file=KEY=FILE)", secret, secret)
+		}
+		if want := filepath.Join(x.mounts[secret], f[0]); podPath != want {
+			t.Errorf("the Secret %s holds %s as %s, which the controller reads at %s; the experiment reads %s", secret, f[1], f[0], want, podPath)
+		}
+		here := filepath.Join(dir, f[1])
+		if err := os.Chmod(here, 0o400); err != nil {
+			t.Fatalf("the Secret %s is made from %s, which %q did not make: %v", secret, f[1], cmd, err)
+		}
+		local[podPath] = here
+	}
+	tok := files[joinK8sTokenSecret]
+	if arg, want := joinK8sFlag(t, x.tester, "--token-file"), filepath.Join(x.testerDir, tok[0]); arg != want {
+		t.Errorf("the tester reads --token-file %s; the Secret %s holds the token at %s", arg, joinK8sTokenSecret, want)
+	}
+	local[filepath.Join(x.testerDir, tok[0])] = filepath.Join(dir, tok[1])
+	return local
+}
+
+// TestJoinKubernetesExample checks the manifests of deploy/kubernetes
+// against each other and the README, then runs them on loopback as far
+// as a machine without a cluster can: the token and key made by the
+// README's own command, the ConfigMap's experiment with its addresses and
+// the Secrets' paths moved to this machine, the timeserver container's
+// command beside it and testers started with the Job's exact command line.
+func TestJoinKubernetesExample(t *testing.T) {
+	x := joinK8sManifests(t)
+	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
+	if cmd := "kubectl apply -f deploy/kubernetes/"; !strings.Contains(readme, cmd) {
+		t.Errorf("README.md lacks the command %q", cmd)
+	}
+	d := t.TempDir()
+	files := joinK8sCredential(t, x, readme, d)
 	ctl, ts := freeAddr(t), freeUDPAddr(t)
 	_, ctlPort, _ := net.SplitHostPort(ctl)
 	_, tsPort, _ := net.SplitHostPort(ts)
-	local := strings.NewReplacer(
-		"0.0.0.0:7070", ctl, "advertise: diperf-controller", "advertise: 127.0.0.1",
-		"diperf-controller:7071", ts, "/secret/token", token,
+	pairs := []string{"0.0.0.0:7070", ctl, "advertise: diperf-controller", "advertise: 127.0.0.1", "diperf-controller:7071", ts,
 		"testers: 10 ", "testers: 2 ", "tester_duration: 60s", "tester_duration: 2s", "tester_start_interval: 2s", "tester_start_interval: 500ms",
-		"[diperf, call, http, \"$DIPERF_TARGET\"]", "[sleep, \"0.02\"]").Replace(exp)
-	if strings.Contains(local, "diperf-controller") || strings.Contains(local, "/secret/") {
+		"[diperf, call, http, \"$DIPERF_TARGET\"]", "[sleep, \"0.02\"]"}
+	for pod, here := range files {
+		pairs = append(pairs, pod, here)
+	}
+	paths := strings.NewReplacer(pairs[len(pairs)-2*len(files):]...)
+	local := strings.NewReplacer(pairs...).Replace(x.exp)
+	if strings.Contains(local, "diperf-controller") || strings.Contains(local, x.mounts[joinK8sTokenSecret]+"/") ||
+		strings.Contains(local, x.mounts[joinK8sKeySecret]+"/") {
 		t.Fatalf("the experiment changed: it still names the cluster after moving it here\n%s", local)
 	}
-	argv := strings.Fields(strings.NewReplacer("0.0.0.0:7071", "127.0.0.1:"+tsPort).Replace(strings.Join(timeserver[1:], " ")))
+	argv := strings.Fields(strings.NewReplacer("0.0.0.0:7071", "127.0.0.1:"+tsPort).Replace(strings.Join(x.timeserver[1:], " ")))
 	startCmd(t, nil, exec.Command(bin, argv...))
 	out := filepath.Join(d, "run")
 	run := startRun(t, "run", writeExperiment(t, local), "--out", out)
-	env["CONTROLLER"] = net.JoinHostPort("127.0.0.1", ctlPort)
+	x.env["CONTROLLER"] = net.JoinHostPort("127.0.0.1", ctlPort)
 	var testers []*background
 	for range 2 {
-		args := slices.Clone(tester[1:])
+		args := slices.Clone(x.tester[1:])
 		for i, a := range args {
-			args[i] = strings.ReplaceAll(joinK8sExpand(a, env), "/secret/token", token)
+			args[i] = paths.Replace(joinK8sExpand(a, x.env))
 		}
 		testers = append(testers, startCmd(t, nil, exec.Command(bin, args...)))
 	}
