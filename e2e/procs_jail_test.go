@@ -30,7 +30,8 @@ func TestJailEscapedChildrenDieWithCleanTester(t *testing.T) {
 	for _, mode := range []string{"cgroup", "subreaper"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			if mode == "cgroup" && !cgroupWritable() {
+			cgroup := ownCgroup()
+			if mode == "cgroup" && !cgroupWritable(cgroup) {
 				t.Skip("no writable cgroup v2 with cgroup.kill on this host")
 			}
 			dir := t.TempDir()
@@ -61,6 +62,10 @@ schedule:
 			}
 			if pids := markedProcesses(t, mark); len(pids) > 0 {
 				t.Errorf("processes of this run left running: %s", describePIDs(pids))
+			}
+			jail := filepath.Join(cgroup, "diperf-clients-"+itoa(pidOf(t, admitted(t, out))))
+			if _, err := os.Stat(jail); cgroup != "" && err == nil {
+				t.Errorf("the tester left its jail %s", jail)
 			}
 		})
 	}
@@ -93,13 +98,25 @@ func killPidFiles(dir string) {
 	}
 }
 
-// cgroupWritable reports whether this process may make a cgroup v2 group
-// with cgroup.kill under its own, as a tester's client jail does.
-func cgroupWritable() bool {
+// admitted returns the event that admitted tester 0.
+func admitted(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	for _, e := range eventsOf(t, dir) {
+		if e["event"] == "admitted" && e["tester"] == float64(0) {
+			return e
+		}
+	}
+	t.Fatal("tester 0 was never admitted")
+	return nil
+}
+
+// ownCgroup returns the folder of this process's cgroup v2 group ("" if
+// none), where the local testbed's testers make their jails.
+func ownCgroup() string {
 	mnt := ""
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
-		return false
+		return ""
 	}
 	defer f.Close()
 	for sc := bufio.NewScanner(f); sc.Scan(); {
@@ -109,20 +126,25 @@ func cgroupWritable() bool {
 		}
 	}
 	own, _ := os.ReadFile("/proc/self/cgroup")
-	path := ""
 	for line := range strings.SplitSeq(string(own), "\n") {
-		if p, ok := strings.CutPrefix(line, "0::"); ok {
-			path = p
+		if p, ok := strings.CutPrefix(line, "0::"); ok && mnt != "" {
+			return filepath.Join(mnt, p)
 		}
 	}
-	if mnt == "" || path == "" {
+	return ""
+}
+
+// cgroupWritable reports whether this process may make a cgroup v2 group
+// with cgroup.kill under its own (at dir), as a tester's client jail does.
+func cgroupWritable(dir string) bool {
+	if dir == "" {
 		return false
 	}
-	probe := filepath.Join(mnt, path, "diperf-e2e-probe-"+strconv.Itoa(os.Getpid()))
+	probe := filepath.Join(dir, "diperf-e2e-probe-"+strconv.Itoa(os.Getpid()))
 	if os.Mkdir(probe, 0o755) != nil {
 		return false
 	}
 	defer os.Remove(probe)
-	_, err = os.Stat(filepath.Join(probe, "cgroup.kill"))
+	_, err := os.Stat(filepath.Join(probe, "cgroup.kill"))
 	return err == nil
 }

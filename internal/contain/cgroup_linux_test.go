@@ -48,9 +48,11 @@ func TestCgroupJailSweptAfterItsTester(t *testing.T) {
 		os.Exit(0) // no Close: what the jail holds is left
 	}
 	t.Parallel()
-	if _, err := Open(ModeCgroup); err != nil {
+	probe, err := Open(ModeCgroup)
+	if err != nil {
 		t.Skipf("no cgroup jail on this host: %v", err)
 	}
+	_ = probe.Close()
 	dir := t.TempDir()
 	child := runChild(t, "TestCgroupJailSweptAfterItsTester", "DIPERF_CONTAIN_SWEEP_DIR="+dir)
 	pids := pidsIn(t, dir, "stubborn")
