@@ -140,9 +140,15 @@ func (c *cgroup) members() []int {
 // emptied returns a channel closed once the group holds no live
 // process, looked for every cgroupPoll until ctx is done.
 func (c *cgroup) emptied(ctx context.Context) <-chan struct{} {
+	return once(ctx, func() bool { return !populated(c.dir) })
+}
+
+// once returns a channel closed once done reports true, asked every
+// cgroupPoll until ctx is done.
+func once(ctx context.Context, done func() bool) <-chan struct{} {
 	ch := make(chan struct{})
 	go func() {
-		for populated(c.dir) {
+		for !done() {
 			select {
 			case <-ctx.Done():
 				return

@@ -56,13 +56,13 @@ func TestCgroupJailSweptAfterItsTester(t *testing.T) {
 	dir := t.TempDir()
 	child := runChild(t, "TestCgroupJailSweptAfterItsTester", "DIPERF_CONTAIN_SWEEP_DIR="+dir)
 	pids := pidsIn(t, dir, "stubborn")
-	if !alive(pids[0]) {
+	if !Alive(pids[0]) {
 		t.Fatal("the jailed process died with its tester: nothing to sweep")
 	}
 	if n := SweepTester(child); n < 1 {
 		t.Errorf("SweepTester(%d) killed %d processes, want the shell (and its sleep)", child, n)
 	}
-	if alive(pids[0]) {
+	if Alive(pids[0]) {
 		t.Errorf("process %d is still alive after SweepTester", pids[0])
 	}
 	if d, err := cgroupDir("self"); err == nil {

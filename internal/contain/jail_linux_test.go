@@ -12,16 +12,6 @@ import (
 	"time"
 )
 
-// alive reports whether pid is a live process (not gone, not a zombie).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	st, ok := ParseStat(b)
-	return ok && st.Live
-}
-
 // escapees is a client that leaves behind, each out of its process
 // group, a sleep that called setsid, a perl that called setpgrp, and a
 // daemon that forked twice and called setsid (its parent exits at once);
@@ -74,7 +64,7 @@ func pidsIn(t *testing.T, dir string, names ...string) []int {
 	}
 	t.Cleanup(func() {
 		for _, p := range pids {
-			if alive(p) {
+			if Alive(p) {
 				_ = syscall.Kill(p, syscall.SIGKILL)
 			}
 		}
@@ -94,7 +84,7 @@ func checkStop(t *testing.T, j *Jail, grace time.Duration, n int, want syscall.S
 		t.Errorf("Stop(%v) found %d processes and ended them with %v in %v; want %d or more, %v, at least %v", grace, got, sig, took, n, want, minWait)
 	}
 	for _, p := range pids {
-		if alive(p) {
+		if Alive(p) {
 			t.Errorf("process %d is still alive after Stop", p)
 		}
 	}

@@ -38,6 +38,16 @@ func ParseStat(b []byte) (Stat, bool) {
 	return Stat{PPID: n[0], PGRP: n[1], Session: n[2], Live: state != "Z" && state != "X"}, true
 }
 
+// Alive reports whether process pid is alive: there, and not a zombie.
+func Alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	st, ok := ParseStat(b)
+	return ok && st.Live
+}
+
 // EachProcess calls f with every process /proc lists (zombies included),
 // but for those gone while it reads.
 func EachProcess(f func(pid int, st Stat)) {

@@ -125,18 +125,7 @@ func (s *subreaper) stop(j *Jail, grace time.Duration) (int, syscall.Signal) {
 // emptied returns a channel closed once this process has no live
 // descendant, reaping as it looks, until ctx is done.
 func (s *subreaper) emptied(ctx context.Context, j *Jail) <-chan struct{} {
-	ch := make(chan struct{})
-	go func() {
-		for len(s.reap(&j.starting)) > 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(cgroupPoll):
-			}
-		}
-		close(ch)
-	}()
-	return ch
+	return once(ctx, func() bool { return len(s.reap(&j.starting)) == 0 })
 }
 
 // close stops reaping and ends the subreaper role.

@@ -36,7 +36,7 @@ func TestSubreaperJailEndsEscapedProcesses(t *testing.T) {
 		dir = t.TempDir()
 		runChild(t, "TestSubreaperJailEndsEscapedProcesses", "DIPERF_CONTAIN_SUBREAPER_DIR="+dir)
 		for _, p := range pidsIn(t, dir, "setsid", "setpgrp", "daemon", "stubborn") {
-			if alive(p) {
+			if Alive(p) {
 				t.Errorf("process %d outlived its subreaper jail", p)
 			}
 		}
