@@ -43,7 +43,7 @@ type Jail struct {
 	why  string // why ModeAuto took no cgroup
 	once sync.Once
 	cg   *cgroup    // ModeCgroup
-	sr   *subreaper // ModeSubreaper
+	sr   *subreaper // ModeSubreaper, or the reaper of a cgroup jail in a container's init
 	// starting is held for reading across every Start, and for writing
 	// by the subreaper while it reaps orphans, so that it never reaps a
 	// child that its exec.Cmd has yet to wait for.
@@ -137,10 +137,10 @@ func (j *Jail) Close() error {
 	var err error
 	j.once.Do(func() {
 		j.Stop(0)
-		switch {
-		case j.cg != nil:
+		if j.cg != nil {
 			err = j.cg.remove()
-		case j.sr != nil:
+		}
+		if j.sr != nil {
 			j.sr.close()
 		}
 	})

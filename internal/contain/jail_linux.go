@@ -2,6 +2,7 @@ package contain
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -13,7 +14,10 @@ func (j *Jail) open(mode string) error {
 		cg, err := newCgroup()
 		if err == nil {
 			j.mode, j.cg = ModeCgroup, cg
-			return nil
+			if os.Getpid() == 1 { // a container's init: orphans come to it, to reap
+				j.sr, err = newSubreaper(&j.starting)
+			}
+			return err
 		}
 		if mode == ModeCgroup {
 			return fmt.Errorf("jail: %w", err)

@@ -12,7 +12,7 @@ import (
 )
 
 // reapEvery is the least time between two looks for orphans to reap.
-const reapEvery = 50 * time.Millisecond
+const reapEvery = 100 * time.Millisecond
 
 // subreaper is the jail of a host without a usable cgroup: this process
 // is the subreaper of its descendants (PR_SET_CHILD_SUBREAPER), so an
@@ -79,12 +79,17 @@ func (s *subreaper) reapLoop(starting *sync.RWMutex) {
 }
 
 // reap reaps the zombies among this process's children that Start did
-// not start, with no Start under way (one may have forked a child it has
-// not recorded yet). It returns the live descendants it saw.
+// not start, and returns the live descendants it saw. It looks in /proc
+// first, then takes starting for writing (no Start under way: each child
+// forked before is recorded) only to reap: a Start is never held for the
+// time of a look.
 func (s *subreaper) reap(starting *sync.RWMutex) []int {
+	live, zombies := descendants(s.self)
+	if len(zombies) == 0 {
+		return live
+	}
 	starting.Lock()
 	defer starting.Unlock()
-	live, zombies := descendants(s.self)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, pid := range zombies {
