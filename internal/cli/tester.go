@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
@@ -68,11 +69,27 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	o.Token = tok
+	if o.Jail, err = openJail(e); err != nil {
+		return err
+	}
+	defer o.Jail.Close()
 	err = tester.Run(ctx, o)
 	if errors.Is(err, tester.ErrLostController) {
 		return &errs.Error{Code: errs.CodeFailed, Err: err}
 	}
 	return err
+}
+
+// openJail makes the jail the tester's clients run in (contain.EnvMode
+// chooses how; by default a cgroup when the host allows it, else the
+// subreaper) and says which in the tester's log.
+func openJail(e *env) (*contain.Jail, error) {
+	j, err := contain.Open(os.Getenv(contain.EnvMode))
+	if err != nil {
+		return nil, errs.Usage(err, "unset "+contain.EnvMode+" (or set it to auto) to let the tester choose")
+	}
+	fmt.Fprintf(e.stderr, "tester: clients run in %v\n", j)
+	return j, nil
 }
 
 // check says what is missing from the tester's flags.

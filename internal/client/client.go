@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
 )
@@ -34,6 +35,10 @@ type Reply struct {
 	Err    string
 	Phases sample.Phases  // http: the call's phases; tcp: its connect (zero for other kinds)
 	Extras []sample.Extra // what the client reported for the call (exec, persistent)
+	// Stopping is how long the client took to stop after its call was cut
+	// off (its timeout, or the tester stopping): the call ended when it
+	// was cut off, this long before Call returned.
+	Stopping time.Duration
 }
 
 // Spec says which client New builds.
@@ -41,6 +46,7 @@ type Spec struct {
 	Desc    protocol.ClientDesc // the kind and its settings, as the test description carries them
 	Env     []string            // the environment every client gets, KEY=VALUE (exec adds Desc.Env)
 	Timeout time.Duration       // a call past this is cut off and classed Timeout
+	Jail    *contain.Jail       // where exec and persistent clients run (nil: process groups only)
 }
 
 // New builds the client s describes. An unknown kind, or settings that
@@ -55,9 +61,13 @@ func New(s Spec) (Client, error) {
 	switch s.Desc.Kind {
 	case protocol.ClientExec:
 		env := append(append([]string(nil), s.Env...), s.Desc.Env...)
-		return NewExec(s.Desc.Argv, env, s.Timeout), nil
+		e := NewExec(s.Desc.Argv, env, s.Timeout)
+		e.KillGrace, e.Jail = time.Duration(s.Desc.KillGraceNs), s.Jail
+		return e, nil
 	case protocol.ClientPersistent:
-		return NewPersistent(s.Desc.Argv, append(append([]string(nil), s.Env...), s.Desc.Env...), s.Timeout), nil
+		p := NewPersistent(s.Desc.Argv, append(append([]string(nil), s.Env...), s.Desc.Env...), s.Timeout)
+		p.Grace, p.Jail = time.Duration(s.Desc.KillGraceNs), s.Jail
+		return p, nil
 	case protocol.ClientHTTP:
 		return NewHTTPClient(*s.Desc.HTTP, s.Timeout)
 	case protocol.ClientNull:

@@ -8,10 +8,9 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -20,16 +19,22 @@ const stderrKeep = 200
 
 // Exec runs an executable per call: exit status 0 is success. The client
 // may report extras for its call on fd 3 (ExtrasFD, named in the
-// environment as DIPERF_EXTRAS_FD): key=value pairs, docs/clients.md. Each call runs
-// in its own process group so that a timeout kills the client and whatever
-// it started; on Linux whatever is left of that group when the client
-// exits is killed too (a call leaves no load behind), and the client gets
-// SIGKILL if its tester dies (Pdeathsig).
+// environment as DIPERF_EXTRAS_FD): key=value pairs, docs/clients.md. Each
+// call runs in its own process group, in the tester's jail if it has one
+// (package contain); on Linux whatever is left of that group when the
+// client exits is killed (a call leaves no load behind), and the client
+// gets SIGKILL if its tester dies (Pdeathsig). A call cut off (its
+// timeout, or the tester stopping) is asked to stop first: SIGTERM to its
+// group, and SIGKILL after KillGrace if it is still there.
 type Exec struct {
 	Argv    []string      // program and arguments, already expanded
 	Env     []string      // full environment of the client (NewExec adds DIPERF_EXTRAS_FD)
 	Dir     string        // working directory ("" = the tester's)
-	Timeout time.Duration // a call past this is killed and classed Timeout
+	Timeout time.Duration // a call past this is stopped and classed Timeout
+	// KillGrace is how long a client cut off has, after SIGTERM, before
+	// SIGKILL (0: SIGKILL at once).
+	KillGrace time.Duration
+	Jail      *contain.Jail // where the clients run (nil: process groups only)
 }
 
 var _ Client = (*Exec)(nil)
@@ -54,89 +59,70 @@ func NewExec(argv, env []string, timeout time.Duration) *Exec {
 
 // Call runs the program once.
 func (e *Exec) Call(ctx context.Context) Reply {
+	cmd, stderr, extras, failed := e.start()
+	if failed != nil {
+		return *failed
+	}
+	g := watchGroup(cmd, e.Jail)
+	timer := time.NewTimer(e.Timeout)
+	defer timer.Stop()
+	select {
+	case <-g.reaped:
+		return withExtras(exitReply(exitErr(cmd, g.waitErr), stderr.String()), extras.collect())
+	case <-timer.C:
+		return e.cut(g, extras, sample.Timeout, fmt.Sprintf("past the timeout (%v)", e.Timeout))
+	case <-ctx.Done():
+		return e.cut(g, extras, sample.Cancelled, "tester stopped")
+	}
+}
+
+// start starts one run of the program, its stderr kept and its fd 3 read
+// for extras; on failure it returns the call's reply instead.
+func (e *Exec) start() (*exec.Cmd, *tailBuffer, *extrasPipe, *Reply) {
 	cmd := exec.Command(e.Argv[0], e.Argv[1:]...)
 	cmd.Env = e.Env
 	cmd.Dir = e.Dir
 	cmd.SysProcAttr = clientProcAttr()
-	var stderr tailBuffer
-	cmd.Stderr = &stderr
+	stderr := &tailBuffer{}
+	cmd.Stderr = stderr
 	cmd.WaitDelay = time.Second
 	extras, w, err := openExtras()
 	if err != nil {
-		return Reply{Status: sample.FailedToStart, Err: "extras pipe: " + err.Error()}
+		return nil, nil, nil, &Reply{Status: sample.FailedToStart, Err: "extras pipe: " + err.Error()}
 	}
 	cmd.ExtraFiles = []*os.File{w} // fd 3 = ExtrasFD
-	err = cmd.Start()
+	err = e.Jail.Start(cmd)
 	_ = w.Close()
 	if err != nil {
 		extras.abandon()
-		return Reply{Status: sample.FailedToStart, Err: err.Error()}
+		return nil, nil, nil, &Reply{Status: sample.FailedToStart, Err: err.Error()}
 	}
-	g := &procGroup{pid: cmd.Process.Pid}
-	done := make(chan error, 1)
-	go func() {
-		g.awaitExit()
-		done <- cmd.Wait()
-	}()
-	timer := time.NewTimer(e.Timeout)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil {
-			// The client exited, but its stderr was not drained within
-			// WaitDelay (a machine too busy to schedule the copy): the exit
-			// status is the call's outcome, not the late pipe.
-			err = nil
-			if !cmd.ProcessState.Success() {
-				err = &exec.ExitError{ProcessState: cmd.ProcessState}
-			}
+	return cmd, stderr, extras, nil
+}
+
+// cut ends a call cut off for why: it stops the client's group (SIGTERM,
+// then SIGKILL after KillGrace) and returns the reply, which says the
+// signal that ended it.
+func (e *Exec) cut(g *procGroup, extras *extrasPipe, st sample.Status, why string) Reply {
+	at := time.Now()
+	sig := g.stop(e.KillGrace)
+	<-g.reaped
+	extras.abandon()
+	return cutReply(st, why, sig, e.KillGrace, time.Since(at))
+}
+
+// exitErr is how a client that exited on its own ended. A client whose
+// stderr was not drained within WaitDelay (a machine too busy to schedule
+// the copy, or a descendant holding it) ended with its exit status, not
+// the late pipe.
+func exitErr(cmd *exec.Cmd, err error) error {
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil {
+		err = nil
+		if !cmd.ProcessState.Success() {
+			err = &exec.ExitError{ProcessState: cmd.ProcessState}
 		}
-		return withExtras(exitReply(err, stderr.String()), extras.collect())
-	case <-timer.C:
-		g.kill()
-		<-done
-		extras.abandon()
-		return Reply{Status: sample.Timeout, Err: fmt.Sprintf("killed after timeout %v", e.Timeout)}
-	case <-ctx.Done():
-		g.kill()
-		<-done
-		extras.abandon()
-		return Reply{Status: sample.Cancelled, Err: "tester stopped"}
 	}
-}
-
-// procGroup is the process group of one call, led by the client. Its id is
-// the client's pid, which the kernel may give to another process once the
-// client has been reaped and the group is empty: so the group is signalled
-// only while the client is not reaped yet.
-type procGroup struct {
-	pid    int
-	mu     sync.Mutex
-	reaped bool // the leader may be reaped: never signal the group again
-}
-
-// kill kills the whole group, unless its leader may have been reaped.
-func (g *procGroup) kill() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !g.reaped {
-		_ = syscall.Kill(-g.pid, syscall.SIGKILL)
-	}
-}
-
-// awaitExit waits for the leader to exit without reaping it (its pid, and
-// so the group id, stays taken meanwhile), kills whatever it left in its
-// group (e.g. `sh -c 'sleep 30 &'`), and then lets it be reaped. Where the
-// system cannot wait without reaping it does nothing: the group is then
-// signalled on a timeout or a stop only.
-func (g *procGroup) awaitExit() {
-	if !waitExitedNoReap(g.pid) {
-		return
-	}
-	g.kill()
-	g.mu.Lock()
-	g.reaped = true
-	g.mu.Unlock()
+	return err
 }
 
 func exitReply(err error, stderr string) Reply {

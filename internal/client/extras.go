@@ -32,7 +32,8 @@ type extrasOf struct {
 // sample.ValidExtraKey allows, a finite number as its value (Go/C float
 // syntax). A pair that is malformed, repeats a key or exceeds
 // sample.MaxExtras is dropped and named in dropped; the others are kept
-// in order. bytes= (a whole number 0..2^53) sets bytes.
+// in order. bytes= (a whole number 0..2^53) sets bytes; killed_by
+// (KilledByKey) is the tester's and dropped.
 func parseExtras(s string) extrasOf {
 	var r extrasOf
 	var bad []string
@@ -42,6 +43,8 @@ func parseExtras(s string) extrasOf {
 		switch {
 		case err == nil && seen[k]:
 			err = fmt.Errorf("%q: key repeated", pair)
+		case err == nil && k == KilledByKey:
+			err = fmt.Errorf("%q: %s is the tester's own extra", pair, KilledByKey)
 		case err == nil && k == BytesKey:
 			err = setBytes(&r, pair, v)
 		case err == nil && len(r.extras) == sample.MaxExtras:

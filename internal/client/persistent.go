@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -17,15 +19,18 @@ import (
 // concurrent calls (the tester's client loops) each take an idle program
 // or start one, so there are at most as many programs as concurrent
 // callers. A program that breaks the protocol, crashes or overruns the
-// timeout is killed (with its process group) and replaced on a later call.
+// timeout is stopped (its process group: SIGTERM, then SIGKILL after
+// Grace) and replaced on a later call.
 type Persistent struct {
 	Argv    []string      // program and arguments, already expanded
 	Env     []string      // full environment of the program
 	Dir     string        // working directory ("" = the tester's)
 	Timeout time.Duration // a call (or a start) past this is cut off
-	// Grace is how long Close lets a program exit after the end of its
-	// stdin, then after SIGTERM, before SIGKILL.
+	// Grace is how long a program has to exit: at Close after the end of
+	// its stdin, then after SIGTERM before SIGKILL; when it is stopped
+	// otherwise, after SIGTERM (client.kill_grace).
 	Grace time.Duration
+	Jail  *contain.Jail // where the programs run (nil: process groups only)
 
 	mu     sync.Mutex
 	idle   []*proc
@@ -61,8 +66,12 @@ func (p *Persistent) Call(ctx context.Context) Reply {
 	r, healthy := pr.call(ctx, deadline)
 	if healthy {
 		p.put(pr)
-	} else {
-		p.discard(pr)
+		return r
+	}
+	at := time.Now()
+	sig := p.discard(pr)
+	if r.Status == sample.Timeout || r.Status == sample.Cancelled {
+		r = cutReply(r.Status, r.Err, sig, p.Grace, time.Since(at))
 	}
 	return r
 }
@@ -95,7 +104,7 @@ func (p *Persistent) take() (*proc, error) {
 
 // start starts a program and waits for its ready line.
 func (p *Persistent) start(ctx context.Context, deadline time.Time) (*proc, error) {
-	pr, err := startProc(p.Argv, p.Env, p.Dir)
+	pr, err := startProc(p.Argv, p.Env, p.Dir, p.Jail)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +115,7 @@ func (p *Persistent) start(ctx context.Context, deadline time.Time) (*proc, erro
 	}
 	p.mu.Unlock()
 	if closed {
-		pr.kill()
+		pr.end(p.Grace)
 		return nil, errClosed
 	}
 	if err := pr.awaitReady(ctx, deadline); err != nil {
@@ -130,17 +139,20 @@ func (p *Persistent) put(pr *proc) {
 	}
 }
 
-// discard kills a program and forgets it.
-func (p *Persistent) discard(pr *proc) {
-	pr.kill()
+// discard stops a program (end) and forgets it; it returns the signal
+// that ended it.
+func (p *Persistent) discard(pr *proc) syscall.Signal {
+	sig := pr.end(p.Grace)
 	p.mu.Lock()
 	delete(p.all, pr)
 	p.mu.Unlock()
+	return sig
 }
 
 // Close stops every program: it closes their stdin (a client exits at
 // the end of its input), sends SIGTERM to each group still running after
-// Grace, and SIGKILL after another Grace. It returns once all are reaped.
+// Grace, and SIGKILL to those still there after another Grace. It returns
+// once all are reaped.
 func (p *Persistent) Close() error {
 	p.mu.Lock()
 	p.closed = true

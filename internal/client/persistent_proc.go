@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -23,17 +24,15 @@ type proc struct {
 	out    *os.File // the read end of its stdout
 	rd     *bufio.Reader
 	stderr syncTail
-	group  *procGroup
-	exited chan struct{} // closed once the program is reaped
-	// waitErr is what Wait returned; read only after exited is closed.
-	waitErr error
-	calls   uint64
-	once    sync.Once // closes in and out
+	group  *procGroup // its process group, and its reaper
+	calls  uint64
+	once   sync.Once // closes in and out
 }
 
-// startProc starts a program with pipes on its stdin and stdout (ours
-// pollable, so reads and writes take deadlines) and a reaper goroutine.
-func startProc(argv, env []string, dir string) (*proc, error) {
+// startProc starts a program in jail with pipes on its stdin and stdout
+// (ours pollable, so reads and writes take deadlines) and a reaper
+// goroutine.
+func startProc(argv, env []string, dir string, jail *contain.Jail) (*proc, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("persistent client: %w", err)
@@ -44,24 +43,19 @@ func startProc(argv, env []string, dir string) (*proc, error) {
 		inW.Close()
 		return nil, fmt.Errorf("persistent client: %w", err)
 	}
-	pr := &proc{in: inW, out: outR, rd: bufio.NewReaderSize(outR, MaxExtrasText), exited: make(chan struct{})}
+	pr := &proc{in: inW, out: outR, rd: bufio.NewReaderSize(outR, MaxExtrasText)}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir, cmd.SysProcAttr = env, dir, clientProcAttr()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, &pr.stderr
 	cmd.WaitDelay = time.Second
-	err = cmd.Start()
+	err = jail.Start(cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {
 		pr.closeFiles()
 		return nil, err
 	}
-	pr.cmd, pr.group = cmd, &procGroup{pid: cmd.Process.Pid}
-	go func() {
-		pr.group.awaitExit()
-		pr.waitErr = cmd.Wait()
-		close(pr.exited)
-	}()
+	pr.cmd, pr.group = cmd, watchGroup(cmd, jail)
 	return pr, nil
 }
 
@@ -110,7 +104,7 @@ func (pr *proc) broken(ctx context.Context, err error) (Reply, bool) {
 	case ctx.Err() != nil:
 		return Reply{Status: sample.Cancelled, Err: "tester stopped"}, false
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		return Reply{Status: sample.Timeout, Err: "no reply within the timeout; the client was killed"}, false
+		return Reply{Status: sample.Timeout, Err: "no reply within the timeout"}, false
 	}
 	return Reply{Status: sample.Failed, Err: "persistent client: " + err.Error()}, false
 }
@@ -139,10 +133,10 @@ func (pr *proc) readLine(ctx context.Context, deadline time.Time) (string, error
 func (pr *proc) howEnded() string {
 	how := "still running, its stdout closed"
 	select {
-	case <-pr.exited:
+	case <-pr.group.reaped:
 		how = "exit status 0"
-		if pr.waitErr != nil {
-			how = pr.waitErr.Error()
+		if pr.group.waitErr != nil {
+			how = pr.group.waitErr.Error()
 		}
 	case <-time.After(time.Second):
 	}
@@ -152,27 +146,25 @@ func (pr *proc) howEnded() string {
 	return how
 }
 
-// kill kills the program's group at once.
-func (pr *proc) kill() {
-	pr.group.kill()
+// end stops the program's group (SIGTERM, then SIGKILL after grace) and
+// returns once it is reaped, with the signal that ended it (0: it had
+// exited on its own).
+func (pr *proc) end(grace time.Duration) syscall.Signal {
+	sig := pr.group.stop(grace)
+	<-pr.group.reaped
 	pr.closeFiles()
+	return sig
 }
 
-// stop ends the program gently: the end of its stdin, then SIGTERM, then
-// SIGKILL, grace apart; it returns once the program is reaped.
+// stop ends the program gently: the end of its stdin, and after grace
+// end; it returns once the program is reaped.
 func (pr *proc) stop(grace time.Duration) {
 	_ = pr.in.Close()
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
-		select {
-		case <-pr.exited:
-			pr.closeFiles()
-			return
-		case <-time.After(grace):
-			pr.group.signal(sig)
-		}
+	select {
+	case <-pr.group.exited:
+	case <-time.After(grace):
 	}
-	<-pr.exited
-	pr.closeFiles()
+	pr.end(grace)
 }
 
 func (pr *proc) closeFiles() {
@@ -180,16 +172,6 @@ func (pr *proc) closeFiles() {
 		_ = pr.in.Close()
 		_ = pr.out.Close()
 	})
-}
-
-// signal sends sig to the whole group, unless its leader may have been
-// reaped.
-func (g *procGroup) signal(sig syscall.Signal) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !g.reaped {
-		_ = syscall.Kill(-g.pid, sig)
-	}
 }
 
 // trimEOL removes a line's "\n" or "\r\n".

@@ -24,9 +24,9 @@ func clientDesc(e *experiment.Experiment) (protocol.ClientDesc, error) {
 	}
 	switch c.Kind() {
 	case experiment.KindExec:
-		return protocol.ClientDesc{Kind: protocol.ClientExec, Argv: c.Exec}, nil
+		return protocol.ClientDesc{Kind: protocol.ClientExec, Argv: c.Exec, KillGraceNs: int64(c.KillGrace.D())}, nil
 	case experiment.KindPersistent:
-		return protocol.ClientDesc{Kind: protocol.ClientPersistent, Argv: c.Persistent}, nil
+		return protocol.ClientDesc{Kind: protocol.ClientPersistent, Argv: c.Persistent, KillGraceNs: int64(c.KillGrace.D())}, nil
 	case experiment.KindHTTP:
 		h, err := httpDesc(c.HTTP, expand)
 		return protocol.ClientDesc{Kind: protocol.ClientHTTP, HTTP: h}, err

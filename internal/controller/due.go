@@ -87,7 +87,7 @@ func (c *controller) nextDue(s *slot) time.Time {
 		case s.state == launched:
 			earliest(s.deadline)
 		case !s.stopSent.IsZero():
-			earliest(s.stopSent.Add(stopGrace + time.Nanosecond))
+			earliest(s.stopSent.Add(c.stopGrace() + time.Nanosecond))
 		case !s.deadline.IsZero():
 			earliest(s.deadline.Add(time.Nanosecond))
 		}

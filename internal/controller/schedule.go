@@ -176,7 +176,7 @@ func (c *controller) enforce(s *slot, now time.Time) {
 	switch {
 	case s.state == launched && now.After(s.deadline):
 		c.markFailed(s, "never joined the controller within the join timeout"+engineSays(s.handle))
-	case !s.stopSent.IsZero() && now.Sub(s.stopSent) > stopGrace:
+	case !s.stopSent.IsZero() && now.Sub(s.stopSent) > c.stopGrace():
 		c.markFailed(s, "did not stop when told to; killed")
 	case s.stopSent.IsZero() && !s.deadline.IsZero() && s.state != launched && now.After(s.deadline):
 		c.stop(s, "ran past its duration")

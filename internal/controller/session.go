@@ -148,7 +148,7 @@ func (c *controller) waitingSlot() *slot {
 // testerBudget is how long a tester may take from joining to Done.
 func (c *controller) testerBudget() time.Duration {
 	e := c.exp
-	budget := e.Schedule.TesterDuration.D() + e.Client.Timeout.D() + c.o.JoinTimeout
+	budget := e.Schedule.TesterDuration.D() + e.Client.Timeout.D() + c.o.JoinTimeout + c.clientsStopping()
 	if r := e.Schedule.Rate; r != nil {
 		budget += r.MaxLateness.D() // an open-model call may wait this long for a client
 	}

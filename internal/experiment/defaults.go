@@ -14,6 +14,8 @@ const (
 const (
 	DefaultName                = "experiment"     // name
 	DefaultClientTimeout       = 30 * time.Second // client.timeout
+	DefaultKillGrace           = 2 * time.Second  // client.kill_grace
+	MaxKillGrace               = time.Minute      // client.kill_grace at most (protocol.MaxKillGrace)
 	DefaultProvider            = ProviderLocal    // testbed.provider
 	DefaultTestersPerHost      = 1                // testbed.testers_per_host
 	DefaultTesters             = 1                // schedule.testers
@@ -89,7 +91,7 @@ const (
 func Default() Experiment {
 	return Experiment{
 		Name:   DefaultName,
-		Client: Client{Timeout: Duration(DefaultClientTimeout)},
+		Client: Client{Timeout: Duration(DefaultClientTimeout), KillGrace: Duration(DefaultKillGrace)},
 		Testbed: Testbed{Provider: DefaultProvider, TestersPerHost: DefaultTestersPerHost,
 			ConnectTimeout: Duration(DefaultConnectTimeout)},
 		Schedule: Schedule{

@@ -23,7 +23,7 @@ func exampleWant() Experiment {
 	return Experiment{
 		Name:    "http-cgi",
 		Target:  "http://127.0.0.1:8080/cgi-bin/hello",
-		Client:  Client{Exec: []string{"curl", "-sf", "$DIPERF_TARGET"}, Timeout: Duration(30 * time.Second)},
+		Client:  Client{Exec: []string{"curl", "-sf", "$DIPERF_TARGET"}, Timeout: Duration(30 * time.Second), KillGrace: Duration(DefaultKillGrace)},
 		Testbed: Testbed{Provider: "local", TestersPerHost: 1, ConnectTimeout: Duration(10 * time.Second)},
 		Schedule: Schedule{
 			Testers:             20,

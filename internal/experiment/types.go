@@ -43,6 +43,10 @@ type Client struct {
 	UDP        *SocketClient `yaml:"udp,omitempty"`        // built-in UDP request/response client
 	Persistent []string      `yaml:"persistent,omitempty"` // argv of a long-lived client (docs/clients.md)
 	Timeout    Duration      `yaml:"timeout"`              // a call taking longer is cut off and counted as a timeout
+	// KillGrace is how long an exec or persistent client cut off (its
+	// timeout, or the tester stopping) has after SIGTERM before SIGKILL
+	// (0: SIGKILL at once); at most MaxKillGrace.
+	KillGrace Duration `yaml:"kill_grace"`
 }
 
 // HTTPClient is the built-in HTTP client's request.

@@ -12,6 +12,7 @@ func (e *Experiment) Validate() []Problem {
 	v.name()
 	v.client()
 	v.positive("client.timeout", e.Client.Timeout)
+	v.killGrace()
 	v.provider()
 	v.count("testbed.testers_per_host", e.Testbed.TestersPerHost)
 	v.remote()
@@ -115,6 +116,14 @@ func (v *validator) notNegative(key string, d Duration) bool {
 func (v *validator) positive(key string, d Duration) {
 	if v.notNegative(key, d) && d == 0 {
 		v.add(key, "must be more than zero, got 0s")
+	}
+}
+
+// killGrace checks client.kill_grace: 0 (SIGKILL at once) to
+// MaxKillGrace.
+func (v *validator) killGrace() {
+	if g := v.e.Client.KillGrace; v.notNegative("client.kill_grace", g) && g.D() > MaxKillGrace {
+		v.add("client.kill_grace", fmt.Sprintf("must be at most %v (a client asked to stop has that long before SIGKILL), got %v", MaxKillGrace, g))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Client kinds a ClientDesc may name. Append only.
@@ -32,7 +33,14 @@ type ClientDesc struct {
 	HTTP *HTTPDesc `json:"http,omitempty"`
 	// Socket is the tcp and udp kinds' exchange.
 	Socket *SocketDesc `json:"socket,omitempty"`
+	// KillGraceNs is how long an exec or persistent client cut off (its
+	// timeout, the tester stopping) has after SIGTERM before SIGKILL, ns
+	// (0: SIGKILL at once); at most MaxKillGrace.
+	KillGraceNs int64 `json:"kill_grace_ns,omitempty"`
 }
+
+// MaxKillGrace bounds ClientDesc.KillGraceNs (client.kill_grace).
+const MaxKillGrace = time.Minute
 
 // HTTPDesc is one HTTP request, made once per call.
 type HTTPDesc struct {
@@ -82,6 +90,9 @@ const (
 
 // Validate checks a ClientDesc received from the wire.
 func (c *ClientDesc) Validate() error {
+	if c.KillGraceNs < 0 || c.KillGraceNs > int64(MaxKillGrace) {
+		return fmt.Errorf("testdesc: client kill grace %v is outside 0..%v", time.Duration(c.KillGraceNs), MaxKillGrace)
+	}
 	switch c.Kind {
 	case ClientExec, ClientPersistent:
 		if len(c.Argv) == 0 || len(c.Argv) > MaxArgv {

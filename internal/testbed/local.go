@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 )
@@ -228,6 +229,7 @@ func (h *localHandle) wait() {
 	if clean, ok := waitExitedNoReap(pid); ok && !clean {
 		h.mu.Lock()
 		killSession(pid)
+		contain.SweepTester(pid) // what its jail still holds (a cgroup it could not remove)
 		h.mu.Unlock()
 	}
 	h.mu.Lock()
@@ -266,6 +268,7 @@ func (h *localHandle) Kill() error {
 	if h.reaped {
 		return nil
 	}
+	contain.SweepTester(h.cmd.Process.Pid) // its clients' jail, while the tester still holds it
 	err := syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
 	killSession(h.cmd.Process.Pid)
 	return err

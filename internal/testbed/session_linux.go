@@ -1,11 +1,10 @@
 package testbed
 
 import (
-	"bytes"
-	"os"
-	"strconv"
 	"syscall"
 	"unsafe"
+
+	"github.com/diperf/diperf/internal/contain"
 )
 
 // killSession kills every live process of session sid by process group
@@ -49,46 +48,22 @@ func groupsOfSessions(sids map[int]bool) []int {
 	if len(sids) == 0 {
 		return nil
 	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
 	seen := map[int]bool{}
 	var groups []int
-	for _, e := range entries {
-		if e.Name()[0] < '0' || e.Name()[0] > '9' {
-			continue
+	contain.EachProcess(func(_ int, st contain.Stat) {
+		if st.Live && sids[st.Session] && !seen[st.PGRP] {
+			seen[st.PGRP] = true
+			groups = append(groups, st.PGRP)
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		pg, s, live := parseStat(b)
-		if live && sids[s] && !seen[pg] {
-			seen[pg] = true
-			groups = append(groups, pg)
-		}
-	}
+	})
 	return groups
 }
 
-// parseStat reads the process group and session (fields 5 and 6) of a
-// /proc/PID/stat line, and whether the process is alive (not a zombie).
-// The command name (field 2) may hold spaces and parentheses: the fields
-// are counted from its last ')'.
+// parseStat reads the process group and session of a /proc/PID/stat
+// line, and whether the process is alive (not a zombie).
 func parseStat(b []byte) (pgrp, session int, live bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, 0, false
-	}
-	f := bytes.Fields(b[i+1:]) // state ppid pgrp session ...
-	if len(f) < 4 {
-		return 0, 0, false
-	}
-	pgrp, err1 := strconv.Atoi(string(f[2]))
-	session, err2 := strconv.Atoi(string(f[3]))
-	state := string(f[0])
-	return pgrp, session, err1 == nil && err2 == nil && state != "Z" && state != "X"
+	st, ok := contain.ParseStat(b)
+	return st.PGRP, st.Session, ok && st.Live
 }
 
 // waitExitedNoReap blocks until process pid has exited, leaving it a

@@ -10,17 +10,12 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/diperf/diperf/internal/contain"
 )
 
 // alive reports whether pid is a live process (not gone, not a zombie).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	_, _, live := parseStat(b)
-	return live
-}
+func alive(pid int) bool { return contain.Alive(pid) }
 
 // bgPids waits for the fake tester to write the pids of its two
 // background children: one in a process group of its own, as a client is,

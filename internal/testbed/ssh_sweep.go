@@ -8,11 +8,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/diperf/diperf/internal/contain"
 )
 
 // SweepRun ends what an ssh run left on this host (diperf sweep, run
-// there by the ssh testbed): it kills every process of each tester
-// session recorded under dir/runs/run/pids (only slot's when slot >= 0),
+// there by the ssh testbed): it kills every process of each tester's
+// client jail (contain.SweepTester) and of each tester session recorded
+// under dir/runs/run/pids (only slot's when slot >= 0),
 // and with remove deletes dir/runs/run, and dir/runs once empty. It
 // returns the number of process groups it signalled.
 func SweepRun(dir, run string, slot int, remove bool) (int, error) {
@@ -24,7 +27,11 @@ func SweepRun(dir, run string, slot int, remove bool) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	killed := killSessions(sids)
+	killed := 0
+	for sid := range sids { // while each tester lives: its cgroup is read from /proc
+		killed += contain.SweepTester(sid)
+	}
+	killed += killSessions(sids)
 	if remove {
 		if err := os.RemoveAll(runDir); err != nil {
 			return killed, fmt.Errorf("sweep: %w", err)

@@ -27,7 +27,7 @@ type funcSink func(sample.Sample)
 func (f funcSink) callAt(ctx context.Context, c client.Client, clk *clock.Local, client uint32, intended int64) sample.Status {
 	start := clk.Now()
 	r := c.Call(ctx)
-	end := clk.Now()
+	end := clk.Now() - int64(r.Stopping) // the call ended when it was cut off
 	f(sample.Sample{Client: client, Start: start, End: end, Intended: intended,
 		Status: r.Status, Bytes: r.Bytes, Err: r.Err, Phases: r.Phases, Extras: r.Extras})
 	return r.Status

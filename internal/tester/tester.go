@@ -21,6 +21,7 @@ import (
 	"github.com/diperf/diperf/internal/client"
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/clocksync"
+	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
@@ -49,6 +50,10 @@ type Options struct {
 	// SpoolPath, when set, is the file every sample batch is appended to
 	// before it is sent (diperf tester --spool; see diskSpool).
 	SpoolPath string
+	// Jail holds the processes of exec and persistent clients; what is
+	// left in it when the client loop is over is stopped (SIGTERM, then
+	// SIGKILL after the client's kill grace). nil: process groups only.
+	Jail *contain.Jail
 }
 
 // ErrLostController is returned when the controller went away mid-test.
@@ -136,7 +141,7 @@ func (t *Tester) handshake() error {
 	if err := t.desc.Validate(); err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
-	c, err := client.New(client.Spec{Desc: t.desc.Client, Env: t.clientEnv(), Timeout: time.Duration(t.desc.TimeoutNs)})
+	c, err := client.New(client.Spec{Desc: t.desc.Client, Env: t.clientEnv(), Timeout: time.Duration(t.desc.TimeoutNs), Jail: t.o.Jail})
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
@@ -194,9 +199,7 @@ func (t *Tester) run(parent context.Context) error {
 	if woke, ok := t.waitForStart(ctx); ok {
 		reason = t.loop(ctx, t.client, woke, rtt)
 	}
-	if c, ok := t.client.(io.Closer); ok {
-		_ = c.Close() // a client's processes or connections (persistent, tcp keep-alive)
-	}
+	t.closeClient()
 	cancelLoops(cancel, &wg)
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, ErrLostController):
