@@ -32,7 +32,15 @@ const ReasonCutOff = "cut off from the controller"
 var errCutOff = errors.New(ReasonCutOff)
 
 // heard records that a frame came from the controller.
-func (t *Tester) heard() { t.lastHeard.Store(time.Now().UnixNano()) }
+func (t *Tester) heard() { t.lastHeard.Store(t.now().UnixNano()) }
+
+// now is the clock of the liveness watch.
+func (t *Tester) now() time.Time {
+	if t.o.now != nil {
+		return t.o.now()
+	}
+	return time.Now()
+}
 
 // heardAt is when the controller was last heard.
 func (t *Tester) heardAt() time.Time { return time.Unix(0, t.lastHeard.Load()) }
@@ -102,7 +110,7 @@ func (t *Tester) spoolFailed(err error) {
 // been silent for limit, checked every watchEvery until ctx is done.
 func (t *Tester) watchSilence(ctx context.Context, limit time.Duration) {
 	tickEvery(ctx, watchEvery, func() bool {
-		if time.Since(t.heardAt()) < limit {
+		if t.now().Sub(t.heardAt()) < limit {
 			return true
 		}
 		t.cancel(errCutOff)

@@ -46,6 +46,10 @@ type Options struct {
 	// SpoolPath, when set, is the file every sample batch is appended to
 	// before it is sent (diperf tester --spool; see diskSpool).
 	SpoolPath string
+
+	// now, when set, is the clock the liveness watch measures time on
+	// (tests: one that jumps, as a stalled process's clock does).
+	now func() time.Time
 }
 
 // ErrLostController is returned when the controller went away mid-test.
