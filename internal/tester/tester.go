@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/diperf/diperf/internal/client"
@@ -68,9 +67,9 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
-	lastHeard atomic.Int64 // Unix ns of the controller's last frame
-	mu        sync.Mutex
-	spoolErr  string // a spool error not yet reported to the controller
+	lv       liveState // the controller's signs of life (liveness.go)
+	mu       sync.Mutex
+	spoolErr string // a spool error not yet reported to the controller
 }
 
 // Run connects, runs the whole test and returns when it is over.
@@ -81,7 +80,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM)}
+	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM), lv: newLiveState(o.now)}
 	c := o.Conn
 	if c == nil {
 		var err error
@@ -170,6 +169,7 @@ func (t *Tester) run(parent context.Context) error {
 		hbCtx, stop := context.WithCancel(parent)
 		defer stop()
 		go t.heartbeatLoop(hbCtx, hb)
+		go t.tickAwake(hbCtx)
 	}
 	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
 	if err != nil {
