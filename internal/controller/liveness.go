@@ -59,7 +59,9 @@ func (c *controller) writer(s *slot, conn *protocol.Conn) {
 		s.writeSince = time.Now()
 		c.mu.Unlock()
 		c.leave()
+		s.writeNs.Store(time.Now().UnixNano()) // the write, not the wait for the gate, may block for the tester
 		err := conn.Write(f.t, f.p)
+		s.writeNs.Store(0)
 		c.enter()
 		c.mu.Lock()
 		if err != nil {
@@ -73,22 +75,68 @@ func (c *controller) writer(s *slot, conn *protocol.Conn) {
 }
 
 // heardFrom records a frame (or an authentic datagram) from s's tester,
-// without c.mu unless it was lost (then it is back): every frame of every
-// tester comes here, and tens of thousands of session goroutines queued on
-// one sync.Mutex make each garbage collection walk the queue once per
-// waiter (Go 1.26 links a semaphore's waiters to each goroutine's
-// g.waiting; see BenchmarkMutexWaitersGC).
+// without c.mu unless it was lost and is heard for the first time since
+// (then it is back: tester-back, at once): every frame of every tester
+// comes here, and tens of thousands of session goroutines queued on one
+// sync.Mutex make each garbage collection walk the queue once per waiter
+// (Go 1.26 links a semaphore's waiters to each goroutine's g.waiting; see
+// BenchmarkMutexWaitersGC).
 func (c *controller) heardFrom(s *slot) {
-	now := time.Now()
-	s.heardNs.Store(now.UnixNano())
+	now := c.stampHeard(s)
 	if !s.lostFlag.Load() {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s.backAt.IsZero() {
-		s.backAt = now
+	if !s.backAt.IsZero() {
+		return
 	}
+	s.backAt = now
+	s.lostFlag.Store(false) // lost and not heard since: no more c.mu per frame
+	c.events.Add("tester-back", s.rec.Slot, s.rec.ID, fmt.Sprintf("heard again %v after it was lost",
+		now.Sub(time.Unix(0, s.rec.StopNs)).Round(time.Millisecond)))
+}
+
+// stampHeard records that s's tester was heard (or that its session
+// listens again) now, on the wall clock and on the awake clock.
+func (c *controller) stampHeard(s *slot) time.Time {
+	now := time.Now()
+	s.heardNs.Store(now.UnixNano())
+	s.heardAwake.Store(int64(c.awakeNow()))
+	return now
+}
+
+// listening records that s's session is back reading after it handled a
+// frame: the time it spent (waiting for the spool, the gate or c.mu) was
+// the controller's, not the tester's silence, which counts again from now.
+func (c *controller) listening(s *slot) {
+	c.stampHeard(s)
+	s.busy.Store(false)
+}
+
+// silentFor is how long s's tester has said nothing by now while the
+// controller listened: counted in the time the controller was running
+// (its own stalls left out: clock.Awake), and 0 while its session is busy
+// with a frame rather than reading.
+func (c *controller) silentFor(s *slot, now time.Time) time.Duration {
+	if s.busy.Load() {
+		return 0
+	}
+	d := now.Sub(s.lastHeard())
+	if c.awake != nil {
+		d = min(d, c.awake.Now()-time.Duration(s.heardAwake.Load()))
+	}
+	return d
+}
+
+// blockedFor is how long the write in progress to s's tester has been
+// blocked by now (0: none in progress). The writer's wait for the gate
+// and c.mu is the controller's own, and does not count.
+func blockedFor(s *slot, now time.Time) time.Duration {
+	if at := s.writeNs.Load(); at != 0 {
+		return now.Sub(time.Unix(0, at))
+	}
+	return 0
 }
 
 // tend does what is due for s by now: enforces its deadlines, marks it
@@ -112,9 +160,9 @@ func (c *controller) liveness(s *slot, now time.Time) {
 	limit := c.cad.lostAfter - sweepEvery
 	if !s.finished() {
 		switch {
-		case now.Sub(s.lastHeard()) >= limit:
+		case c.silentFor(s, now) >= limit:
 			c.markLost(s, c.cad.reasonSilent())
-		case s.writing && now.Sub(s.writeSince) >= limit:
+		case blockedFor(s, now) >= limit:
 			c.markLost(s, c.cad.reasonBlocked())
 		}
 	}
@@ -183,7 +231,6 @@ func (c *controller) sessionOver(s *slot) {
 	s.over = true
 	delete(c.lostOpen, s)
 	if s.lost && !s.backAt.IsZero() {
-		c.events.Add("tester-back", s.rec.Slot, s.rec.ID, fmt.Sprintf("heard again %v after it was lost; %d late samples",
-			s.backAt.Sub(time.Unix(0, s.rec.StopNs)).Round(time.Millisecond), s.late))
+		c.events.Add("late-samples", s.rec.Slot, s.rec.ID, fmt.Sprintf("%d samples came after it was lost", s.late))
 	}
 }

@@ -136,6 +136,7 @@ func (c *controller) waitAll(ctx context.Context) {
 				c.stopAll()
 			}
 		case <-tk.C:
+			c.tickAwake()
 		}
 		if c.sweep() {
 			c.events.Add("all-finished", -1, "", "")

@@ -194,9 +194,15 @@ func (c *controller) session(conn *protocol.Conn, s *slot) error {
 			return err
 		}
 		c.heardFrom(s)
+		if t == protocol.TypeHeartbeat { // at once, without the gate: a busy controller still answers
+			c.onHeartbeat(s, p)
+			continue
+		}
+		s.busy.Store(true) // not reading meanwhile: the tester is not silent (silentFor)
 		c.enter()
 		end, err := c.handle(s, t, p)
 		c.leave()
+		c.listening(s)
 		if err != nil {
 			return err
 		}
@@ -315,16 +321,25 @@ func writeAck(conn *protocol.Conn, seq uint64) error {
 	return nil
 }
 
-// onHeartbeat takes what a heartbeat reports besides life: a tester's
-// spool error.
+// onHeartbeat takes what a heartbeat asks or reports besides life: a
+// probe, answered at once (answerProbe), and a tester's spool error.
+// Called by s's session outside the gate.
 func (c *controller) onHeartbeat(s *slot, p []byte) {
 	if len(p) == 0 {
 		return
 	}
 	var h protocol.Heartbeat
-	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil || h.SpoolError == "" {
+	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil {
 		return
 	}
+	if h.Probe != 0 {
+		c.answerProbe(s, h.Probe)
+	}
+	if h.SpoolError == "" {
+		return
+	}
+	c.enter()
+	defer c.leave()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+h.SpoolError)
@@ -355,13 +370,22 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
+	m.Reason = reasonText(m.Reason)
+	early := m.Reason != reasonCompleted && s.stopSent.IsZero() // its own doing, not a Stop's
 	if s.finished() { // lost, and heard again: it stays failed, stopped when it was lost
+		if early {
+			s.rec.StoppedEarly, s.rec.StopReason = true, m.Reason
+		}
 		c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
 		c.journal(s)
 		return
 	}
-	if m.Reason == stoppedEarly && s.stopSent.IsZero() {
+	if m.Reason == stoppedEarly && early {
 		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
+		return
+	}
+	if early { // e.g. cut off from the controller: a failure (stopped_early)
+		c.failedEarly(s, m.Reason)
 		return
 	}
 	c.finishSlot(s, done)
