@@ -371,7 +371,8 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
 	m.Reason = reasonText(m.Reason)
-	early := m.Reason != reasonCompleted && s.stopSent.IsZero() // its own doing, not a Stop's
+	// Its client loop ended early of its own doing, not a Stop's:
+	early := m.Reason != reasonCompleted && s.stopSent.IsZero()
 	if s.finished() { // lost, and heard again: it stays failed, stopped when it was lost
 		if early {
 			s.rec.StoppedEarly, s.rec.StopReason = true, m.Reason
