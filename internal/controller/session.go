@@ -371,8 +371,9 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
 	m.Reason = reasonText(m.Reason)
-	// Its client loop ended early of its own doing, not a Stop's:
-	early := m.Reason != reasonCompleted && s.stopSent.IsZero()
+	// Its client loop ended early, and not on a Stop ("stopped" after
+	// Stop was sent; a cut-off tester stopped before it came):
+	early := m.Reason != reasonCompleted && (m.Reason != stoppedEarly || s.stopSent.IsZero())
 	if s.finished() { // lost, and heard again: it stays failed, stopped when it was lost
 		if early {
 			s.rec.StoppedEarly, s.rec.StopReason = true, m.Reason
@@ -381,7 +382,7 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 		c.journal(s)
 		return
 	}
-	if m.Reason == stoppedEarly && early {
+	if m.Reason == stoppedEarly && early { // its host stopped it
 		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
 		return
 	}
