@@ -129,3 +129,46 @@ func TestHeartbeatsDuringTheRampUp(t *testing.T) {
 		}
 	})
 }
+
+// TestProbeFloodGetsFewAnswers has a tester send 200 probes, each with a
+// spool error, at once and then 20 more 10 ms apart: it gets one answer
+// per 100 ms and one spool-error event, not one per heartbeat.
+func TestProbeFloodGetsFewAnswers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "run")
+		tb := newInproc(transport.NewMemory())
+		answers := -1
+		tb.start = func(ctx context.Context, s testbed.Spec) error {
+			f, err := startedFake(t, ctx, tb, s)
+			if err != nil {
+				return err
+			}
+			time.Sleep(50 * time.Millisecond) // a heartbeat from the controller in between would be counted
+			before := f.count(protocol.TypeHeartbeat)
+			for i := range 220 {
+				f.send(t, protocol.TypeHeartbeat, protocol.Heartbeat{Probe: uint64(i + 1), SpoolError: "disk full"})
+				if i >= 200 {
+					time.Sleep(10 * time.Millisecond)
+				}
+			}
+			answers = f.count(protocol.TypeHeartbeat) - before
+			f.done(t, "completed")
+			return nil
+		}
+		if _, err := conductOnly(t, inprocOptions(testExperiment(t, 1, 30*time.Second), dir, tb)); err != nil {
+			t.Fatal(err)
+		}
+		if answers < 1 || answers > 3 {
+			t.Errorf("%d answers to 220 probes in 200 ms, want one per 100 ms", answers)
+		}
+		n := 0
+		for _, e := range events(t, dir) {
+			if e.Event == "spool-error" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d spool-error events, want 1", n)
+		}
+	})
+}

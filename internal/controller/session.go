@@ -342,7 +342,10 @@ func (c *controller) onHeartbeat(s *slot, p []byte) {
 	defer c.leave()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+h.SpoolError)
+	if !s.spoolErrSeen { // a tester reports it once: more is noise
+		s.spoolErrSeen = true
+		c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+reasonText(h.SpoolError))
+	}
 }
 
 func (c *controller) onSync(s *slot, r clock.Record) error {

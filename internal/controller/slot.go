@@ -56,6 +56,7 @@ type slot struct {
 	ackNext uint64    // an acknowledgement the session writes after its frame (its own goroutine only)
 
 	probeAnswered time.Time // when its last probe was answered (its session's goroutine only; probe.go)
+	spoolErrSeen  bool      // its spool error was recorded (once)
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
