@@ -31,6 +31,18 @@ func pauseProcess(t *testing.T, pid int, d time.Duration) time.Time {
 	return time.Now()
 }
 
+// stallRun starts a run of testers whose client records its calls, with
+// experiment lines extra, and returns where the calls and the run go.
+func stallRun(t *testing.T, testers int, duration, extra string) (calls, out string, run *background) {
+	t.Helper()
+	calls = filepath.Join(t.TempDir(), "calls")
+	exp := failClientExp(t, calls, testers, duration, extra)
+	out = filepath.Join(t.TempDir(), "run")
+	mark := newMark(t)
+	failKillMarked(t, mark)
+	return calls, out, hardenStartRun(t, mark, "run", exp, "--out", out)
+}
+
 // TestStoppedTesterIsBackAtOnceAndRunsOn stops a tester's process for
 // 4 s (SIGSTOP), past the controller's 3 s silence bound, 0.5 s into its
 // 7 s test. The controller marks it lost, and writes tester-back the
@@ -39,12 +51,7 @@ func pauseProcess(t *testing.T, pid int, d time.Duration) time.Time {
 // clients to the end of its duration and says "completed".
 func TestStoppedTesterIsBackAtOnceAndRunsOn(t *testing.T) {
 	t.Parallel()
-	calls := filepath.Join(t.TempDir(), "calls")
-	exp := failClientExp(t, calls, 1, "7s", "")
-	out := filepath.Join(t.TempDir(), "run")
-	mark := newMark(t)
-	failKillMarked(t, mark)
-	run := hardenStartRun(t, mark, "run", exp, "--out", out)
+	calls, out, run := stallRun(t, 1, "7s", "")
 	pid := pidOf(t, waitEvent(t, out, "admitted", 0))
 	waitEvent(t, out, "started", 0)
 	time.Sleep(500 * time.Millisecond)
@@ -82,12 +89,7 @@ func TestStoppedTesterIsBackAtOnceAndRunsOn(t *testing.T) {
 // for lost.
 func TestSilentControllerStopsTestersWhichAreMarked(t *testing.T) {
 	t.Parallel()
-	calls := filepath.Join(t.TempDir(), "calls")
-	exp := failClientExp(t, calls, 2, "20s", "failure_policy: abort\n")
-	out := filepath.Join(t.TempDir(), "run")
-	mark := newMark(t)
-	failKillMarked(t, mark)
-	run := hardenStartRun(t, mark, "run", exp, "--out", out)
+	calls, out, run := stallRun(t, 2, "20s", "failure_policy: abort\n")
 	waitEvent(t, out, "started", 1)
 	time.Sleep(time.Second)
 	stoppedAt := time.Now()

@@ -10,6 +10,18 @@ type fakeNow struct{ t time.Time }
 
 func (f *fakeNow) now() time.Time { return f.t }
 
+// ticks moves f by step n times, ticking a after each, and fails if a
+// tick reports a stall.
+func (f *fakeNow) ticks(t *testing.T, a *Awake, n int, step time.Duration) {
+	t.Helper()
+	for range n {
+		f.t = f.t.Add(step)
+		if s := a.Tick(); s != 0 {
+			t.Fatalf("a tick %v after the one before reports a stall of %v", step, s)
+		}
+	}
+}
+
 // TestAwakeLeavesOutAStall ticks every 250 ms, then stalls the process
 // for 3 s (the next tick comes 3.25 s late): the awake clock counts 500 ms
 // of that step (its maxStep), before the ticker has run again and after.
@@ -17,12 +29,7 @@ func TestAwakeLeavesOutAStall(t *testing.T) {
 	t.Parallel()
 	f := &fakeNow{t: time.Unix(1000, 0)}
 	a := NewAwakeAt(f.now, 500*time.Millisecond)
-	for range 4 {
-		f.t = f.t.Add(250 * time.Millisecond)
-		if s := a.Tick(); s != 0 {
-			t.Fatalf("a tick on time reports a stall of %v", s)
-		}
-	}
+	f.ticks(t, a, 4, 250*time.Millisecond)
 	if got := a.Now(); got != time.Second {
 		t.Fatalf("after 1 s of ticks on time: %v awake", got)
 	}
@@ -48,10 +55,7 @@ func TestAwakeStepsWithinTheBoundAllCount(t *testing.T) {
 	t.Parallel()
 	f := &fakeNow{t: time.Unix(1000, 0)}
 	a := NewAwakeAt(f.now, 500*time.Millisecond)
-	for range 10 {
-		f.t = f.t.Add(450 * time.Millisecond)
-		a.Tick()
-	}
+	f.ticks(t, a, 10, 450*time.Millisecond)
 	if got := a.Now(); got != 4500*time.Millisecond {
 		t.Errorf("%v awake after ten 450 ms steps, want 4.5s", got)
 	}

@@ -53,11 +53,7 @@ func TestBusyControllerStillHearsAndAnswers(t *testing.T) {
 		tb := newInproc(transport.NewMemory())
 		var c *controller
 		answers := -1
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			holdGate(c, time.Second, 4*time.Second)
 			holdGate(c, 6*time.Second, 4*time.Second)
 			for range 3 {
@@ -73,8 +69,7 @@ func TestBusyControllerStillHearsAndAnswers(t *testing.T) {
 			f.send(t, protocol.TypeSamples, 5)
 			time.Sleep(4500 * time.Millisecond)
 			f.done(t, "completed")
-			return nil
-		}
+		})
 		_, err := conductOnlyWith(t, inprocOptions(testExperiment(t, 1, 30*time.Second), dir, tb), func(made *controller) { c = made })
 		if err != nil {
 			t.Fatal(err)
@@ -96,14 +91,10 @@ func TestHeartbeatsDuringTheRampUp(t *testing.T) {
 		tb := newInproc(transport.NewMemory())
 		heard := -1
 		var last time.Time
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			if s.Slot > 0 {
 				f.done(t, "completed")
-				return nil
+				return
 			}
 			for range 5 {
 				time.Sleep(time.Second)
@@ -113,8 +104,7 @@ func TestHeartbeatsDuringTheRampUp(t *testing.T) {
 			last = time.Now()
 			time.Sleep(4 * time.Second) // silent, before the second tester is launched
 			f.done(t, "completed")
-			return nil
-		}
+		})
 		exp := testExperiment(t, 2, 20*time.Second)
 		exp.Schedule.TesterStartInterval = experiment.Duration(10 * time.Second)
 		if _, err := conductOnly(t, inprocOptions(exp, dir, tb)); err != nil {
@@ -138,11 +128,7 @@ func TestProbeFloodGetsFewAnswers(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		tb := newInproc(transport.NewMemory())
 		answers := -1
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			time.Sleep(50 * time.Millisecond) // a heartbeat from the controller in between would be counted
 			before := f.count(protocol.TypeHeartbeat)
 			for i := range 220 {
@@ -153,8 +139,7 @@ func TestProbeFloodGetsFewAnswers(t *testing.T) {
 			}
 			answers = f.count(protocol.TypeHeartbeat) - before
 			f.done(t, "completed")
-			return nil
-		}
+		})
 		if _, err := conductOnly(t, inprocOptions(testExperiment(t, 1, 30*time.Second), dir, tb)); err != nil {
 			t.Fatal(err)
 		}

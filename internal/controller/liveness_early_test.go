@@ -14,15 +14,19 @@ import (
 	"github.com/diperf/diperf/internal/transport"
 )
 
-// startedFake joins a fake tester for s and says its client loop started.
-func startedFake(t *testing.T, ctx context.Context, tb *inproc, s testbed.Spec) (*fakeTester, error) {
-	f, err := joinFake(ctx, tb, s)
-	if err != nil {
-		return nil, err
+// startedFakes is a testbed start that joins a fake tester for each slot,
+// says its client loop started and sent 5 samples, then runs play.
+func startedFakes(t *testing.T, tb *inproc, play func(ctx context.Context, f *fakeTester, s testbed.Spec)) func(context.Context, testbed.Spec) error {
+	return func(ctx context.Context, s testbed.Spec) error {
+		f, err := joinFake(ctx, tb, s)
+		if err != nil {
+			return err
+		}
+		f.send(t, protocol.TypeStarted, protocol.Started{LocalNs: time.Now().UnixNano()})
+		f.send(t, protocol.TypeSamples, 5)
+		play(ctx, f, s)
+		return nil
 	}
-	f.send(t, protocol.TypeStarted, protocol.Started{LocalNs: time.Now().UnixNano()})
-	f.send(t, protocol.TypeSamples, 5)
-	return f, nil
 }
 
 // beatUntilStopped sends a heartbeat a second until the controller says
@@ -51,19 +55,14 @@ func TestTesterBackIsWrittenWhenHeard(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		tb := newInproc(transport.NewMemory())
 		var back time.Time
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			time.Sleep(8 * time.Second)
 			f.send(t, protocol.TypeHeartbeat, nil)
 			back = time.Now()
 			time.Sleep(5 * time.Second)
 			f.send(t, protocol.TypeSamples, 3)
 			f.done(t, "completed")
-			return nil
-		}
+		})
 		if _, err := conductOnly(t, inprocOptions(testExperiment(t, 1, 30*time.Second), dir, tb)); err != nil {
 			t.Fatal(err)
 		}
@@ -88,19 +87,14 @@ func TestCutOffTesterFailsAndAbortsTheRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		tb := newInproc(transport.NewMemory())
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			if s.Slot == 0 {
 				time.Sleep(2 * time.Second)
 				f.done(t, "cut off from the controller")
-				return nil
+				return
 			}
 			beatUntilStopped(t, ctx, f)
-			return nil
-		}
+		})
 		exp := testExperiment(t, 2, time.Minute)
 		exp.FailurePolicy = experiment.PolicyAbort
 		c, err := conductOnly(t, inprocOptions(exp, dir, tb))
@@ -126,11 +120,7 @@ func TestEarlyStopsAreCounted(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "run")
 		tb := newInproc(transport.NewMemory())
-		tb.start = func(ctx context.Context, s testbed.Spec) error {
-			f, err := startedFake(t, ctx, tb, s)
-			if err != nil {
-				return err
-			}
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
 			time.Sleep(2 * time.Second)
 			switch s.Slot {
 			case 0:
@@ -140,8 +130,7 @@ func TestEarlyStopsAreCounted(t *testing.T) {
 			default:
 				f.done(t, "completed")
 			}
-			return nil
-		}
+		})
 		c, err := conductOnly(t, inprocOptions(testExperiment(t, 3, time.Minute), dir, tb))
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"sync"
 	"time"
 
 	"github.com/diperf/diperf/internal/clock"
@@ -23,22 +24,30 @@ const sweepStall = 5 * sweepEvery
 // meanwhile.
 func (c *controller) sweepWhileLaunching() (stop func()) {
 	c.awake = clock.NewAwake(sweepStall)
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tk := time.NewTicker(sweepEvery)
+	return runEvery(sweepEvery, func() {
+		c.tickAwake()
+		c.sweep() // whether every slot launched so far finished does not matter yet
+	})
+}
+
+// runEvery calls f every period, from a goroutine of its own, until the
+// returned func is called (it returns once f is no longer running).
+func runEvery(period time.Duration, f func()) (stop func()) {
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tk := time.NewTicker(period)
 		defer tk.Stop()
 		for {
 			select {
 			case <-quit:
 				return
 			case <-tk.C:
+				f()
 			}
-			c.tickAwake()
-			c.sweep() // whether every slot launched so far finished does not matter yet
 		}
-	}()
-	return func() { close(quit); <-done }
+	})
+	return func() { close(quit); wg.Wait() }
 }
 
 // tickAwake ticks the awake clock (before a sweep, outside c.mu: time

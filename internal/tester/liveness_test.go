@@ -176,8 +176,10 @@ func (p *partitionable) read() {
 }
 
 // TestCutOffTesterStopsAndHealedSendsTheRest cuts a tester off from its
-// controller 5 s into a 60 s test, for 20 s: it stops its clients within
-// 5 s of the cut (no sample ends later than that), keeps its connection,
+// controller 5 s into a 60 s test, for 20 s: it sends a probe once the
+// controller was silent for 2 s, one only, and when that goes unanswered
+// stops its clients within 5 s of the cut (no sample ends later than
+// that), keeps its connection,
 // and once the controller is heard again sends every sample it had,
 // each once and in order, then Done "cut off from the controller". Its
 // own spool holds every sample too.
@@ -217,6 +219,7 @@ func TestCutOffTesterStopsAndHealedSendsTheRest(t *testing.T) {
 				late++
 			}
 		}
+		checkOneProbe(t, p.probes, cut)
 		if uint64(len(p.samples)) != p.done.Produced || late == 0 || p.hbs == 0 {
 			t.Errorf("%d samples received (%d after the heal), %d produced, %d heartbeats: want all, some late",
 				len(p.samples), late, p.done.Produced, p.hbs)
