@@ -188,6 +188,7 @@ func (c *controller) testDesc() protocol.TestDesc {
 
 // session reads the tester's messages until it says Done or goes away.
 func (c *controller) session(conn *protocol.Conn, s *slot) error {
+	c.listening(s) // its silence counts from here, on the awake clock too
 	for {
 		t, p, err := conn.Read()
 		if err != nil {
