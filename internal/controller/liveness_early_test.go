@@ -146,3 +146,30 @@ func TestEarlyStopsAreCounted(t *testing.T) {
 		}
 	})
 }
+
+// TestAbortDuringTheRampUpLaunchesNoMore launches three testers 5 s
+// apart under failure_policy abort; the first dies 1 s in: the run
+// aborts, and the other two are never launched.
+func TestAbortDuringTheRampUpLaunchesNoMore(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "run")
+		tb := newInproc(transport.NewMemory())
+		tb.start = startedFakes(t, tb, func(ctx context.Context, f *fakeTester, s testbed.Spec) {
+			if s.Slot > 0 {
+				beatUntilStopped(t, ctx, f)
+				return
+			}
+			time.Sleep(time.Second)
+			f.conn.Close()
+		})
+		exp := testExperiment(t, 3, time.Minute)
+		exp.FailurePolicy = experiment.PolicyAbort
+		exp.Schedule.TesterStartInterval = experiment.Duration(5 * time.Second)
+		if _, err := conductOnly(t, inprocOptions(exp, dir, tb)); err == nil || !strings.Contains(err.Error(), "tester 0 (rogue:1) failed") {
+			t.Fatalf("run: %v, want it aborted by tester 0", err)
+		}
+		if n := len(tb.specs); n != 1 {
+			t.Errorf("%d testers launched, want the first only", n)
+		}
+	})
+}
