@@ -20,8 +20,8 @@ const probeAnswerEvery = 100 * time.Millisecond
 // unanswered (docs/design/011-failure-semantics.md). Only s's session
 // calls it.
 func (c *controller) answerProbe(s *slot, n uint64) {
-	now := time.Now()
-	if now.Sub(s.probeAnswered) < probeAnswerEvery {
+	now := time.Now().UnixNano()
+	if now-s.probeAnswered < int64(probeAnswerEvery) {
 		return
 	}
 	s.probeAnswered = now

@@ -55,8 +55,8 @@ type slot struct {
 	ackAt   time.Time // when the last acknowledgement went
 	ackNext uint64    // an acknowledgement the session writes after its frame (its own goroutine only)
 
-	probeAnswered time.Time // when its last probe was answered (its session's goroutine only; probe.go)
-	spoolErrSeen  bool      // its spool error was recorded (once)
+	probeAnswered int64 // when its last probe was answered, Unix ns (its session's goroutine only; probe.go)
+	spoolErrSeen  bool  // its spool error was recorded (once)
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
