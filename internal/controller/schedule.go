@@ -39,7 +39,8 @@ func (c *controller) schedule(ctx context.Context, accept func()) {
 			return
 		}
 		if c.stoppingAll() { // an abort (the sweep runs meanwhile): launch no more
-			c.events.Add("interrupted", -1, "", fmt.Sprintf("every tester was told to stop; %d of %d never started", c.exp.Schedule.Testers-i, c.exp.Schedule.Testers))
+			n := c.exp.Schedule.Testers
+			c.events.Add("interrupted", -1, "", fmt.Sprintf("every tester was told to stop; %d of %d never started", n-i, n))
 			return
 		}
 		last = time.Now()
