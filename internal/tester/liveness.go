@@ -51,11 +51,11 @@ type liveState struct {
 }
 
 // newLiveState measures time on now (nil: time.Now).
-func newLiveState(now func() time.Time) liveState {
+func newLiveState(now func() time.Time) *liveState {
 	if now == nil {
 		now = time.Now
 	}
-	return liveState{awake: clock.NewAwakeAt(now, stallStep), probe: make(chan struct{}, 1)}
+	return &liveState{awake: clock.NewAwakeAt(now, stallStep), probe: make(chan struct{}, 1)}
 }
 
 // heard records that a frame came from the controller.

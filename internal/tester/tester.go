@@ -67,7 +67,7 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
-	lv       liveState // the controller's signs of life (liveness.go)
+	lv       *liveState // the controller's signs of life (liveness.go)
 	mu       sync.Mutex
 	spoolErr string // a spool error not yet reported to the controller
 }
@@ -80,7 +80,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM), lv: newLiveState(o.now)}
+	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM)}
 	c := o.Conn
 	if c == nil {
 		var err error
@@ -162,6 +162,7 @@ func (t *Tester) run(parent context.Context) error {
 		t.out.disk = openDiskSpool(t.o.SpoolPath, t.o.Slot, t.spoolFailed)
 		defer t.out.disk.close()
 	}
+	t.lv = newLiveState(t.o.now)
 	t.readCh = make(chan struct{})
 	t.heard()
 	go t.readLoop()
