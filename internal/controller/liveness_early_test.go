@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"
@@ -172,4 +173,16 @@ func TestAbortDuringTheRampUpLaunchesNoMore(t *testing.T) {
 			t.Errorf("%d testers launched, want the first only", n)
 		}
 	})
+}
+
+// TestReasonFromTheWireIsBounded cuts a Done reason of 10,000 bytes to
+// protocol.MaxErrText and drops what is not UTF-8.
+func TestReasonFromTheWireIsBounded(t *testing.T) {
+	t.Parallel()
+	if got := reasonText(strings.Repeat("é", 5000)); len(got) > protocol.MaxErrText || !utf8.ValidString(got) {
+		t.Errorf("reason of %d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	if got := reasonText("cut\xff off"); got != "cut off" {
+		t.Errorf("reasonText kept %q", got)
+	}
 }
