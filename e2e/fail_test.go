@@ -232,9 +232,10 @@ func TestFailPartitionHealed(t *testing.T) {
 	if code := run.wait(t, time.Minute); code != 0 {
 		t.Fatalf("exit %d\n%s", code, run.stderr.String())
 	}
-	back := waitEvent(t, out, "tester-back", 0)
-	if d, _ := back["detail"].(string); !strings.Contains(d, "late samples") || strings.Contains(d, "; 0 late samples") {
-		t.Errorf("tester-back says %q, want its late samples", d)
+	waitEvent(t, out, "tester-back", 0)
+	late := waitEvent(t, out, "late-samples", 0)
+	if d, _ := late["detail"].(string); !strings.HasSuffix(d, " samples came after it was lost") || strings.HasPrefix(d, "0 ") {
+		t.Errorf("late-samples says %q, want its late samples", d)
 	}
 	row := testerRow(t, out, 0)
 	if row.int(t, "samples_lost") != 0 || row.int(t, "samples_received") != row.int(t, "samples_sent") || row.str(t, "failed") != "true" {

@@ -63,3 +63,13 @@ func countSamples(byClass []int, total int, errs map[string]int) SampleCounts {
 	}
 	return sc
 }
+
+// AddEarlyStop counts tester index (id) as stopped before its duration
+// without being told to, for reason, and lists it while fewer than
+// MaxEarlyStops are.
+func (s *Summary) AddEarlyStop(index int, id, reason string) {
+	s.Testers.StoppedEarly++
+	if len(s.EarlyStops) < MaxEarlyStops {
+		s.EarlyStops = append(s.EarlyStops, EarlyStop{Index: index, ID: id, Reason: reason})
+	}
+}

@@ -132,6 +132,10 @@ type Summary struct {
 	// then are missing. IncompleteReason says what was recovered.
 	Incomplete       bool   `json:"incomplete,omitempty"`
 	IncompleteReason string `json:"incomplete_reason,omitempty"`
+	// EarlyStops are the first MaxEarlyStops testers that stopped before
+	// their duration without being told to, with why; absent when none
+	// did (Testers.StoppedEarly counts them all).
+	EarlyStops []EarlyStop `json:"early_stops,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.
@@ -164,6 +168,21 @@ type TesterCounts struct {
 	Planned int `json:"planned"`
 	Started int `json:"started"`
 	Failed  int `json:"failed"`
+	// StoppedEarly counts the testers whose client loop ended before
+	// their duration without being told to (Summary.EarlyStops says why).
+	StoppedEarly int `json:"stopped_early,omitempty"`
+}
+
+// MaxEarlyStops bounds Summary.EarlyStops: the first testers, by index,
+// that stopped early.
+const MaxEarlyStops = 100
+
+// EarlyStop is a tester that stopped before its duration without being
+// told to, and why (testers.csv stopped_early, stop_reason).
+type EarlyStop struct {
+	Index  int    `json:"index"`
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
 }
 
 // Stats is the Min/Med/Aver/Max/Std.Dev. row of the summary table.

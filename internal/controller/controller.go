@@ -171,7 +171,9 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 		defer pool.Close()
 		accept = func() {}
 	}
+	stopSweeping := c.sweepWhileLaunching()
 	c.schedule(ctx, accept)
+	stopSweeping()
 	c.waitAll(ctx)
 	stopProgress()
 	ln.Close()
@@ -219,6 +221,8 @@ type controller struct {
 	// sharedWait are the slots whose handles are a testbed.SharedWait,
 	// all watched by one goroutine (watchSharedExit).
 	sharedWait []*slot
+
+	awake *awakeClock // the time the controller was running, ticked by the sweeps (sweeper.go)
 }
 
 // newController checks the options; it creates nothing. A bad testbed

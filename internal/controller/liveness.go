@@ -59,7 +59,9 @@ func (c *controller) writer(s *slot, conn *protocol.Conn) {
 		s.writeSince = time.Now()
 		c.mu.Unlock()
 		c.leave()
+		s.writeNs.Store(time.Now().UnixNano()) // the write, not the wait for the gate, may block for the tester
 		err := conn.Write(f.t, f.p)
+		s.writeNs.Store(0)
 		c.enter()
 		c.mu.Lock()
 		if err != nil {
@@ -73,22 +75,26 @@ func (c *controller) writer(s *slot, conn *protocol.Conn) {
 }
 
 // heardFrom records a frame (or an authentic datagram) from s's tester,
-// without c.mu unless it was lost (then it is back): every frame of every
-// tester comes here, and tens of thousands of session goroutines queued on
-// one sync.Mutex make each garbage collection walk the queue once per
-// waiter (Go 1.26 links a semaphore's waiters to each goroutine's
-// g.waiting; see BenchmarkMutexWaitersGC).
+// without c.mu unless it was lost and is heard for the first time since
+// (then it is back: tester-back, at once): every frame of every tester
+// comes here, and tens of thousands of session goroutines queued on one
+// sync.Mutex make each garbage collection walk the queue once per waiter
+// (Go 1.26 links a semaphore's waiters to each goroutine's g.waiting; see
+// BenchmarkMutexWaitersGC).
 func (c *controller) heardFrom(s *slot) {
-	now := time.Now()
-	s.heardNs.Store(now.UnixNano())
+	now := c.stampHeard(s)
 	if !s.lostFlag.Load() {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if s.backAt.IsZero() {
-		s.backAt = now
+	if !s.backAt.IsZero() {
+		return
 	}
+	s.backAt = now
+	s.lostFlag.Store(false) // lost and not heard since: no more c.mu per frame
+	c.events.Add("tester-back", s.rec.Slot, s.rec.ID, fmt.Sprintf("heard again %v after it was lost",
+		now.Sub(time.Unix(0, s.rec.StopNs)).Round(time.Millisecond)))
 }
 
 // tend does what is due for s by now: enforces its deadlines, marks it
@@ -112,9 +118,9 @@ func (c *controller) liveness(s *slot, now time.Time) {
 	limit := c.cad.lostAfter - sweepEvery
 	if !s.finished() {
 		switch {
-		case now.Sub(s.lastHeard()) >= limit:
+		case c.silentFor(s, now) >= limit:
 			c.markLost(s, c.cad.reasonSilent())
-		case s.writing && now.Sub(s.writeSince) >= limit:
+		case blockedFor(s, now) >= limit:
 			c.markLost(s, c.cad.reasonBlocked())
 		}
 	}
@@ -183,7 +189,6 @@ func (c *controller) sessionOver(s *slot) {
 	s.over = true
 	delete(c.lostOpen, s)
 	if s.lost && !s.backAt.IsZero() {
-		c.events.Add("tester-back", s.rec.Slot, s.rec.ID, fmt.Sprintf("heard again %v after it was lost; %d late samples",
-			s.backAt.Sub(time.Unix(0, s.rec.StopNs)).Round(time.Millisecond), s.late))
+		c.events.Add("late-samples", s.rec.Slot, s.rec.ID, fmt.Sprintf("%d samples came after it was lost", s.late))
 	}
 }

@@ -105,9 +105,19 @@ func (f *fakeTester) done(t *testing.T, reason string) {
 // slots hold the testers' records, and the abort error.
 func conductOnly(t *testing.T, o Options) (*controller, error) {
 	t.Helper()
+	return conductOnlyWith(t, o, nil)
+}
+
+// conductOnlyWith is conductOnly that hands the controller to made (when
+// set) before the run starts.
+func conductOnlyWith(t *testing.T, o Options, made func(*controller)) (*controller, error) {
+	t.Helper()
 	c, err := newController(o)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if made != nil {
+		made(c)
 	}
 	ln, err := c.o.Transport.Listen(c.o.Listen)
 	if err != nil {
@@ -187,8 +197,8 @@ func TestSilentTesterIsLostThenHeardAgain(t *testing.T) {
 		if lost.Detail != "no heartbeat for 3s: cut off or hung" {
 			t.Errorf("lost because %q", lost.Detail)
 		}
-		if back := eventAt(t, dir, "tester-back", 0); !strings.Contains(back.Detail, "; 10 late samples") {
-			t.Errorf("tester-back says %q, want 10 late samples", back.Detail)
+		if late := eventAt(t, dir, "late-samples", 0); late.Detail != "10 samples came after it was lost" {
+			t.Errorf("late-samples says %q, want 10 late samples", late.Detail)
 		}
 		if beats < 12 {
 			t.Errorf("the tester heard %d heartbeats and acks in 13 s, want a frame a second, lost or not", beats)

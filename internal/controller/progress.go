@@ -89,21 +89,7 @@ func isTerminal(w io.Writer) bool {
 // tickLive brings the live aggregates up to date every second until the
 // returned func is called.
 func (c *controller) tickLive() (stop func()) {
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(time.Second)
-		defer tk.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tk.C:
-				c.live.Tick()
-			}
-		}
-	})
-	return func() { close(quit); wg.Wait() }
+	return runEvery(time.Second, c.live.Tick)
 }
 
 // endLive makes every live second final and tells where the report is.

@@ -38,9 +38,21 @@ func (c *controller) schedule(ctx context.Context, accept func()) {
 			c.events.Add("interrupted", -1, "", "before every tester was started")
 			return
 		}
+		if c.stoppingAll() { // an abort (the sweep runs meanwhile): launch no more
+			n := c.exp.Schedule.Testers
+			c.events.Add("interrupted", -1, "", fmt.Sprintf("every tester was told to stop; %d of %d never started", n-i, n))
+			return
+		}
 		last = time.Now()
 		c.launch(i)
 	}
+}
+
+// stoppingAll reports whether every tester was told to stop.
+func (c *controller) stoppingAll() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopping
 }
 
 // batchStartLead is how long after the run starts the first tester of a
@@ -136,6 +148,7 @@ func (c *controller) waitAll(ctx context.Context) {
 				c.stopAll()
 			}
 		case <-tk.C:
+			c.tickAwake()
 		}
 		if c.sweep() {
 			c.events.Add("all-finished", -1, "", "")

@@ -174,15 +174,22 @@ func (c *controller) testDesc() protocol.TestDesc {
 
 // session reads the tester's messages until it says Done or goes away.
 func (c *controller) session(conn *protocol.Conn, s *slot) error {
+	c.listening(s) // its silence counts from here, on the awake clock too
 	for {
 		t, p, err := conn.Read()
 		if err != nil {
 			return err
 		}
 		c.heardFrom(s)
+		if t == protocol.TypeHeartbeat { // at once, without the gate: a busy controller still answers
+			c.onHeartbeat(s, p)
+			continue
+		}
+		s.busy.Store(true) // not reading meanwhile: the tester is not silent (silentFor)
 		c.enter()
 		end, err := c.handle(s, t, p)
 		c.leave()
+		c.listening(s)
 		if err != nil {
 			return err
 		}
@@ -301,19 +308,31 @@ func writeAck(conn *protocol.Conn, seq uint64) error {
 	return nil
 }
 
-// onHeartbeat takes what a heartbeat reports besides life: a tester's
-// spool error.
+// onHeartbeat takes what a heartbeat asks or reports besides life: a
+// probe, answered at once (answerProbe), and a tester's spool error.
+// Called by s's session outside the gate.
 func (c *controller) onHeartbeat(s *slot, p []byte) {
 	if len(p) == 0 {
 		return
 	}
 	var h protocol.Heartbeat
-	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil || h.SpoolError == "" {
+	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil {
 		return
 	}
+	if h.Probe != 0 {
+		c.answerProbe(s, h.Probe)
+	}
+	if h.SpoolError == "" {
+		return
+	}
+	c.enter()
+	defer c.leave()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+h.SpoolError)
+	if !s.spoolErrSeen { // a tester reports it once: more is noise
+		s.spoolErrSeen = true
+		c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+reasonText(h.SpoolError))
+	}
 }
 
 func (c *controller) onSync(s *slot, r clock.Record) error {
@@ -341,13 +360,24 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
+	m.Reason = reasonText(m.Reason)
+	// Its client loop ended early, and not on a Stop ("stopped" after
+	// Stop was sent; a cut-off tester stopped before it came):
+	early := m.Reason != reasonCompleted && (m.Reason != stoppedEarly || s.stopSent.IsZero())
 	if s.finished() { // lost, and heard again: it stays failed, stopped when it was lost
+		if early {
+			s.rec.StoppedEarly, s.rec.StopReason = true, m.Reason
+		}
 		c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
 		c.journal(s)
 		return
 	}
-	if m.Reason == stoppedEarly && s.stopSent.IsZero() {
+	if m.Reason == stoppedEarly && early { // its host stopped it
 		c.markFailed(s, "stopped before its time without being told to (a signal on its host, e.g. its job cancelled)")
+		return
+	}
+	if early { // e.g. cut off from the controller: a failure (stopped_early)
+		c.failedEarly(s, m.Reason)
 		return
 	}
 	c.finishSlot(s, done)

@@ -35,14 +35,17 @@ type slot struct {
 
 	// liveness (liveness.go)
 	heardNs    atomic.Int64 // when its last frame came (Unix ns; heardFrom, without c.mu)
+	heardAwake atomic.Int64 // the same on the controller's awake clock (ns)
+	busy       atomic.Bool  // its session is handling a frame, not reading (liveness.go: silentFor)
 	lost       bool         // marked failed for its silence; its connection is kept
-	lostFlag   atomic.Bool  // lost, readable without c.mu
+	lostFlag   atomic.Bool  // lost and not heard since, readable without c.mu
 	backAt     time.Time    // when a lost tester was heard again (zero: not yet)
 	late       uint64       // samples received after it was lost
 	over       bool         // its session has ended
 	outq       []outFrame   // frames waiting for its writer
 	writing    bool         // a writer goroutine is sending outq
-	writeSince time.Time    // when the write in progress began
+	writeSince time.Time    // when the write in progress began (or was queued; when to check it: nextDue)
+	writeNs    atomic.Int64 // when the writer's conn.Write in progress began (Unix ns; 0: none)
 	maxSeq     uint64       // the highest sample Seq received (its Seqs come in order)
 	lastSent   time.Time    // when a frame to it was last written or queued
 
@@ -51,6 +54,9 @@ type slot struct {
 	ackSent uint64    // the highest Seq acknowledged
 	ackAt   time.Time // when the last acknowledgement went
 	ackNext uint64    // an acknowledgement the session writes after its frame (its own goroutine only)
+
+	probeAnswered int64 // when its last probe was answered, Unix ns (its session's goroutine only; probe.go)
+	spoolErrSeen  bool  // its spool error was recorded (once)
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
@@ -89,6 +95,7 @@ func (c *controller) finishSlot(s *slot, st state) {
 
 // markFailed marks a slot failed once, with the time and the reason.
 func (c *controller) markFailed(s *slot, reason string) {
+	noteEarly(s, reason)
 	if !c.recordFailure(s, "failed", reason) {
 		return
 	}

@@ -160,6 +160,9 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 		if t.StartNs == 0 {
 			res.Summary.Testers.Failed++
 		}
+		if t.StoppedEarly {
+			res.Summary.AddEarlyStop(t.Slot, t.ID, t.StopReason)
+		}
 	}
 	if d.incomplete != "" {
 		res.Summary.Incomplete, res.Summary.IncompleteReason = true, d.incomplete

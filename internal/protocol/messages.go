@@ -166,6 +166,11 @@ type Heartbeat struct {
 	// SpoolError is why the tester's own disk spool stopped taking
 	// samples (e.g. a full disk); its samples still go over the wire.
 	SpoolError string `json:"spool_error,omitempty"`
+	// Probe, when not 0, asks the peer to answer at once (the controller
+	// answers with a heartbeat carrying the same number): a tester that
+	// has not heard its controller for a while asks before it takes
+	// itself for cut off (docs/design/011-failure-semantics.md).
+	Probe uint64 `json:"probe,omitempty"`
 }
 
 // ErrorMsg carries a fatal error to the peer.

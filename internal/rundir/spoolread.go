@@ -32,18 +32,22 @@ type spoolTester struct {
 	InjectedOff   int64   `json:"injected_offset_ns,omitempty"`
 	InjectedDrift float64 `json:"injected_drift_ppm,omitempty"`
 	TargetRTTNs   int64   `json:"target_rtt_ns,omitempty"`
+	StoppedEarly  bool    `json:"stopped_early,omitempty"`
+	StopReason    string  `json:"stop_reason,omitempty"`
 }
 
 func toSpoolTester(t *TesterRecord) spoolTester {
 	return spoolTester{Slot: t.Slot, ID: t.ID, Host: t.Host, PID: t.PID, LaunchNs: t.LaunchNs, StartNs: t.StartNs,
 		StopNs: t.StopNs, PlannedNs: t.PlannedNs, Failed: t.Failed, Reason: t.FailureReason, Sent: t.Sent,
-		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs}
+		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs,
+		StoppedEarly: t.StoppedEarly, StopReason: t.StopReason}
 }
 
 func (s *spoolTester) record() TesterRecord {
 	return TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
 		StopNs: s.StopNs, PlannedNs: s.PlannedNs, Failed: s.Failed, FailureReason: s.Reason, Sent: s.Sent,
-		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs}
+		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs,
+		StoppedEarly: s.StoppedEarly, StopReason: s.StopReason}
 }
 
 // SpoolVisitor receives what a spool holds, in order. A nil func skips

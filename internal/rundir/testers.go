@@ -43,6 +43,13 @@ type TesterRecord struct {
 	UDPStale      uint64 // arrived after their number was counted lost, dropped
 	UDPSendErrors uint64 // datagrams its socket refused to send (among UDPLost)
 	UDPLossExact  bool   // its Done said its last datagram: UDPLost is exact
+
+	// StoppedEarly: its client loop ended before its duration without
+	// the controller telling it to stop (cut off from the controller, a
+	// signal on its host, its process or connection gone); StopReason
+	// says why.
+	StoppedEarly bool
+	StopReason   string
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -86,7 +93,7 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
 	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
-	"udp_send_errors", "udp_loss_exact"}
+	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -123,6 +130,19 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 	}
 }
 
+// readEarlyColumns reads stopped_early and stop_reason, by name, when r
+// has them (a file written before them reads as no tester stopped early).
+func readEarlyColumns(t *TesterRecord, r []string) {
+	for i := testerColumnsV2; i < len(r); i++ {
+		switch testerHeader[i] {
+		case "stopped_early":
+			t.StoppedEarly = r[i] == "true"
+		case "stop_reason":
+			t.StopReason = r[i]
+		}
+	}
+}
+
 // transportOf names how a tester's samples came, for testers.csv.
 func transportOf(t *TesterRecord) string {
 	if t.UDP {
@@ -144,7 +164,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
 				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
 				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
-				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact)})
+				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
+				strconv.FormatBool(t.StoppedEarly), t.StopReason})
 		}
 		w.Flush()
 		return w.Error()
@@ -183,6 +204,7 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
 		}
 		readUDPColumns(t, r, &p)
+		readEarlyColumns(t, r)
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
+	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
@@ -14,14 +16,22 @@ import (
 const (
 	// SilenceLimit is how long the controller may say nothing (no frame
 	// at all: it sends a heartbeat every second) before the tester takes
-	// itself for cut off and stops its client loop: with the check every
-	// watchEvery, the clients stop within 5 s of the cut.
+	// itself for cut off and stops its client loop, provided a probe sent
+	// a third of that earlier went unanswered. Silence is counted in the
+	// time this tester was running (clock.Awake): its own stall is not the
+	// controller's silence. With the check every watchEvery, the clients
+	// stop within 5 s of the cut.
 	SilenceLimit = 3 * time.Second
 	// GiveUpAfter is how long a cut-off tester waits for the controller
 	// to be heard again before it exits, its samples kept in its spool.
 	GiveUpAfter = 2 * time.Minute
-	// watchEvery is how often the silence is checked.
+	// watchEvery is how often the silence is checked, and the period of
+	// the ticker of the awake clock.
 	watchEvery = 250 * time.Millisecond
+	// stallStep is the longest step between two ticks of the awake clock
+	// that counts in full: a tick later than that shows the tester's own
+	// process was stopped, and the rest of the step is left out.
+	stallStep = 2 * watchEvery
 )
 
 // ReasonCutOff is the Done reason of a tester whose client loop stopped
@@ -31,25 +41,67 @@ const ReasonCutOff = "cut off from the controller"
 // errCutOff ends the client loop when the controller falls silent.
 var errCutOff = errors.New(ReasonCutOff)
 
-// heard records that a frame came from the controller.
-func (t *Tester) heard() { t.lastHeard.Store(time.Now().UnixNano()) }
+// liveState is what the tester knows of the controller's signs of life.
+type liveState struct {
+	awake  *clock.Awake  // the time this tester was running
+	heard  atomic.Int64  // awake time of the controller's last frame, ns
+	frames atomic.Uint64 // frames heard from the controller
+	probes atomic.Uint64 // probes sent
+	probe  chan struct{} // the silence watch asks the heartbeat loop for a probe
+}
 
-// heardAt is when the controller was last heard.
-func (t *Tester) heardAt() time.Time { return time.Unix(0, t.lastHeard.Load()) }
+// newLiveState measures time on now (nil: time.Now).
+func newLiveState(now func() time.Time) *liveState {
+	if now == nil {
+		now = time.Now
+	}
+	return &liveState{awake: clock.NewAwakeAt(now, stallStep), probe: make(chan struct{}, 1)}
+}
+
+// heard records that a frame came from the controller.
+func (t *Tester) heard() {
+	t.lv.heard.Store(int64(t.lv.awake.Now()))
+	t.lv.frames.Add(1)
+}
+
+// tickAwake ticks the awake clock every watchEvery until ctx is done.
+func (t *Tester) tickAwake(ctx context.Context) {
+	tickEvery(ctx, watchEvery, func() bool {
+		if d := t.lv.awake.Tick(); d > 0 {
+			fmt.Fprintf(t.o.Log, "tester %s: this process did not run for %v (left out of the controller's silence)\n",
+				t.id, (d + stallStep).Round(time.Millisecond))
+		}
+		return true
+	})
+}
 
 // heartbeatLoop sends a heartbeat whenever nothing else was sent to the
 // controller for half a period (checked every half period: no silence
-// is longer than a period), until ctx is done or a write fails (the read
-// side then sees the connection end); a spool error to report goes at
-// once. A write that blocks (a partition) blocks this loop alone.
+// is longer than a period), and a probe when the silence watch asks for
+// one, until ctx is done or a write fails (the read side then sees the
+// connection end); a spool error to report goes at once. It waits on
+// nothing but its timer and the connection: a write that blocks (a
+// partition) blocks this loop alone.
 func (t *Tester) heartbeatLoop(ctx context.Context, period time.Duration) {
-	tickEvery(ctx, period/2, func() bool {
-		p := t.heartbeatPayload()
-		if p == nil && time.Since(t.conn.LastWrite()) < period/2 {
-			return true // a batch or a sync record said it
+	tk := time.NewTicker(period / 2)
+	defer tk.Stop()
+	for {
+		var probe uint64
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.lv.probe:
+			probe = t.lv.probes.Add(1)
+		case <-tk.C:
 		}
-		return t.conn.Write(protocol.TypeHeartbeat, p) == nil
-	})
+		p := t.heartbeatPayload(probe)
+		if p == nil && time.Since(t.conn.LastWrite()) < period/2 {
+			continue // a batch or a sync record said it
+		}
+		if t.conn.Write(protocol.TypeHeartbeat, p) != nil {
+			return
+		}
+	}
 }
 
 // silence is how long the controller may say nothing before this tester
@@ -76,16 +128,17 @@ func tickEvery(ctx context.Context, period time.Duration, f func() bool) {
 	}
 }
 
-// heartbeatPayload is empty, or once the report of a spool error.
-func (t *Tester) heartbeatPayload() []byte {
+// heartbeatPayload is empty, or the probe's number (0: not a probe) and
+// once the report of a spool error.
+func (t *Tester) heartbeatPayload(probe uint64) []byte {
 	t.mu.Lock()
 	msg := t.spoolErr
 	t.spoolErr = ""
 	t.mu.Unlock()
-	if msg == "" {
+	if msg == "" && probe == 0 {
 		return nil
 	}
-	b, _ := json.Marshal(protocol.Heartbeat{SpoolError: msg})
+	b, _ := json.Marshal(protocol.Heartbeat{SpoolError: msg, Probe: probe})
 	return b
 }
 
@@ -99,49 +152,22 @@ func (t *Tester) spoolFailed(err error) {
 }
 
 // watchSilence ends the client loop (errCutOff) once the controller has
-// been silent for limit, checked every watchEvery until ctx is done.
+// been silent for limit of this tester's running time and did not answer
+// the probe sent limit/3 before, checked every watchEvery until ctx is
+// done.
 func (t *Tester) watchSilence(ctx context.Context, limit time.Duration) {
+	w := silenceWatch{limit: limit, wait: limit / 3}
 	tickEvery(ctx, watchEvery, func() bool {
-		if time.Since(t.heardAt()) < limit {
-			return true
+		switch w.next(t.lv.awake.Now(), time.Duration(t.lv.heard.Load())) {
+		case askProbe:
+			select {
+			case t.lv.probe <- struct{}{}:
+			default: // one is on its way
+			}
+		case giveUpLoop:
+			t.cancel(errCutOff)
+			return false
 		}
-		t.cancel(errCutOff)
-		return false
+		return true
 	})
-}
-
-// cutOff runs once the client loop stopped on the controller's silence:
-// the clients are gone, every sample is in the spool and on its way, and
-// the connection is kept. When the controller is heard again (a partition
-// healed) the tester sends the rest and Done; when the connection ends,
-// or the controller stays silent for GiveUpAfter, it gives up.
-func (t *Tester) cutOff() error {
-	cut := time.Now()
-	fmt.Fprintf(t.o.Log, "tester %s: no word from the controller for %v: client loop stopped; waiting up to %v for it\n",
-		t.id, t.silence(), GiveUpAfter)
-	flushed := make(chan struct{}) // the wire may block until the partition heals
-	go func() { defer close(flushed); _ = t.out.flush() }()
-	giveUp := time.NewTimer(GiveUpAfter)
-	defer giveUp.Stop()
-	tk := time.NewTicker(watchEvery)
-	defer tk.Stop()
-	for {
-		select {
-		case <-t.readCh:
-			return fmt.Errorf("%w: the connection ended while cut off (samples kept in the spool)", ErrLostController)
-		case <-giveUp.C:
-			return fmt.Errorf("%w: cut off for %v; gave up (samples kept in the spool)", ErrLostController, GiveUpAfter)
-		case <-tk.C:
-		}
-		if !t.heardAt().After(cut) {
-			continue
-		}
-		select {
-		case <-flushed:
-		case <-giveUp.C:
-			return fmt.Errorf("%w: could not send its samples for %v; gave up (samples kept in the spool)", ErrLostController, GiveUpAfter)
-		}
-		fmt.Fprintf(t.o.Log, "tester %s: the controller is back after %v; sending the rest\n", t.id, time.Since(cut).Round(time.Millisecond))
-		return t.finish(ReasonCutOff)
-	}
 }

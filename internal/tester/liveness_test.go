@@ -36,6 +36,17 @@ type partitionable struct {
 	spoolErr string // a spool error a heartbeat reported
 	open     chan struct{}
 	closed   chan struct{} // closed when read returns
+
+	fakeOpts
+	probes []time.Time // when each probe (a heartbeat asking for an answer) came
+}
+
+// fakeOpts change what the fake controller does.
+type fakeOpts struct {
+	quiet  bool // sends no heartbeats of its own
+	answer bool // answers a probe at once with a heartbeat
+	// desc, when set, replaces fakeDesc's test description.
+	desc func(timeServer string, duration time.Duration) protocol.TestDesc
 }
 
 // receivedSample is one sample as the controller got it.
@@ -57,6 +68,15 @@ func fakeDesc(timeServer string, duration time.Duration) protocol.TestDesc {
 // and returns it once listening; the tester dials "controller:1".
 func startPartitionable(t *testing.T, net *transport.Memory, secret testCred, duration time.Duration) (*partitionable, func()) {
 	t.Helper()
+	return startFakeController(t, net, secret, duration, fakeOpts{})
+}
+
+// startFakeController is startPartitionable with opts.
+func startFakeController(t *testing.T, net *transport.Memory, secret []byte, duration time.Duration, opts fakeOpts) (*partitionable, func()) {
+	t.Helper()
+	if opts.desc == nil {
+		opts.desc = fakeDesc
+	}
 	ts, err := timeserver.Start(timeserver.Options{TCP: "ts:0", ListenTCP: net.Listen})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +85,7 @@ func startPartitionable(t *testing.T, net *transport.Memory, secret testCred, du
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &partitionable{open: make(chan struct{}), closed: make(chan struct{})}
+	p := &partitionable{open: make(chan struct{}), closed: make(chan struct{}), fakeOpts: opts}
 	go func() {
 		defer ln.Close()
 		nc, err := ln.Accept()
@@ -73,14 +93,16 @@ func startPartitionable(t *testing.T, net *transport.Memory, secret testCred, du
 			return
 		}
 		p.conn = protocol.NewConn(nc)
-		if !fakeAdmit(p.conn, secret) || p.conn.WriteJSON(protocol.TypeTestDesc, fakeDesc(ts.TCPAddr(), duration)) != nil {
+		if !fakeAdmit(p.conn, secret) || p.conn.WriteJSON(protocol.TypeTestDesc, opts.desc(ts.TCPAddr(), duration)) != nil {
 			t.Error("handshake failed")
 			p.conn.Close()
 			close(p.closed)
 			return
 		}
 		close(p.open)
-		go p.beat()
+		if !opts.quiet {
+			go p.beat()
+		}
 		p.read()
 	}()
 	return p, func() { _ = ts.Stop() }
@@ -132,9 +154,10 @@ func (p *partitionable) read() {
 		case protocol.TypeHeartbeat:
 			p.hbs++
 			var h protocol.Heartbeat
-			if len(b) > 0 && protocol.DecodeJSON(typ, b, &h) == nil {
+			if len(b) > 0 && protocol.DecodeJSON(typ, b, &h) == nil && h.SpoolError != "" {
 				p.spoolErr = h.SpoolError
 			}
+			p.probed(b)
 		case protocol.TypeSamples:
 			if batch, err := protocol.DecodeBatch(b); err == nil {
 				for _, s := range batch.Samples {
@@ -153,8 +176,10 @@ func (p *partitionable) read() {
 }
 
 // TestCutOffTesterStopsAndHealedSendsTheRest cuts a tester off from its
-// controller 5 s into a 60 s test, for 20 s: it stops its clients within
-// 5 s of the cut (no sample ends later than that), keeps its connection,
+// controller 5 s into a 60 s test, for 20 s: it sends a probe once the
+// controller was silent for 2 s, one only, and when that goes unanswered
+// stops its clients within 5 s of the cut (no sample ends later than
+// that), keeps its connection,
 // and once the controller is heard again sends every sample it had,
 // each once and in order, then Done "cut off from the controller". Its
 // own spool holds every sample too.
@@ -194,6 +219,7 @@ func TestCutOffTesterStopsAndHealedSendsTheRest(t *testing.T) {
 				late++
 			}
 		}
+		checkOneProbe(t, p.probes, cut)
 		if uint64(len(p.samples)) != p.done.Produced || late == 0 || p.hbs == 0 {
 			t.Errorf("%d samples received (%d after the heal), %d produced, %d heartbeats: want all, some late",
 				len(p.samples), late, p.done.Produced, p.hbs)

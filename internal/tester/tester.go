@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/diperf/diperf/internal/client"
@@ -54,6 +53,10 @@ type Options struct {
 	// left in it when the client loop is over is stopped (SIGTERM, then
 	// SIGKILL after the client's kill grace). nil: process groups only.
 	Jail *contain.Jail
+
+	// now, when set, is the clock the liveness watch measures time on
+	// (tests: one that jumps, as a stalled process's clock does).
+	now func() time.Time
 }
 
 // ErrLostController is returned when the controller went away mid-test.
@@ -72,9 +75,9 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
-	lastHeard atomic.Int64 // Unix ns of the controller's last frame
-	mu        sync.Mutex
-	spoolErr  string // a spool error not yet reported to the controller
+	lv       *liveState // the controller's signs of life (liveness.go)
+	mu       sync.Mutex
+	spoolErr string // a spool error not yet reported to the controller
 }
 
 // Run connects, runs the whole test and returns when it is over.
@@ -167,6 +170,7 @@ func (t *Tester) run(parent context.Context) error {
 		t.out.disk = openDiskSpool(t.o.SpoolPath, t.o.Slot, t.spoolFailed)
 		defer t.out.disk.close()
 	}
+	t.lv = newLiveState(t.o.now)
 	t.readCh = make(chan struct{})
 	t.heard()
 	go t.readLoop()
@@ -174,6 +178,7 @@ func (t *Tester) run(parent context.Context) error {
 		hbCtx, stop := context.WithCancel(parent)
 		defer stop()
 		go t.heartbeatLoop(hbCtx, hb)
+		go t.tickAwake(hbCtx)
 	}
 	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
 	if err != nil {
