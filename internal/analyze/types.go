@@ -132,6 +132,9 @@ type Summary struct {
 	// then are missing. IncompleteReason says what was recovered.
 	Incomplete       bool   `json:"incomplete,omitempty"`
 	IncompleteReason string `json:"incomplete_reason,omitempty"`
+	// Refused counts what the controller and the analysis refused as
+	// impossible or repeated; absent when nothing was.
+	Refused *Refused `json:"refused,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.
