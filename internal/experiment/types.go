@@ -140,6 +140,11 @@ type Controller struct {
 	// socket of the controller, never resent, the loss counted exactly
 	// per tester (docs/design/014-udp-samples.md).
 	Transport string `yaml:"transport"`
+	// MemoryLimitMB is the most raw sample data, in MiB, ModeMemory keeps
+	// in memory (0: 1024); past it the rest spills to the spool on disk,
+	// as ModeDisk writes it, so that no tester can grow the controller
+	// past it.
+	MemoryLimitMB int `yaml:"memory_limit_mb,omitempty"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often
