@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,7 @@ type liar struct {
 	conn  *protocol.Conn
 	desc  protocol.TestDesc
 	seq   uint64        // the last seq made
+	acked atomic.Uint64 // the highest seq the controller acknowledged
 	ended chan struct{} // closed when the controller hung up
 }
 
@@ -52,8 +54,12 @@ func joinLiar(ctx context.Context, t *testing.T, s testbed.Spec) *liar {
 	go func() { // what the controller says (acks, heartbeats) until it hangs up
 		defer close(l.ended)
 		for {
-			if _, _, err := l.conn.Read(); err != nil {
+			typ, p, err := l.conn.Read()
+			if err != nil {
 				return
+			}
+			if seq, err := protocol.ParseAck(p); typ == protocol.TypeAck && err == nil {
+				l.acked.Store(max(l.acked.Load(), seq))
 			}
 		}
 	}()
@@ -93,6 +99,17 @@ func (l *liar) honest(n int) []sample.Sample {
 // produced.
 func (l *liar) batch(ss []sample.Sample) {
 	l.send(protocol.TypeSamples, &protocol.Batch{Produced: l.seq, Samples: ss})
+}
+
+// waitAcked waits until the controller acknowledged every sample made
+// (it has stored them), for at most 10 s.
+func (l *liar) waitAcked() {
+	for end := time.Now().Add(10 * time.Second); l.acked.Load() < l.seq; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			l.t.Errorf("the controller acknowledged seq %d of %d within 10 s", l.acked.Load(), l.seq)
+			return
+		}
+	}
 }
 
 // done sends d, its reason "completed", and waits for the hang-up.
