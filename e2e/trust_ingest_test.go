@@ -25,12 +25,9 @@ func ingestHandshake(conn *protocol.Conn, secret []byte, hello protocol.Hello) (
 	return tester.Handshake(conn, secret, hello)
 }
 
-// ingestLiar joins the join run at addr with the secret of token as a
-// tester host that lies (issue 20, rows 3 and 4): after an honest sync,
-// start and 20 samples, a sample ending at 2^62 ns, one starting at
-// −2^62 ns, a sync offset of 2^62 ns, a batch that says 2^63 samples
-// were produced, one sample sent 5,000 times, and a Done at 2^62 ns.
-func ingestLiar(t *testing.T, addr, token string) {
+// ingestJoin joins the join run at addr with the secret of token, with
+// the real handshake; ended is closed when the controller hangs up.
+func ingestJoin(t *testing.T, addr, token string) (conn *protocol.Conn, ended chan struct{}) {
 	secret, err := os.ReadFile(token)
 	if err != nil {
 		t.Fatal(err)
@@ -39,13 +36,13 @@ func ingestLiar(t *testing.T, addr, token string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	conn := protocol.NewConn(nc)
+	t.Cleanup(func() { nc.Close() })
+	conn = protocol.NewConn(nc)
 	hello := protocol.Hello{Proto: protocol.Version, Slot: protocol.AnySlot, ID: "liar:1", Host: "liar", PID: 1, Nonce: protocol.NewNonce()}
 	if _, err := ingestHandshake(conn, bytes.TrimSpace(secret), hello); err != nil {
 		t.Fatal(err)
 	}
-	ended := make(chan struct{})
+	ended = make(chan struct{})
 	go func() { // the controller's acks and heartbeats, until it hangs up
 		defer close(ended)
 		for {
@@ -54,6 +51,16 @@ func ingestLiar(t *testing.T, addr, token string) {
 			}
 		}
 	}()
+	return conn, ended
+}
+
+// ingestLiar joins the join run at addr with the secret of token as a
+// tester host that lies (issue 20, rows 3 and 4): after an honest sync,
+// start and 20 samples, a sample ending at 2^62 ns, one starting at
+// −2^62 ns, a sync offset of 2^62 ns, a batch that says 2^63 samples
+// were produced, one sample sent 5,000 times, and a Done at 2^62 ns.
+func ingestLiar(t *testing.T, addr, token string) {
+	conn, ended := ingestJoin(t, addr, token)
 	var seq uint64
 	next := func(n int) []sample.Sample {
 		ss := make([]sample.Sample, n)
@@ -64,17 +71,7 @@ func ingestLiar(t *testing.T, addr, token string) {
 		}
 		return ss
 	}
-	send := func(typ protocol.Type, v any) {
-		var err error
-		if b, ok := v.(*protocol.Batch); ok {
-			err = conn.Write(typ, protocol.AppendBatch(nil, b))
-		} else {
-			err = conn.WriteJSON(typ, v)
-		}
-		if err != nil {
-			t.Fatalf("sending %s: %v", typ, err)
-		}
-	}
+	send := func(typ protocol.Type, v any) { ingestSend(t, conn, typ, v) }
 	now := time.Now().UnixNano()
 	send(protocol.TypeSyncRecord, protocol.SyncRecord{LocalNs: now, RTTNs: 50_000, BoundNs: 25_000})
 	send(protocol.TypeStarted, protocol.Started{LocalNs: now})
@@ -95,6 +92,20 @@ func ingestLiar(t *testing.T, addr, token string) {
 	}
 	send(protocol.TypeDone, protocol.Done{LocalNs: 1 << 62, Produced: seq, Reason: "completed"})
 	<-ended
+}
+
+// ingestSend sends v as a frame of type typ on conn: a *protocol.Batch
+// in the batch encoding, anything else as JSON.
+func ingestSend(t *testing.T, conn *protocol.Conn, typ protocol.Type, v any) {
+	var err error
+	if b, ok := v.(*protocol.Batch); ok {
+		err = conn.Write(typ, protocol.AppendBatch(nil, b))
+	} else {
+		err = conn.WriteJSON(typ, v)
+	}
+	if err != nil {
+		t.Fatalf("sending %s: %v", typ, err)
+	}
 }
 
 // TestLyingTesterCannotBreakTheRun runs `diperf run` of a join run that

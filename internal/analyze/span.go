@@ -68,12 +68,3 @@ func (o *outsideAcc) merge(b *outsideAcc) {
 	}
 	o.unknown += b.unknown
 }
-
-// total is every call counted.
-func (o *outsideAcc) total() uint64 {
-	n := o.unknown
-	for _, v := range o.perTester {
-		n += v
-	}
-	return n
-}

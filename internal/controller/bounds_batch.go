@@ -28,14 +28,8 @@ type verdict struct {
 func (cl *claims) batch(b *protocol.Batch, now int64) verdict {
 	cl.mu.Lock()
 	defer cl.mu.Unlock()
-	v := verdict{produced: b.Produced}
 	most := cl.maxCount(now)
-	if b.Produced > most {
-		v.produced, v.changed = 0, true
-		v.refused.Messages++
-		v.note(fmt.Errorf("a batch's produced count %d is more than the tester can have produced (%d: one sample a nanosecond per client since it joined)",
-			b.Produced, most))
-	}
+	v := produced(b.Produced, most)
 	limit := min(most, b.Produced)
 	lo, hi := cl.window(now)
 	v.kept = b.Samples[:0]
@@ -58,6 +52,17 @@ func (cl *claims) batch(b *protocol.Batch, now int64) verdict {
 		}
 		v.changed = true
 	}
+	return v
+}
+
+// produced is the verdict on a batch's produced count n, which must be
+// at most most.
+func produced(n, most uint64) verdict {
+	if n <= most {
+		return verdict{produced: n}
+	}
+	v := verdict{changed: true, refused: rundir.Refusals{Messages: 1}}
+	v.note(fmt.Errorf("a batch's produced count %d is more than the tester can have produced (%d: one sample a nanosecond per client since it joined)", n, most))
 	return v
 }
 

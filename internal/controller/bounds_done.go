@@ -32,7 +32,7 @@ func (c *controller) checkDone(s *slot, m protocol.Done) checkedDone {
 		d.Produced = 0
 	}
 	if m.UDPLastSeq > d.Produced || m.UDPSendErrors > m.UDPLastSeq {
-		c.refuseMessage(s, fmt.Errorf("Done's last datagram %d or send errors %d is more than its %d samples produced allow",
+		c.refuseMessage(s, fmt.Errorf("the last datagram %d or the send errors %d of Done are more than its %d samples produced allow",
 			m.UDPLastSeq, m.UDPSendErrors, d.Produced))
 		d.UDPLastSeq, d.UDPSendErrors, d.lastOK = 0, 0, false
 	}

@@ -38,7 +38,7 @@ func TestSeqSetTakesEachSeqOnce(t *testing.T) {
 	if q.add(0) || q.add(1) {
 		t.Error("seq 0 or an old seq taken as new")
 	}
-	if !q.add(1 << 60) || q.add(1<<60) || len(q.bits) > (seqWindow+128)/64 {
+	if !q.add(1<<60) || q.add(1<<60) || len(q.bits) > (seqWindow+128)/64 {
 		t.Errorf("a far jump: %d words", len(q.bits))
 	}
 }

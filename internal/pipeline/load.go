@@ -71,13 +71,7 @@ func Load(dir string, o Options) (*Dataset, error) {
 	}
 	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers,
 		ClientsPerTester: exp.Schedule.ClientsPerTester, ClientStartInterval: exp.Schedule.ClientStartInterval.D()}
-	span, bounded := RunSpan(exp, testers)
-	if bounded {
-		d.Config.Span = span
-		for _, t := range testers {
-			checkCounts(exp, span, t)
-		}
-	}
+	d.Config.Span = boundedSpan(exp, testers)
 	d.Config.UDP = udpCounts(testers)
 	d.Config.Refused = refusals(testers)
 	d.Config.Lost = lostOf(testers)

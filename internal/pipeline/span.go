@@ -96,6 +96,20 @@ func RunSpan(e *experiment.Experiment, testers []*rundir.TesterRecord) (s analyz
 	return analyze.Span{From: satAdd(first, -slack), To: satAdd(last, int64(ramp+testerLife(e))+slack)}, true
 }
 
+// boundedSpan is the run's span (RunSpan; zero when no tester has a
+// launch time), with the testers' counts checked against it
+// (checkCounts).
+func boundedSpan(e *experiment.Experiment, testers []*rundir.TesterRecord) analyze.Span {
+	span, ok := RunSpan(e, testers)
+	if !ok {
+		return analyze.Span{}
+	}
+	for _, t := range testers {
+		checkCounts(e, span, t)
+	}
+	return span
+}
+
 // spanAround is the span of a run with no launch times, around t, the
 // start of its first call in the file: spanLength on either side.
 func spanAround(e *experiment.Experiment, t int64) analyze.Span {

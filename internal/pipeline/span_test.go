@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"bytes"
 	"math"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -82,6 +84,9 @@ func TestImpossibleRowsAreRefusedByTheAnalysis(t *testing.T) {
 			}
 			if r := s.Refused; r == nil || r.OutsideSpan != 2 || r.Messages != c.messages || len(r.Testers) != 1 || r.Testers[0].OutsideSpan != 2 {
 				t.Fatalf("summary refused %+v; want 2 calls outside the span, %d counts refused, of tester 0", r, c.messages)
+			}
+			if html, err := os.ReadFile(rundir.Path(dir, rundir.Report)); err != nil || !bytes.Contains(html, []byte("outside the run")) {
+				t.Errorf("the report does not say what was refused (%v)", err)
 			}
 			if name == "times" && s.Refused.TestersCut != 1 {
 				t.Errorf("%d testers cut to the span, want 1", s.Refused.TestersCut)
