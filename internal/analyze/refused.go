@@ -15,6 +15,10 @@ type Refused struct {
 	// the run's span (Span), as a run directory written by hand or by a
 	// diperf that took them may hold.
 	OutsideSpan uint64 `json:"outside_span"`
+	// Malformed counts the calls the analysis refused as no run can have
+	// made them: ending before they start, or of a client index past the
+	// clients each tester ran.
+	Malformed uint64 `json:"malformed"`
 	// TestersCut counts the testers whose start or stop the analysis cut
 	// to the run's span.
 	TestersCut int `json:"testers_cut"`

@@ -46,6 +46,26 @@ type claims struct {
 	synced   bool         // ref is set
 	maxBound int64        // the largest error bound of its syncs taken
 	seen     seqSet       // its sample seqs taken
+	spoolErr bool         // it said its spool failed
+}
+
+// spoolError reports whether the tester's word that its own spool failed
+// is to be recorded: the first time (a tester says it once; more would
+// only fill events.jsonl).
+func (cl *claims) spoolError() bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	first := !cl.spoolErr
+	cl.spoolErr = true
+	return first
+}
+
+// cut returns s cut to at most n bytes.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 // begin starts the checks of a tester that joined at joined and runs

@@ -30,18 +30,16 @@ func (cl *claims) batch(b *protocol.Batch, now int64) verdict {
 	defer cl.mu.Unlock()
 	most := cl.maxCount(now)
 	v := produced(b.Produced, most)
-	limit := min(most, b.Produced)
 	lo, hi := cl.window(now)
 	v.kept = b.Samples[:0]
 	for _, smp := range b.Samples {
-		switch {
-		case smp.Seq == 0 || smp.Seq > limit:
+		switch err := cl.counts(&smp, b.Produced, most); {
+		case err != nil:
 			v.refused.Count++
-			v.note(fmt.Errorf("sample seq %d is 0 or past its batch's produced count %d (or %d, the most possible)", smp.Seq, b.Produced, most))
+			v.note(err)
 		case !timesIn(&smp, lo, hi):
 			v.refused.Time++
-			v.note(fmt.Errorf("sample seq %d (start %d, end %d, local ns) is outside the tester's window, local %d to %d ns (from its join to its arrival, ± %v of clock error)",
-				smp.Seq, smp.Start, smp.End, lo, hi, time.Duration(cl.slack(now))))
+			v.note(timesErr(&smp, lo, hi, cl.slack(now)))
 		case !cl.seen.add(smp.Seq):
 			v.refused.Duplicates++
 			v.note(fmt.Errorf("sample seq %d came again", smp.Seq))
@@ -53,6 +51,40 @@ func (cl *claims) batch(b *protocol.Batch, now int64) verdict {
 		v.changed = true
 	}
 	return v
+}
+
+// counts checks the seq, client and bytes of s, of a batch that says
+// produced samples were produced, most being possible. Called with cl.mu
+// held.
+func (cl *claims) counts(s *sample.Sample, produced, most uint64) error {
+	switch {
+	case s.Seq == 0:
+		return errors.New("sample seq 0: seqs start at 1")
+	case s.Seq > produced:
+		return fmt.Errorf("sample seq %d is past its batch's produced count, %d", s.Seq, produced)
+	case s.Seq > most:
+		return fmt.Errorf("sample seq %d is past what the tester can have produced, %d", s.Seq, most)
+	case uint64(s.Client) >= cl.clients:
+		return fmt.Errorf("sample seq %d is of client %d; the tester runs %d", s.Seq, s.Client, cl.clients)
+	case s.Bytes < 0:
+		return fmt.Errorf("sample seq %d moved %d bytes", s.Seq, s.Bytes)
+	}
+	return nil
+}
+
+// timesErr says why s is not timesIn [lo, hi], slack being the tester's
+// clock error.
+func timesErr(s *sample.Sample, lo, hi, slack int64) error {
+	what := fmt.Sprintf("sample seq %d (local ns: start %d, end %d, intended %d)", s.Seq, s.Start, s.End, s.Intended)
+	switch {
+	case s.End < s.Start:
+		return fmt.Errorf("%s ends before it starts", what)
+	case s.Start < lo || (s.Intended != 0 && s.Intended < lo):
+		return fmt.Errorf("%s starts before the tester joined: its window begins at local %d ns (with %v of clock error)", what, lo, time.Duration(slack))
+	case s.End > hi || s.Intended > hi:
+		return fmt.Errorf("%s ends after it arrived: its window ended at local %d ns (with %v of clock error)", what, hi, time.Duration(slack))
+	}
+	return fmt.Errorf("%s has an HTTP phase (%+v ns) longer than the call", what, s.Phases)
 }
 
 // produced is the verdict on a batch's produced count n, which must be
@@ -73,13 +105,20 @@ func (v *verdict) note(err error) {
 	}
 }
 
-// timesIn reports whether every time of s is within [lo, hi] and it
-// ends no earlier than it starts.
+// timesIn reports whether every time of s is within [lo, hi], it ends
+// no earlier than it starts, and none of its HTTP phases is longer than
+// the call (measured on the host's clock, which may run slower than the
+// tester's by its drift, and a millisecond).
 func timesIn(s *sample.Sample, lo, hi int64) bool {
 	if s.Start < lo || s.End > hi || s.End < s.Start {
 		return false
 	}
-	return s.Intended == 0 || (s.Intended >= lo && s.Intended <= hi)
+	if s.Intended != 0 && (s.Intended < lo || s.Intended > hi) {
+		return false
+	}
+	most := s.End - s.Start + int64(float64(s.End-s.Start)*maxDriftPPM/1e6) + int64(time.Millisecond)
+	p := s.Phases
+	return max(p.DNS, p.Connect, p.TLS, p.FirstByte) <= most
 }
 
 // sync checks a clock sync record that arrived at now and takes it (nil)

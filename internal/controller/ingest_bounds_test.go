@@ -2,6 +2,8 @@ package controller
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,6 +39,16 @@ var lies = []lie{
 		l.send(protocol.TypeSyncRecord, protocol.SyncRecord{LocalNs: time.Now().UnixNano(), OffsetNs: 1 << 62, RTTNs: 50_000, BoundNs: 25_000})
 	}, want: rundir.Refusals{Messages: 1}},
 	{name: "Done at 2^62 ns", done: func(d *protocol.Done) { d.LocalNs = 1 << 62 }, want: rundir.Refusals{Messages: 1}},
+	{name: "sample of client 7 of a tester that runs 1", send: func(l *liar) {
+		ss := l.honest(1)
+		ss[0].Client = 7
+		l.batch(ss)
+	}, want: rundir.Refusals{Count: 1}},
+	{name: "time to first byte of 2^62 ns in a 1 ms call", send: func(l *liar) {
+		ss := l.honest(1)
+		ss[0].Phases.FirstByte = 1 << 62
+		l.batch(ss)
+	}, want: rundir.Refusals{Time: 1}},
 	{name: "produced 2^63", send: func(l *liar) {
 		l.send(protocol.TypeSamples, &protocol.Batch{Produced: 1 << 63, Samples: l.honest(1)})
 	}, want: rundir.Refusals{Messages: 1}, kept: 1},
@@ -156,4 +168,33 @@ func TestDuplicatesAreRefused(t *testing.T) {
 		l.done(l.honestDone())
 	})
 	checkRefused(t, dir, rec, rundir.Refusals{Duplicates: 4999}, 51)
+}
+
+// TestSpoolErrorIsRecordedOnce has a tester say in 200 heartbeats that
+// its spool failed, each time with 100 KB of text: events.jsonl records
+// it once, cut short (each one went in whole: 20 MB).
+func TestSpoolErrorIsRecordedOnce(t *testing.T) {
+	dir, _ := runLiar(t, nil, func(l *liar) {
+		l.batch(l.honest(10))
+		for range 200 {
+			l.send(protocol.TypeHeartbeat, protocol.Heartbeat{SpoolError: strings.Repeat("disk full ", 10_000)})
+		}
+		l.done(l.honestDone())
+	})
+	st, err := os.Stat(filepath.Join(dir, rundir.Events))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() > 1<<20 {
+		t.Fatalf("events.jsonl has %d bytes", st.Size())
+	}
+	var said []string
+	for _, e := range events(t, dir) {
+		if e.Event == "spool-error" {
+			said = append(said, e.Detail)
+		}
+	}
+	if len(said) != 1 || len(said[0]) > 2*protocol.MaxErrText {
+		t.Errorf("events.jsonl has %d spool-error events (%d bytes the first); want 1, cut short", len(said), len(strings.Join(said[:min(1, len(said))], "")))
+	}
 }

@@ -329,12 +329,12 @@ func (c *controller) onHeartbeat(s *slot, p []byte) {
 		return
 	}
 	var h protocol.Heartbeat
-	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil || h.SpoolError == "" {
+	if err := protocol.DecodeJSON(protocol.TypeHeartbeat, p, &h); err != nil || h.SpoolError == "" || !s.claims.spoolError() {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+h.SpoolError)
+	c.events.Add("spool-error", s.rec.Slot, s.rec.ID, "the tester's own spool: "+cut(h.SpoolError, protocol.MaxErrText))
 }
 
 func (c *controller) onSync(s *slot, r clock.Record) error {

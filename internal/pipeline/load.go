@@ -138,7 +138,9 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 		return nil, err
 	}
 	total, _ := rundir.CountSamples(d.Dir) // for the progress line only
+	var malformed uint64
 	fold := func(calls []sample.Call) error {
+		calls = wellFormed(calls, cfg.ClientsPerTester, &malformed)
 		for _, fn := range also {
 			if err := fn(calls); err != nil {
 				return err
@@ -166,6 +168,7 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 	if d.incomplete != "" {
 		res.Summary.Incomplete, res.Summary.IncompleteReason = true, d.incomplete
 	}
+	countMalformed(&res.Summary, malformed)
 	return res, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // The run's span (analyze.Span): what the analysis reads is bounded by
@@ -171,4 +172,32 @@ func lostOf(testers []*rundir.TesterRecord) int {
 		sum += min(t.Lost(), math.MaxInt-sum)
 	}
 	return int(sum)
+}
+
+// wellFormed drops from calls, in place, those no run can have made,
+// which the analyzer refuses to take (a file written by hand, or by a
+// diperf that took them): a call that ends before it starts, or of a
+// client index past the clients each tester ran. It counts them in *n.
+func wellFormed(calls []sample.Call, clients int, n *uint64) []sample.Call {
+	clients = max(clients, 1)
+	out := calls[:0]
+	for _, c := range calls {
+		if c.End < c.Start || int64(c.Client) >= int64(clients) {
+			*n++
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// countMalformed adds the n malformed calls (wellFormed) to s's refusals.
+func countMalformed(s *analyze.Summary, n uint64) {
+	if n == 0 {
+		return
+	}
+	if s.Refused == nil {
+		s.Refused = &analyze.Refused{}
+	}
+	s.Refused.Malformed = n
 }

@@ -15,8 +15,10 @@ import (
 
 // impossibleRun writes a run directory as a diperf that took impossible
 // times and counts from a tester left it: one tester, launched at t0,
-// with 10 honest one-second calls, one call ending at 2^62 ns and one
-// starting at −2^62 ns; edit changes its tester record first.
+// with 10 honest one-second calls, one call ending at 2^62 ns, one
+// starting at −2^62 ns, one of client 7 (the run had one client per
+// tester) and one ending before it starts; edit changes its tester
+// record first.
 func impossibleRun(t *testing.T, edit func(r *rundir.TesterRecord)) (string, *experiment.Experiment) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "run")
@@ -47,7 +49,9 @@ func impossibleRun(t *testing.T, edit func(r *rundir.TesterRecord)) (string, *ex
 	}
 	rows = append(rows,
 		rundir.Row{TesterID: "liar:1", Seq: 11, StartNs: start, EndNs: 1 << 62, LocalStartNs: start, Status: "ok"},
-		rundir.Row{TesterID: "liar:1", Seq: 12, StartNs: -1 << 62, EndNs: start, LocalStartNs: -1 << 62, Status: "ok"})
+		rundir.Row{TesterID: "liar:1", Seq: 12, StartNs: -1 << 62, EndNs: start, LocalStartNs: -1 << 62, Status: "ok"},
+		rundir.Row{TesterID: "liar:1", Seq: 13, StartNs: start, EndNs: start + 1e6, LocalStartNs: start, Status: "ok", Client: 7},
+		rundir.Row{TesterID: "liar:1", Seq: 14, StartNs: start, EndNs: start - 1e6, LocalStartNs: start, Status: "ok"})
 	if err := rundir.WriteSampleRows(dir, func(put func([]rundir.Row) error) error { return put(rows) }); err != nil {
 		t.Fatal(err)
 	}
@@ -58,9 +62,10 @@ func impossibleRun(t *testing.T, edit func(r *rundir.TesterRecord)) (string, *ex
 // holding what a tester lied (issue 20, row 3): a stop at 2^62 ns, calls
 // at ±2^62 ns, counts of 2^63 and 2^64−4. The analysis completes with as
 // many quanta as the run's real span has (it ran out of memory, or could
-// not read testers.csv), counts the two calls outside the run's span and
-// the tester's times cut to it, refuses the impossible counts, and keeps
-// the 10 honest calls.
+// not read testers.csv, or failed on the malformed calls), counts the two
+// calls outside the run's span, the two malformed ones and the tester's
+// times cut to it, refuses the impossible counts, and keeps the 10
+// honest calls.
 func TestImpossibleRowsAreRefusedByTheAnalysis(t *testing.T) {
 	cases := map[string]struct {
 		edit     func(r *rundir.TesterRecord)
@@ -82,8 +87,8 @@ func TestImpossibleRowsAreRefusedByTheAnalysis(t *testing.T) {
 			if s.Samples.Total != 10 || s.Samples.Lost < 0 || s.Samples.Lost > 12 {
 				t.Errorf("summary: %d samples, %d lost; want the 10 honest ones, at most 12 lost", s.Samples.Total, s.Samples.Lost)
 			}
-			if r := s.Refused; r == nil || r.OutsideSpan != 2 || r.Messages != c.messages || len(r.Testers) != 1 || r.Testers[0].OutsideSpan != 2 {
-				t.Fatalf("summary refused %+v; want 2 calls outside the span, %d counts refused, of tester 0", r, c.messages)
+			if r := s.Refused; r == nil || r.OutsideSpan != 2 || r.Malformed != 2 || r.Messages != c.messages || len(r.Testers) != 1 || r.Testers[0].OutsideSpan != 2 {
+				t.Fatalf("summary refused %+v; want 2 calls outside the span, 2 malformed, %d counts refused, of tester 0", r, c.messages)
 			}
 			if html, err := os.ReadFile(rundir.Path(dir, rundir.Report)); err != nil || !bytes.Contains(html, []byte("outside the run")) {
 				t.Errorf("the report does not say what was refused (%v)", err)

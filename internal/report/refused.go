@@ -17,6 +17,9 @@ func refusedFact(r *analyze.Refused) (fact, bool) {
 	}
 	v := fmt.Sprintf("duplicates %d · outside their tester's window %d · impossible seq %d · messages %d · outside the run's span %d",
 		r.Duplicates, r.Time, r.Count, r.Messages, r.OutsideSpan)
+	if r.Malformed > 0 {
+		v += fmt.Sprintf(" · malformed %d", r.Malformed)
+	}
 	if r.TestersCut > 0 {
 		v += fmt.Sprintf(" · %d testers' times cut to the run's span", r.TestersCut)
 	}
