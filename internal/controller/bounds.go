@@ -104,6 +104,9 @@ func (cl *claims) window(now int64) (lo, hi int64) {
 // Called with cl.mu held.
 func (cl *claims) maxCount(now int64) uint64 {
 	ns := uint64(max(addSat(now-cl.joinedNs, cl.slack(now)), 0))
+	if cl.clients == 0 { // it never joined: it cannot have produced anything
+		return 0
+	}
 	if ns > math.MaxUint64/cl.clients {
 		return math.MaxUint64
 	}

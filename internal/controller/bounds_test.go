@@ -50,3 +50,15 @@ func TestClaimsSyncs(t *testing.T) {
 		t.Errorf("kept %+v, refused %+v; want sample 1 kept, sample 2 refused for its time", v.kept, v.refused)
 	}
 }
+
+// TestClaimsOfATesterThatNeverJoined checks the samples of a slot whose
+// tester never joined (a spool its host left, retrieved at cleanup):
+// refused, without a division by its zero client loops.
+func TestClaimsOfATesterThatNeverJoined(t *testing.T) {
+	var cl claims
+	now := time.Now().UnixNano()
+	v := cl.batch(&protocol.Batch{Produced: 1, Samples: []sample.Sample{{Seq: 1, Start: now - 1e6, End: now}}}, now)
+	if len(v.kept) != 0 || v.refused.Count != 1 || v.refused.Messages != 1 {
+		t.Errorf("kept %d samples, refused %+v; want none kept, the sample and the count refused", len(v.kept), v.refused)
+	}
+}

@@ -275,8 +275,10 @@ func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ac
 	if v.changed {
 		p = protocol.AppendBatch(nil, &protocol.Batch{Produced: v.produced, Samples: v.kept})
 	}
-	if err := c.spool.Samples(s.rec.Slot, p, v.kept); err != nil {
-		return 0, fmt.Errorf("spool: %w", err)
+	if len(v.kept) > 0 || v.produced > 0 { // a batch wholly refused leaves nothing to keep
+		if err := c.spool.Samples(s.rec.Slot, p, v.kept); err != nil {
+			return 0, fmt.Errorf("spool: %w", err)
+		}
 	}
 	c.mu.Lock()
 	c.refuse(s, v.refused)
