@@ -31,6 +31,7 @@ func (a *Accumulator) Result() (*Result, error) {
 	s.Open = a.open.fill(quanta, float64(g.qn)/1e9)
 	s.Extras, s.ExtrasIgnored = a.extras.fill(quanta, float64(g.qn)/1e9, s.DurationS), a.extras.ignored
 	s.HTTPPhases = a.phases.fill(quanta)
+	s.Refused = a.refused()
 	r := &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
 		Clients: clients, Percentiles: percentiles(all, allHist), rt: a.quanta.keep(g.n)}
 	if a.pc != nil {

@@ -104,6 +104,7 @@ func (a *Accumulator) merge(b *Accumulator) {
 	}
 	a.calls += b.calls
 	a.maxEnd = max(a.maxEnd, b.maxEnd)
+	a.outside.merge(&b.outside)
 }
 
 // merge adds the cells of b to c.

@@ -33,6 +33,12 @@ type Config struct {
 	// ClientStartInterval staggers a tester's clients: client j started
 	// j × this after its tester (0: together).
 	ClientStartInterval time.Duration
+	// Span bounds the run on the global timeline (zero: unbounded): see
+	// Span.
+	Span Span
+	// Refused lists what the controller refused of each tester at ingest
+	// (testers.csv), for Summary.Refused.
+	Refused []TesterRefusal
 }
 
 // Accumulator folds the calls of a run, in batches and in any order, into
@@ -61,7 +67,9 @@ type Accumulator struct {
 	byClass  []int
 	calls    int
 	maxEnd   int64
-	testEnd  int64 // latest tester end
+	testEnd  int64      // latest tester end
+	outside  outsideAcc // calls refused: outside cfg.Span
+	cut      int        // testers whose lifetime was cut to cfg.Span
 }
 
 // NewAccumulator prepares the analysis of a run described by cfg.
@@ -74,8 +82,9 @@ func NewAccumulator(cfg Config) (*Accumulator, error) {
 		return nil, err
 	}
 	a := &Accumulator{cfg: cfg, testers: testers, slots: slots, qn: int64(cfg.Quantum),
-		byClass: make([]int, numClasses)}
-	a.origin = cfg.Origin
+		byClass: make([]int, numClasses), outside: outsideAcc{perTester: make([]uint64, len(testers))}}
+	a.cut = cfg.Span.cutTesters(testers)
+	a.origin = cfg.Span.clamp(cfg.Origin)
 	if len(testers) > 0 {
 		a.origin, a.testEnd = testers[0].Start, testers[0].End
 		for _, t := range testers {
@@ -124,6 +133,10 @@ func (a *Accumulator) Add(calls []sample.Call) error {
 		}
 		if int64(c.Client) >= int64(a.cpt) {
 			return fmt.Errorf("analyze: call of tester %d is of client %d, but each tester ran %d clients", c.Tester, c.Client, a.cpt)
+		}
+		if !a.cfg.Span.HoldsCall(c) {
+			a.outside.add(a.slots.at(c.Tester))
+			continue
 		}
 		a.add(c)
 	}

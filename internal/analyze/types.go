@@ -136,6 +136,9 @@ type Summary struct {
 	// their duration without being told to, with why; absent when none
 	// did (Testers.StoppedEarly counts them all).
 	EarlyStops []EarlyStop `json:"early_stops,omitempty"`
+	// Refused counts what the controller and the analysis refused as
+	// impossible or repeated; absent when nothing was.
+	Refused *Refused `json:"refused,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.

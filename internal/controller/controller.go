@@ -279,7 +279,7 @@ func (c *controller) openFiles() error {
 	if err := rundir.WriteBytes(c.o.Dir, rundir.Experiment, y); err != nil {
 		return err
 	}
-	if c.spool, err = openSpool(c.o.Dir, c.exp.Controller.Mode); err != nil {
+	if c.spool, err = c.openSpool(); err != nil {
 		return err
 	}
 	if c.events, err = rundir.CreateEventLog(c.o.Dir); err == nil {

@@ -51,13 +51,22 @@ func (c *controller) finish() (*Outcome, error) {
 	return out, err
 }
 
-// openSpool opens the run's sample spool for controller.mode mode: a
-// file in dir (disk, the default) or memory.
-func openSpool(dir, mode string) (*rundir.SpoolWriter, error) {
-	if mode == experiment.ModeMemory {
-		return rundir.NewMemorySpool(), nil
+// openSpool opens the run's sample spool for controller.mode: a file in
+// the run directory (disk, the default) or memory, up to
+// controller.memory_limit_mb, past which it spills to that file.
+func (c *controller) openSpool() (*rundir.SpoolWriter, error) {
+	path := filepath.Join(c.o.Dir, rundir.Spool)
+	if c.exp.Controller.Mode != experiment.ModeMemory {
+		return rundir.CreateSpool(path)
 	}
-	return rundir.CreateSpool(filepath.Join(dir, rundir.Spool))
+	mb := c.exp.Controller.MemoryLimitMB
+	if mb == 0 {
+		mb = experiment.DefaultMemoryLimitMB
+	}
+	limit := int64(mb) << 20
+	return rundir.NewMemorySpool(limit, path, func() {
+		c.events.Add("memory-spill", -1, "", fmt.Sprintf("the samples in memory reached controller.memory_limit_mb (%d MiB): the rest goes to %s", mb, rundir.Spool))
+	}), nil
 }
 
 // writeSamples converts the closed spool sp into samples.parquet.

@@ -109,6 +109,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	s.conn = conn
 	s.ended = make(chan struct{})
 	s.state = joined
+	s.claims.begin(time.Now(), c.exp.Schedule.ClientsPerTester, c.exp.Sync.Server != "")
 	s.heardNs.Store(time.Now().UnixNano())
 	s.lastSent = time.Now()
 	c.poke(s)
@@ -232,8 +233,9 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 		if err := protocol.DecodeJSON(t, p, &m); err != nil {
 			return false, err
 		}
-		c.udpDone(s, m) // its datagrams in flight first: Done may overtake them
-		c.onDone(s, m)
+		d := c.checkDone(s, m)
+		c.udpDone(s, d) // its datagrams in flight first: Done may overtake them
+		c.onDone(s, d)
 		return true, nil
 	case protocol.TypeError:
 		var m protocol.ErrorMsg
@@ -261,28 +263,35 @@ func (c *controller) onSamples(s *slot, p []byte) error {
 // it returns the Seq to acknowledge now (0: none yet). Safe to call from
 // s's session and from the UDP reader at once.
 func (c *controller) ingest(s *slot, p []byte, b *protocol.Batch, acks bool) (ack uint64, err error) {
-	if err := c.spool.Samples(s.rec.Slot, p, b.Samples); err != nil {
-		return 0, fmt.Errorf("spool: %w", err)
-	}
 	now := time.Now()
+	v := s.claims.batch(b, now.UnixNano()) // what is impossible or came before is never stored
+	if v.changed {
+		p = protocol.AppendBatch(nil, &protocol.Batch{Produced: v.produced, Samples: v.kept})
+	}
+	if len(v.kept) > 0 || v.produced > 0 { // a batch wholly refused leaves nothing to keep
+		if err := c.spool.Samples(s.rec.Slot, p, v.kept); err != nil {
+			return 0, fmt.Errorf("spool: %w", err)
+		}
+	}
 	c.mu.Lock()
-	s.rec.Received += uint64(len(b.Samples))
-	s.rec.Sent = max(s.rec.Sent, b.Produced)
-	if n := len(b.Samples); n > 0 {
-		s.maxSeq = max(s.maxSeq, b.Samples[n-1].Seq)
+	c.refuse(s, v.refused)
+	s.rec.Received += uint64(len(v.kept))
+	s.rec.Sent = max(s.rec.Sent, v.produced)
+	if v.maxSeq > 0 {
+		s.maxSeq = max(s.maxSeq, v.maxSeq)
 		if acks { // only now is the batch safe: tell the tester so, at most every ackEvery
-			ack, _ = c.ackNow(s, b.Samples[n-1].Seq, now)
+			ack, _ = c.ackNow(s, v.maxSeq, now)
 		}
 	}
 	if s.lost {
-		s.late += uint64(len(b.Samples))
+		s.late += uint64(len(v.kept))
 	}
 	m := s.mapper
 	c.mu.Unlock()
 	if !acks { // an authentic datagram is a sign of life, as a frame is
 		c.heardFrom(s)
 	}
-	c.live.Add(s.rec.Slot, b.Samples, b.Produced, m)
+	c.live.Add(s.rec.Slot, v.kept, v.produced, m)
 	return ack, nil
 }
 
@@ -336,6 +345,10 @@ func (c *controller) onHeartbeat(s *slot, p []byte) {
 }
 
 func (c *controller) onSync(s *slot, r clock.Record) error {
+	if err := s.claims.sync(r, time.Now().UnixNano()); err != nil {
+		c.refuseMessage(s, err)
+		return nil
+	}
 	c.mu.Lock()
 	s.rec.Syncs = append(s.rec.Syncs, r)
 	s.mapper = clock.NewMapper(s.rec.Syncs)
@@ -345,18 +358,30 @@ func (c *controller) onSync(s *slot, r clock.Record) error {
 }
 
 func (c *controller) onStarted(s *slot, m protocol.Started) {
+	now := time.Now().UnixNano()
+	timeErr := s.claims.localTime("Started", m.LocalNs, now)
+	if timeErr != nil {
+		c.refuseMessage(s, timeErr)
+	}
+	if err := s.claims.duration("Started's target round trip", m.TargetRTTNs, now); err != nil {
+		c.refuseMessage(s, err)
+		m.TargetRTTNs = 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !s.finished() {
 		s.state = running
 	}
-	s.rec.StartNs = s.mapper.Global(m.LocalNs)
-	s.rec.TargetRTTNs = max(m.TargetRTTNs, 0)
+	s.rec.StartNs = now // an impossible start is taken as when it was heard
+	if timeErr == nil {
+		s.rec.StartNs = s.mapper.Global(m.LocalNs)
+	}
+	s.rec.TargetRTTNs = m.TargetRTTNs
 	c.events.Add("started", s.rec.Slot, s.rec.ID, "client loop started")
 	c.journal(s)
 }
 
-func (c *controller) onDone(s *slot, m protocol.Done) {
+func (c *controller) onDone(s *slot, m checkedDone) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	s.rec.Sent = max(s.rec.Sent, m.Produced)
@@ -381,7 +406,10 @@ func (c *controller) onDone(s *slot, m protocol.Done) {
 		return
 	}
 	c.finishSlot(s, done)
-	s.rec.StopNs = s.mapper.Global(m.LocalNs)
+	s.rec.StopNs = m.heardNs // an impossible stop is taken as when it was heard
+	if m.timeOK {
+		s.rec.StopNs = s.mapper.Global(m.LocalNs)
+	}
 	c.events.Add("stopped", s.rec.Slot, s.rec.ID, m.Reason)
 	c.journal(s)
 }

@@ -60,6 +60,8 @@ type slot struct {
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
+	claims claims // what its times and counts are checked against (bounds.go)
+
 	// when it is next due for tending (due.go)
 	dueAt  time.Time
 	dueIdx int // its index in controller.due; -1: not there

@@ -166,11 +166,15 @@ func (c *controller) udpGrant(s *slot, conn *protocol.Conn) (*protocol.UDPDesc, 
 // udpDone ends s's UDP session at the tester's Done: it waits until no
 // datagram up to its last is missing, or the grace period, then counts
 // the rest lost and records the counts.
-func (c *controller) udpDone(s *slot, m protocol.Done) {
+func (c *controller) udpDone(s *slot, m checkedDone) {
 	c.mu.Lock()
 	id := s.udp
 	c.mu.Unlock()
 	if id == 0 {
+		return
+	}
+	if !m.lastOK { // its last datagram is unknown: as a session that ended without Done
+		c.udpEnd(s)
 		return
 	}
 	u := c.udp

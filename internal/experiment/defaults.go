@@ -48,6 +48,12 @@ const (
 	ModeMemory = "memory" // keep samples in memory, write them at the end
 )
 
+// controller.memory_limit_mb: its default and its most (1 TiB).
+const (
+	DefaultMemoryLimitMB = 1024
+	MaxMemoryLimitMB     = 1 << 20
+)
+
 // MaxRelays caps controller.relays.
 const MaxRelays = 256
 

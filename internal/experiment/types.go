@@ -149,6 +149,11 @@ type Controller struct {
 	// file's path with ".key" added). It stays on the controller's host:
 	// testers are given the token file only (docs/design/017-trust-model.md).
 	KeyFile string `yaml:"key_file"`
+	// MemoryLimitMB is the most raw sample data, in MiB, ModeMemory keeps
+	// in memory (0: 1024); past it the rest spills to the spool on disk,
+	// as ModeDisk writes it, so that no tester can grow the controller
+	// past it.
+	MemoryLimitMB int `yaml:"memory_limit_mb,omitempty"`
 }
 
 // Schedule says how many testers run, how they are staggered and how often

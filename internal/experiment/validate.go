@@ -185,6 +185,9 @@ func (v *validator) syncAndClock() {
 	if m := e.Controller.Mode; m != "" && m != ModeDisk && m != ModeMemory {
 		v.add("controller.mode", fmt.Sprintf("must be %s or %s, got %q", ModeDisk, ModeMemory, m))
 	}
+	if m := e.Controller.MemoryLimitMB; m < 0 || m > MaxMemoryLimitMB {
+		v.add("controller.memory_limit_mb", fmt.Sprintf("must be 0 (the default, %d) to %d, got %d", DefaultMemoryLimitMB, MaxMemoryLimitMB, m))
+	}
 	if t := e.Controller.Transport; t != "" && t != TransportTCP && t != TransportUDP {
 		v.add("controller.transport", fmt.Sprintf("must be %s or %s, got %q", TransportTCP, TransportUDP, t))
 	}

@@ -71,9 +71,11 @@ func Load(dir string, o Options) (*Dataset, error) {
 	}
 	d.Config = analyze.Config{Name: exp.Name, Quantum: quantum, Planned: exp.Schedule.Testers,
 		ClientsPerTester: exp.Schedule.ClientsPerTester, ClientStartInterval: exp.Schedule.ClientStartInterval.D()}
+	d.Config.Span = boundedSpan(exp, testers)
 	d.Config.UDP = udpCounts(testers)
+	d.Config.Refused = refusals(testers)
+	d.Config.Lost = lostOf(testers)
 	for _, t := range testers {
-		d.Config.Lost += int(t.Lost())
 		if t.StartNs == 0 {
 			continue // never ran its client loop: counted by Analyze as failed
 		}
@@ -124,19 +126,21 @@ func analyzeWorkers() int {
 // needs more of the calls reads them once.
 func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, error) {
 	cfg := d.Config
-	if len(cfg.Testers) == 0 {
-		origin, err := d.earliestStart()
+	if len(cfg.Testers) == 0 || !cfg.Span.Bounded() {
+		origin, span, err := d.earliestStart(cfg.Span)
 		if err != nil {
 			return nil, err
 		}
-		cfg.Origin = origin
+		cfg.Origin, cfg.Span = origin, span
 	}
 	acc, err := analyze.NewParallel(cfg, analyzeWorkers())
 	if err != nil {
 		return nil, err
 	}
 	total, _ := rundir.CountSamples(d.Dir) // for the progress line only
+	var malformed uint64
 	fold := func(calls []sample.Call) error {
+		calls = wellFormed(calls, cfg.ClientsPerTester, &malformed)
 		for _, fn := range also {
 			if err := fn(calls); err != nil {
 				return err
@@ -167,21 +171,29 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 	if d.incomplete != "" {
 		res.Summary.Incomplete, res.Summary.IncompleteReason = true, d.incomplete
 	}
+	countMalformed(&res.Summary, malformed)
 	return res, nil
 }
 
-// earliestStart is the start of the earliest call: the origin of a run
-// with no tester lifetimes to start at.
-func (d *Dataset) earliestStart() (int64, error) {
+// earliestStart is the start of the earliest call within span: the
+// origin of a run with no tester lifetimes to start at. A span that
+// bounds nothing (no tester has a launch time) is made around the first
+// call of the file (spanAround) and returned.
+func (d *Dataset) earliestStart(span analyze.Span) (int64, analyze.Span, error) {
 	var origin int64
 	first := true
 	err := d.Stream(func(calls []sample.Call) error {
-		if e := analyze.EarliestStart(calls); len(calls) > 0 && (first || e < origin) {
-			origin, first = e, false
+		for i := range calls {
+			if !span.Bounded() {
+				span = spanAround(d.Experiment, calls[i].Start)
+			}
+			if s := calls[i].Start; span.Holds(s) && (first || s < origin) {
+				origin, first = s, false
+			}
 		}
 		return nil
 	})
-	return origin, err
+	return origin, span, err
 }
 
 // analyzeTester is what the analyzer needs to know of tester t.

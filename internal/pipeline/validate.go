@@ -54,6 +54,9 @@ func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
 	origin := int64(0)
 	err = d.Stream(func(calls []sample.Call) error {
 		for _, c := range calls {
+			if !d.Config.Span.HoldsCall(&c) {
+				continue // impossible: the analysis refuses it too
+			}
 			if origin == 0 || c.Start < origin {
 				origin = c.Start
 			}

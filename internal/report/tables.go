@@ -61,6 +61,9 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 	if f, ok := phasesFact(s.HTTPPhases); ok {
 		fs = append(fs, f)
 	}
+	if f, ok := refusedFact(s.Refused); ok {
+		fs = append(fs, f)
+	}
 	return fs, notes
 }
 

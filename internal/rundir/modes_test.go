@@ -128,7 +128,7 @@ func TestModesWriteIdenticalSamples(t *testing.T) {
 		if _, err := WriteSamplesKeys(diskDir, recs, disk.ExtraKeys()); err != nil {
 			t.Fatal(err)
 		}
-		mem := NewMemorySpool()
+		mem := NewMemorySpool(1<<40, filepath.Join(memDir, Spool), nil)
 		recs2 := feedRun(t, mem, extras)
 		if _, err := mem.MemoryReader(); err == nil {
 			t.Fatal("a memory spool read before Close: no error")

@@ -145,6 +145,7 @@ func WriteSamplesSpool(dir string, testers []*TesterRecord, sp *SpoolWriter) (ma
 	if err != nil {
 		return nil, err
 	}
+	defer r.Close()
 	return writeSamplesFrom(dir, testers, sp.ExtraKeys(), r)
 }
 

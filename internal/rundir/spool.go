@@ -54,7 +54,7 @@ const maxSpoolFrame = protocol.MaxFrame + binary.MaxVarintLen64
 type SpoolWriter struct {
 	mu   sync.Mutex
 	f    *os.File
-	mem  *memSpool // the frames, for a memory spool (f is nil)
+	mem  *memSpool // the frames, for a memory spool (f is nil until it spills)
 	size int64     // bytes of whole frames in the file
 	buf  []byte    // the frame being written
 	err  error     // sticky: a failed fsync or a write that could not be undone
@@ -67,6 +67,10 @@ type SpoolWriter struct {
 	once  sync.Once
 	// closeErr is what Close returned.
 	closeErr error
+	// A memory spool's spill (spoolmem.go): whether its syncLoop runs,
+	// whether Close began (no spill then), and who hears of the spill.
+	looping, closing bool
+	onSpill          func()
 }
 
 // CreateSpool opens a new spool file and starts its fsync cadence. The
@@ -86,7 +90,7 @@ func createSpool(path string, fsync func(*os.File) error) (*SpoolWriter, error) 
 		f.Close()
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
-	s := &SpoolWriter{f: f, fsync: fsync, stop: make(chan struct{}), done: make(chan struct{})}
+	s := &SpoolWriter{f: f, fsync: fsync, stop: make(chan struct{}), done: make(chan struct{}), looping: true}
 	go s.syncLoop()
 	return s, nil
 }
@@ -155,10 +159,15 @@ func (s *SpoolWriter) frameLocked(t protocol.Type, slot int, payload []byte) err
 		return fmt.Errorf("spool: %w: %d bytes (limit %d)", protocol.ErrFrameTooLarge, n, maxSpoolFrame)
 	}
 	binary.BigEndian.PutUint32(s.buf, uint32(n))
-	if s.mem != nil {
-		s.mem.write(s.buf)
-		s.size += int64(len(s.buf))
-		return nil
+	if s.mem != nil && s.f == nil {
+		if s.mem.fits(len(s.buf)) {
+			s.mem.write(s.buf)
+			return nil
+		}
+		if err := s.spillLocked(); err != nil {
+			s.err = err
+			return err
+		}
 	}
 	if _, err := s.f.Write(s.buf); err != nil {
 		if terr := s.undo(); terr != nil {
@@ -221,9 +230,15 @@ func (s *SpoolWriter) syncNow() error {
 func (s *SpoolWriter) Close() error {
 	s.once.Do(func() {
 		close(s.stop)
-		<-s.done
+		s.mu.Lock()
+		s.closing = true
+		looping := s.looping
+		s.mu.Unlock()
+		if looping {
+			<-s.done
+		}
 		var err error
-		if s.mem == nil {
+		if s.f != nil {
 			err = s.syncNow()
 		}
 		s.mu.Lock()

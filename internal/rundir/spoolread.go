@@ -18,36 +18,50 @@ import (
 // spoolTester is the JSON of a tester record frame: the scalar fields of
 // a TesterRecord.
 type spoolTester struct {
-	Slot          int     `json:"slot"`
-	ID            string  `json:"id,omitempty"`
-	Host          string  `json:"host,omitempty"`
-	PID           int     `json:"pid,omitempty"`
-	LaunchNs      int64   `json:"launch_ns,omitempty"`
-	StartNs       int64   `json:"start_ns,omitempty"`
-	StopNs        int64   `json:"stop_ns,omitempty"`
-	PlannedNs     int64   `json:"planned_ns,omitempty"`
-	Failed        bool    `json:"failed,omitempty"`
-	Reason        string  `json:"reason,omitempty"`
-	Sent          uint64  `json:"sent,omitempty"`
-	InjectedOff   int64   `json:"injected_offset_ns,omitempty"`
-	InjectedDrift float64 `json:"injected_drift_ppm,omitempty"`
-	TargetRTTNs   int64   `json:"target_rtt_ns,omitempty"`
-	StoppedEarly  bool    `json:"stopped_early,omitempty"`
-	StopReason    string  `json:"stop_reason,omitempty"`
+	Slot          int       `json:"slot"`
+	ID            string    `json:"id,omitempty"`
+	Host          string    `json:"host,omitempty"`
+	PID           int       `json:"pid,omitempty"`
+	LaunchNs      int64     `json:"launch_ns,omitempty"`
+	StartNs       int64     `json:"start_ns,omitempty"`
+	StopNs        int64     `json:"stop_ns,omitempty"`
+	PlannedNs     int64     `json:"planned_ns,omitempty"`
+	Failed        bool      `json:"failed,omitempty"`
+	Reason        string    `json:"reason,omitempty"`
+	Sent          uint64    `json:"sent,omitempty"`
+	InjectedOff   int64     `json:"injected_offset_ns,omitempty"`
+	InjectedDrift float64   `json:"injected_drift_ppm,omitempty"`
+	TargetRTTNs   int64     `json:"target_rtt_ns,omitempty"`
+	StoppedEarly  bool      `json:"stopped_early,omitempty"`
+	StopReason    string    `json:"stop_reason,omitempty"`
+	Refused       *Refusals `json:"refused,omitempty"`
 }
 
 func toSpoolTester(t *TesterRecord) spoolTester {
 	return spoolTester{Slot: t.Slot, ID: t.ID, Host: t.Host, PID: t.PID, LaunchNs: t.LaunchNs, StartNs: t.StartNs,
 		StopNs: t.StopNs, PlannedNs: t.PlannedNs, Failed: t.Failed, Reason: t.FailureReason, Sent: t.Sent,
 		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs,
-		StoppedEarly: t.StoppedEarly, StopReason: t.StopReason}
+		StoppedEarly: t.StoppedEarly, StopReason: t.StopReason, Refused: refusedOf(t)}
+}
+
+// refusedOf is t's refusals for a snapshot (nil: none).
+func refusedOf(t *TesterRecord) *Refusals {
+	if !t.Refused.Any() {
+		return nil
+	}
+	r := t.Refused
+	return &r
 }
 
 func (s *spoolTester) record() TesterRecord {
-	return TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
+	r := TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
 		StopNs: s.StopNs, PlannedNs: s.PlannedNs, Failed: s.Failed, FailureReason: s.Reason, Sent: s.Sent,
 		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs,
 		StoppedEarly: s.StoppedEarly, StopReason: s.StopReason}
+	if s.Refused != nil {
+		r.Refused = *s.Refused
+	}
+	return r
 }
 
 // SpoolVisitor receives what a spool holds, in order. A nil func skips

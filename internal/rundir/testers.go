@@ -50,6 +50,8 @@ type TesterRecord struct {
 	// says why.
 	StoppedEarly bool
 	StopReason   string
+	// Refused is what the controller refused of it at ingest (refusals.go).
+	Refused Refusals
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -93,7 +95,8 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
 	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
-	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason"}
+	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason",
+	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -113,19 +116,21 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 		case "transport":
 			t.UDP = v == "udp"
 		case "udp_datagrams":
-			t.UDPDatagrams = uint64(p.i64(v))
+			t.UDPDatagrams = p.u64(v)
 		case "udp_datagrams_lost":
-			t.UDPLost = uint64(p.i64(v))
+			t.UDPLost = p.u64(v)
 		case "udp_late":
-			t.UDPLate = uint64(p.i64(v))
+			t.UDPLate = p.u64(v)
 		case "udp_duplicates":
-			t.UDPDuplicates = uint64(p.i64(v))
+			t.UDPDuplicates = p.u64(v)
 		case "udp_stale":
-			t.UDPStale = uint64(p.i64(v))
+			t.UDPStale = p.u64(v)
 		case "udp_send_errors":
-			t.UDPSendErrors = uint64(p.i64(v))
+			t.UDPSendErrors = p.u64(v)
 		case "udp_loss_exact":
 			t.UDPLossExact = v == "true"
+		default:
+			readRefusalColumn(t, testerHeader[i], v, p)
 		}
 	}
 }
@@ -158,14 +163,15 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 		_ = w.Write(testerHeader)
 		for _, t := range ts {
 			off, rtt, bound := t.ClockFigures()
-			_ = w.Write([]string{itoa(t.Slot), t.ID, t.Host, itoa(t.PID), i64(t.LaunchNs), i64(t.StartNs),
+			row := []string{itoa(t.Slot), t.ID, t.Host, itoa(t.PID), i64(t.LaunchNs), i64(t.StartNs),
 				i64(t.StopNs), strconv.FormatBool(t.Failed), t.FailureReason, u64(t.Sent), u64(t.Received),
 				u64(t.Lost()), itoa(len(t.Syncs)), ftoa(off), ftoa(rtt), ftoa(bound), i64(t.PlannedNs),
 				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
 				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
 				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
 				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
-				strconv.FormatBool(t.StoppedEarly), t.StopReason})
+				strconv.FormatBool(t.StoppedEarly), t.StopReason}
+			_ = w.Write(append(row, refusalFields(t)...))
 		}
 		w.Flush()
 		return w.Error()
@@ -198,7 +204,7 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 		p := parser{}
 		t := &TesterRecord{Slot: p.int(r[0]), ID: r[1], Host: r[2], PID: p.int(r[3]), LaunchNs: p.i64(r[4]),
 			StartNs: p.i64(r[5]), StopNs: p.i64(r[6]), Failed: r[7] == "true", FailureReason: r[8],
-			Sent: uint64(p.i64(r[9])), Received: uint64(p.i64(r[10])), PlannedNs: p.i64(r[16]),
+			Sent: p.u64(r[9]), Received: p.u64(r[10]), PlannedNs: p.i64(r[16]),
 			InjectedOff: p.i64(r[18]), InjectedDrift: p.f64(r[19])}
 		if len(r) > testerColumnsV1 {
 			t.TargetRTTNs = int64(math.Round(p.f64(r[20]) * 1e6))
@@ -264,6 +270,16 @@ type parser struct{ err error }
 
 func (p *parser) i64(s string) int64 {
 	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return v
+}
+
+// u64 parses an unsigned count: counts are written as uint64 and must
+// read back whole, past math.MaxInt64 too.
+func (p *parser) u64(s string) uint64 {
+	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil && p.err == nil {
 		p.err = err
 	}

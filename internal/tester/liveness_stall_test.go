@@ -38,10 +38,10 @@ func (j *jumpClock) stall(d time.Duration) { j.skew.Add(int64(d)) }
 
 // runTester runs a tester against the fake controller at "controller:1"
 // and returns its result when it ends.
-func runTester(net *transport.Memory, secret []byte, now func() time.Time) <-chan error {
+func runTester(net *transport.Memory, secret testCred, now func() time.Time) <-chan error {
 	result := make(chan error, 1)
 	go func() {
-		result <- Run(context.Background(), Options{Controller: "controller:1", Secret: secret, Transport: net, now: now})
+		result <- Run(context.Background(), Options{Controller: "controller:1", Token: secret.tok, Transport: net, now: now})
 	}()
 	return result
 }
@@ -53,7 +53,7 @@ func runTester(net *transport.Memory, secret []byte, now func() time.Time) <-cha
 // says "completed".
 func TestOwnStallIsNotTheControllersSilence(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+		net, secret := transport.NewMemory(), newTestCred(t)
 		p, stop := startPartitionable(t, net, secret, 12*time.Second)
 		defer stop()
 		var clk jumpClock
@@ -103,7 +103,7 @@ func checkOneProbe(t *testing.T, probes []time.Time, cut time.Time) {
 // there, so the tester runs its clients to the end.
 func TestAnsweredProbesKeepTheTesterRunning(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+		net, secret := transport.NewMemory(), newTestCred(t)
 		p, stop := startFakeController(t, net, secret, 12*time.Second, fakeOpts{quiet: true, answer: true})
 		defer stop()
 		if err := <-runTester(net, secret, nil); err != nil {
@@ -122,7 +122,7 @@ func TestAnsweredProbesKeepTheTesterRunning(t *testing.T) {
 // every 200 ms, go on meanwhile. Real time: the call is a real process.
 func TestHeartbeatsFlowWhileACallHangs(t *testing.T) {
 	t.Parallel()
-	net, secret := transport.NewMemory(), []byte("s3cret-s3cret-s3cret")
+	net, secret := transport.NewMemory(), newTestCred(t)
 	hung := func(ts string, d time.Duration) protocol.TestDesc {
 		desc := fakeDesc(ts, d)
 		desc.Client.Argv = []string{"sleep", "30"}

@@ -72,7 +72,7 @@ func startPartitionable(t *testing.T, net *transport.Memory, secret testCred, du
 }
 
 // startFakeController is startPartitionable with opts.
-func startFakeController(t *testing.T, net *transport.Memory, secret []byte, duration time.Duration, opts fakeOpts) (*partitionable, func()) {
+func startFakeController(t *testing.T, net *transport.Memory, secret testCred, duration time.Duration, opts fakeOpts) (*partitionable, func()) {
 	t.Helper()
 	if opts.desc == nil {
 		opts.desc = fakeDesc

@@ -170,50 +170,40 @@ func (c *checker) finish(r *Report) {
 	}
 }
 
-// Pages of seqSet.
-const (
-	seqPageBits  = 1 << 15
-	seqPageWords = seqPageBits / 64
-)
+// seqPageBits is how many sequence numbers one word of seqSet holds.
+const seqPageBits = 64
 
-// seqSet is a set of sequence numbers: a bitmap in pages allocated only
-// where numbers fall, so that a stray huge seq costs one page.
+// seqSet is a set of sequence numbers: a bitmap kept as a map of its
+// words that are not empty, so that its memory follows the rows read
+// however their seqs scatter (a page per stray seq, as it had, cost 4 KB
+// a row: a tester that sent seqs 32,768 apart could make a check of its
+// run's million rows take 4 GB).
 type seqSet struct {
-	pages map[uint64]*[seqPageWords]uint64
+	words map[uint64]uint64
 }
 
 // add puts seq in the set and reports whether it was not there yet.
 func (s *seqSet) add(seq uint64) bool {
-	if s.pages == nil {
-		s.pages = map[uint64]*[seqPageWords]uint64{}
+	if s.words == nil {
+		s.words = map[uint64]uint64{}
 	}
-	page := s.pages[seq/seqPageBits]
-	if page == nil {
-		page = new([seqPageWords]uint64)
-		s.pages[seq/seqPageBits] = page
-	}
-	word, bit := seq%seqPageBits/64, uint64(1)<<(seq%64)
-	if page[word]&bit != 0 {
+	w, bit := seq/seqPageBits, uint64(1)<<(seq%seqPageBits)
+	if s.words[w]&bit != 0 {
 		return false
 	}
-	page[word] |= bit
+	s.words[w] |= bit
 	return true
 }
 
 // firstMissing returns the smallest number from 1 up not in the set.
 func (s *seqSet) firstMissing() uint64 {
-	for p := uint64(0); ; p++ {
-		page := s.pages[p]
-		if page == nil {
-			return max(p*seqPageBits, 1)
+	for w := uint64(0); ; w++ {
+		word := s.words[w]
+		if w == 0 {
+			word |= 1 // 0 is no sequence number
 		}
-		for i, w := range page {
-			if p == 0 && i == 0 {
-				w |= 1 // 0 is no sequence number
-			}
-			if w != ^uint64(0) {
-				return p*seqPageBits + uint64(i)*64 + uint64(bits.TrailingZeros64(^w))
-			}
+		if word != ^uint64(0) {
+			return w*seqPageBits + uint64(bits.TrailingZeros64(^word))
 		}
 	}
 }
