@@ -1,7 +1,6 @@
 package credential
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
@@ -36,7 +35,7 @@ func NewSecret() ([]byte, error) {
 // with so few distinct values that it is not random (a word, a repeated
 // pattern).
 func CheckSecret(s []byte) error {
-	raw := decoded(bytes.TrimSpace(s))
+	raw := decoded(s)
 	if len(raw) < MinSecretBytes {
 		return fmt.Errorf("the secret holds %d bytes once decoded; a secret needs at least %d random bytes", len(raw), MinSecretBytes)
 	}
