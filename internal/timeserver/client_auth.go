@@ -1,0 +1,69 @@
+package timeserver
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+)
+
+// ErrRefused is the error of a probe whose reply failed authentication:
+// forged or altered on the path. The reply is not used.
+var ErrRefused = errors.New("timeserver: reply refused: it failed authentication (forged or altered on the path)")
+
+// DialAuth is DialVia whose requests are authenticated with key (nil:
+// unauthenticated, as DialVia): the Client then takes only replies that
+// carry key's MAC bound to the request they answer, and counts the others
+// (Refused).
+func DialAuth(network, addr string, via DialFunc, key *Key) (*Client, error) {
+	return dialAuth(network, "", addr, via, key)
+}
+
+// clientAuth is what a Client needs to authenticate its requests and
+// check the replies.
+type clientAuth struct {
+	key     *keyState
+	mac     *macer
+	reqMAC  [MACSize]byte     // the MAC of the request in flight
+	scratch [MessageSize]byte // for checking a reply
+}
+
+// newClientAuth readies key and turns req, an unauthenticated request,
+// into one authenticated with it (sealed at each send by seal).
+func newClientAuth(key *Key, req []byte) *clientAuth {
+	req[5] = kindAuthRequest
+	binary.BigEndian.PutUint32(req[keyIDAt:], key.ID)
+	return &clientAuth{key: newKeyState(key.Secret[:]), mac: newMacer()}
+}
+
+// seal gives request req, its t1 just set, a new nonce and its MAC.
+func (a *clientAuth) seal(req []byte) {
+	_, _ = rand.Read(req[nonceAt : nonceAt+8]) // never fails (crypto/rand)
+	a.mac.sealRequest(a.key, req)
+	copy(a.reqMAC[:], req[macAt:])
+}
+
+// authentic reports whether reply p, a well-formed response to the
+// request in flight, is authentic: carries the request's key's MAC bound
+// to it, or, for an unauthenticated Client, is an unauthenticated reply.
+// It counts the replies it refuses.
+func (c *Client) authentic(p []byte) bool {
+	var ok bool
+	if a := c.auth; a == nil {
+		ok = p[5] == kindResponse
+	} else {
+		ok = p[5] == kindAuthResponse && a.mac.responseAuthentic(a.key, p, a.reqMAC[:], a.scratch[:])
+	}
+	if !ok {
+		c.refused++
+	}
+	return ok
+}
+
+// Authenticated reports whether the Client's requests and replies are
+// authenticated (it was dialled with a key).
+func (c *Client) Authenticated() bool { return c.auth != nil }
+
+// Refused returns the number of replies refused so far: they answered the
+// request in flight but failed authentication (forged or altered on the
+// path), or were authenticated when the Client has no key.
+func (c *Client) Refused() uint64 { return c.refused }
