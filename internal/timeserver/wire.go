@@ -74,10 +74,11 @@ func AppendRequest(dst []byte, t1 int64) []byte {
 
 // ParseResponse parses a response, authenticated or not (its MAC is not
 // checked: see Key): exactly ResponseSize bytes with the right magic,
-// version and kind. It returns the echoed t1 and the server's receive (t2)
-// and send (t3) times.
+// version and kind, and an unauthenticated one with zeros for a MAC. It
+// returns the echoed t1 and the server's receive (t2) and send (t3) times.
 func ParseResponse(p []byte) (t1, t2, t3 int64, err error) {
-	if len(p) != ResponseSize || !(validHeader(p, kindResponse) || validHeader(p, kindAuthResponse)) {
+	if len(p) != ResponseSize || !(validHeader(p, kindAuthResponse) ||
+		validHeader(p, kindResponse) && [MACSize]byte(p[macAt:]) == [MACSize]byte{}) {
 		return 0, 0, 0, ErrMalformed
 	}
 	t1 = int64(binary.BigEndian.Uint64(p[8:]))

@@ -62,6 +62,8 @@ func TestParseResponseStrict(t *testing.T) {
 		{"version 1", set(4, 1), false},                                // no longer spoken
 		{"request kind", set(5, kindRequest), false},                   // a request, not a response
 		{"reserved byte", set(7, 1), false},                            // reserved bytes must be zero
+		{"stray MAC", set(macAt, 1), false},                            // unauthenticated: no MAC
+		{"authenticated", set(5, kindAuthResponse), true},              // its MAC is the Client's to check
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
