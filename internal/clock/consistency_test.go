@@ -23,12 +23,12 @@ func (p path) trueOffset(t int64) float64 { return p.off0 - p.driftPPM/1e6*float
 func (p path) probe(t1 int64) Probe {
 	up, down := p.rng.Float64()*p.maxDelay, p.rng.Float64()*p.maxDelay
 	hold := p.rng.Float64() * 50e3
-	// Local time runs at 1 + drift against global time, so a global span
-	// d is a local span d·(1 + drift).
+	// The delays are global spans; local time runs at 1 + drift against
+	// global time, so the exchange's local span is theirs·(1 + drift).
 	rate := 1 + p.driftPPM/1e6
-	t2 := float64(t1) + p.trueOffset(t1) + up/rate
+	t2 := float64(t1) + p.trueOffset(t1) + up
 	t3 := t2 + hold
-	t4 := t1 + int64((up/rate+hold+down)*rate)
+	t4 := t1 + int64((up+hold+down)*rate)
 	return Probe{T1: t1, T2: int64(t2), T3: int64(t3), T4: t4}
 }
 
