@@ -54,6 +54,8 @@ type slot struct {
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
+	clk clockTrust // how far its clock syncs can be trusted (clocktrust.go)
+
 	// when it is next due for tending (due.go)
 	dueAt  time.Time
 	dueIdx int // its index in controller.due; -1: not there

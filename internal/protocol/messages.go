@@ -66,6 +66,13 @@ type TestDesc struct {
 	// batches as datagrams to UDP.Addr (UDPSender) instead of TCP frames;
 	// everything else stays on this connection.
 	UDP *UDPDesc `json:"udp,omitempty"`
+	// TimeKeyID and TimeKey, when set, are the tester's own time key: its
+	// clock sync probes carry the id and a MAC made with the key, and it
+	// takes only replies MACed with it (docs/design/002-time.md). Unset:
+	// the time server holds no keys (sync.server), and the tester's syncs
+	// are not authenticated.
+	TimeKeyID uint32 `json:"time_key_id,omitempty"`
+	TimeKey   []byte `json:"time_key,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
@@ -87,6 +94,9 @@ func (d *TestDesc) Validate() error {
 		return fmt.Errorf("testdesc: need a time server and a transport (udp or tcp)")
 	}
 	if err := d.validateClients(); err != nil {
+		return err
+	}
+	if err := d.validateTimeKey(); err != nil {
 		return err
 	}
 	if d.UDP != nil {
@@ -121,6 +131,17 @@ type SyncRecord struct {
 	OffsetNs int64 `json:"offset_ns"`
 	RTTNs    int64 `json:"rtt_ns"`
 	BoundNs  int64 `json:"bound_ns"`
+	// Auth is whether the replies of the sync were authenticated with
+	// the tester's time key (TestDesc.TimeKey).
+	Auth bool `json:"auth,omitempty"`
+	// Refused counts the replies the tester refused since it started:
+	// they failed authentication (forged or altered on the path).
+	Refused uint64 `json:"refused,omitempty"`
+	// Disagree counts the probes of this sync's burst, of Probes
+	// answered, whose offsets disagree with the one kept beyond both
+	// their error bounds: honest probes never do.
+	Disagree int `json:"disagree,omitempty"`
+	Probes   int `json:"probes,omitempty"`
 }
 
 // Started tells the controller when the client loop started (local ns)

@@ -32,18 +32,23 @@ type spoolTester struct {
 	InjectedOff   int64   `json:"injected_offset_ns,omitempty"`
 	InjectedDrift float64 `json:"injected_drift_ppm,omitempty"`
 	TargetRTTNs   int64   `json:"target_rtt_ns,omitempty"`
+	ClockAuth     bool    `json:"clock_auth,omitempty"`
+	ClockRefused  uint64  `json:"clock_refused,omitempty"`
+	ClockSuspect  string  `json:"clock_suspect,omitempty"`
 }
 
 func toSpoolTester(t *TesterRecord) spoolTester {
 	return spoolTester{Slot: t.Slot, ID: t.ID, Host: t.Host, PID: t.PID, LaunchNs: t.LaunchNs, StartNs: t.StartNs,
 		StopNs: t.StopNs, PlannedNs: t.PlannedNs, Failed: t.Failed, Reason: t.FailureReason, Sent: t.Sent,
-		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs}
+		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs,
+		ClockAuth: t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect}
 }
 
 func (s *spoolTester) record() TesterRecord {
 	return TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
 		StopNs: s.StopNs, PlannedNs: s.PlannedNs, Failed: s.Failed, FailureReason: s.Reason, Sent: s.Sent,
-		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs}
+		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs,
+		ClockAuth: s.ClockAuth, ClockRefused: s.ClockRefused, ClockSuspect: s.ClockSuspect}
 }
 
 // SpoolVisitor receives what a spool holds, in order. A nil func skips

@@ -43,6 +43,14 @@ type TesterRecord struct {
 	UDPStale      uint64 // arrived after their number was counted lost, dropped
 	UDPSendErrors uint64 // datagrams its socket refused to send (among UDPLost)
 	UDPLossExact  bool   // its Done said its last datagram: UDPLost is exact
+
+	// Clock trust (docs/design/002-time.md): whether every sync was
+	// authenticated with the tester's time key, how many time replies it
+	// refused (they failed authentication: forged or altered on the
+	// path), and why its syncs are suspect ("": they agree).
+	ClockAuth    bool
+	ClockRefused uint64
+	ClockSuspect string
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -86,7 +94,8 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"max_abs_offset_ms", "min_rtt_ms", "max_error_bound_ms", "planned_start_ns", "start_skew_ms",
 	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
-	"udp_send_errors", "udp_loss_exact"}
+	"udp_send_errors", "udp_loss_exact",
+	"clock_auth", "clock_refused", "clock_suspect"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -119,6 +128,8 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 			t.UDPSendErrors = uint64(p.i64(v))
 		case "udp_loss_exact":
 			t.UDPLossExact = v == "true"
+		default:
+			readClockColumn(t, testerHeader[i], v, p)
 		}
 	}
 }
@@ -144,7 +155,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				ftoa(float64(t.StartSkewNs()) / 1e6), i64(t.InjectedOff), strconv.FormatFloat(t.InjectedDrift, 'g', -1, 64),
 				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
 				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
-				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact)})
+				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
+				strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect})
 		}
 		w.Flush()
 		return w.Error()

@@ -64,6 +64,8 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
+	refusedLogged uint64 // time replies refused, as last logged (syncHealth)
+
 	lastHeard atomic.Int64 // Unix ns of the controller's last frame
 	mu        sync.Mutex
 	spoolErr  string // a spool error not yet reported to the controller
@@ -167,7 +169,7 @@ func (t *Tester) run(parent context.Context) error {
 		defer stop()
 		go t.heartbeatLoop(hbCtx, hb)
 	}
-	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
+	sy, err := clocksync.NewAuth(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.timeKey(), t.clk, t.desc.SyncProbes)
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}

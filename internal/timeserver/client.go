@@ -161,10 +161,7 @@ func (c *Client) Burst(clk clock.Reader, n int, timeout time.Duration) ([]clock.
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
-		if r := c.refused - refused; r > 0 {
-			return nil, fmt.Errorf("timeserver: no authentic answer to %d probes of %s: %d refused: %w", n, c.raddr, r, ErrRefused)
-		}
-		return nil, fmt.Errorf("timeserver: no answer to %d probes of %s: %w", n, c.raddr, last)
+		return nil, c.noAnswer(n, c.refused-refused, last)
 	}
 	return ps, nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 )
 
 // ErrRefused is the error of a probe whose reply failed authentication:
@@ -67,3 +68,17 @@ func (c *Client) Authenticated() bool { return c.auth != nil }
 // request in flight but failed authentication (forged or altered on the
 // path), or were authenticated when the Client has no key.
 func (c *Client) Refused() uint64 { return c.refused }
+
+// noAnswer is the error of a burst of n probes that got no answer it
+// could use: refused of its replies were refused, last is the last
+// probe's error.
+func (c *Client) noAnswer(n int, refused uint64, last error) error {
+	switch {
+	case refused > 0:
+		return fmt.Errorf("timeserver: no authentic answer to %d probes of %s: %d refused: %w", n, c.raddr, refused, ErrRefused)
+	case c.auth != nil:
+		return fmt.Errorf("timeserver: no answer to %d authenticated probes of %s (a time server that does not hold the key, "+
+			"e.g. a standalone diperf timeserver, answers none): %w", n, c.raddr, last)
+	}
+	return fmt.Errorf("timeserver: no answer to %d probes of %s: %w", n, c.raddr, last)
+}

@@ -1,0 +1,33 @@
+package tester
+
+import (
+	"fmt"
+
+	"github.com/diperf/diperf/internal/clocksync"
+	"github.com/diperf/diperf/internal/timeserver"
+)
+
+// timeKey is the tester's time key from its test description, nil when
+// the controller gave none (a time server without keys).
+func (t *Tester) timeKey() *timeserver.Key {
+	if len(t.desc.TimeKey) != timeserver.KeySize {
+		return nil // Validate allows no other size
+	}
+	return &timeserver.Key{ID: t.desc.TimeKeyID, Secret: [timeserver.KeySize]byte(t.desc.TimeKey)}
+}
+
+// syncHealth returns the Syncer's Health after a sync and logs what is
+// new in it: replies refused, probes that disagree.
+func (t *Tester) syncHealth() clocksync.Health {
+	h := t.sy.Health()
+	if h.Refused > t.refusedLogged {
+		fmt.Fprintf(t.o.Log, "tester %s: clock sync: %d time replies refused so far: they failed authentication (forged or altered on the path)\n",
+			t.id, h.Refused)
+		t.refusedLogged = h.Refused
+	}
+	if h.Disagreeing > 0 {
+		fmt.Fprintf(t.o.Log, "tester %s: clock sync: %d of %d probes disagree beyond their error bounds: a reply was shifted on the path\n",
+			t.id, h.Disagreeing, h.Probes)
+	}
+	return h
+}
