@@ -12,6 +12,7 @@ func (c *ClockSummary) addTrust(t *Tester) {
 		c.Unauthenticated++
 	}
 	c.RefusedReplies += t.ClockRefused
+	c.RefusedSyncs += t.ClockSyncsRefused
 	if t.ClockSuspect != "" {
 		c.Suspect = append(c.Suspect, SuspectClock{Index: t.Index, ID: t.ID, Reason: t.ClockSuspect})
 	}
@@ -37,7 +38,8 @@ func (c *ClockSummary) TrustText() string {
 		for i, s := range c.Suspect {
 			idx[i] = fmt.Sprint(s.Index)
 		}
-		parts = append(parts, "clock suspect: tester "+strings.Join(idx, ", ")+" (syncs disagree beyond their bounds)")
+		parts = append(parts, fmt.Sprintf("clock suspect: tester %s (syncs disagree beyond their bounds; %d syncs refused)",
+			strings.Join(idx, ", "), c.RefusedSyncs))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -233,6 +233,9 @@ type ClockSummary struct {
 	// RefusedReplies counts the time replies the testers refused: they
 	// failed authentication (forged or altered on the path).
 	RefusedReplies uint64 `json:"refused_replies,omitempty"`
+	// RefusedSyncs counts the sync records the controller refused: they
+	// disagree with the tester's syncs before them beyond their bounds.
+	RefusedSyncs uint64 `json:"refused_syncs,omitempty"`
 	// Suspect lists, by index, the testers whose syncs disagree beyond
 	// their error bounds: their samples are analyzed on the timeline their
 	// syncs give, which cannot all be right.
@@ -306,10 +309,12 @@ type Tester struct {
 	// syncs were not all authenticated, ClockRefused counts the time
 	// replies it refused (forged or altered on the path), ClockSuspect
 	// says why its syncs disagree beyond their error bounds ("": they
-	// agree).
-	ClockUnauth  bool
-	ClockRefused uint64
-	ClockSuspect string
+	// agree), ClockSyncsRefused counts the syncs the controller refused
+	// for disagreeing with those before them.
+	ClockUnauth       bool
+	ClockRefused      uint64
+	ClockSuspect      string
+	ClockSyncsRefused uint64
 }
 
 // TesterSync is one clock sync of a tester, at global Unix ns T.

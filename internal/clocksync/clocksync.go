@@ -39,6 +39,7 @@ type Syncer struct {
 	recs   []clock.Record
 	mapper *clock.Mapper
 	health Health
+	check  clock.Consistency // the records kept, for the next one
 }
 
 // New dials the time server (network "udp" or "tcp").
@@ -65,7 +66,10 @@ func NewAuth(network, addr string, via timeserver.DialFunc, key *timeserver.Key,
 }
 
 // Sync runs one burst of probes and keeps the one with the shortest round
-// trip as a new sync record.
+// trip as a new sync record. A record that disagrees with the ones kept
+// before it beyond their error bounds (clock.Consistency) is returned
+// but not used for the mapping, as the controller does not, and counted
+// in Health.
 func (s *Syncer) Sync() (clock.Record, error) {
 	probes, err := s.ts.Burst(s.clk, s.probes, ProbeTimeout)
 	s.mu.Lock()
@@ -79,6 +83,10 @@ func (s *Syncer) Sync() (clock.Record, error) {
 		return rec, fmt.Errorf("clock sync: no probe answered")
 	}
 	s.health.Disagreeing, s.health.Probes = clock.Disagreeing(probes), len(probes)
+	if ok, _, _ := s.check.Check(rec); !ok {
+		s.health.Inconsistent++
+		return rec, nil
+	}
 	s.recs = append(s.recs, rec)
 	s.mapper = clock.NewMapper(s.recs)
 	return rec, nil
@@ -96,6 +104,9 @@ type Health struct {
 	// those that disagree with the one kept beyond both their error
 	// bounds (clock.Disagreeing): honest probes never do.
 	Disagreeing, Probes int
+	// Inconsistent counts the syncs left out of the mapping: they
+	// disagree with the ones before them beyond their error bounds.
+	Inconsistent int
 }
 
 // Health returns the Syncer's Health after its last sync.

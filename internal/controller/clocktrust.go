@@ -52,20 +52,25 @@ func (c *controller) noteSync(s *slot, r protocol.SyncRecord) {
 	}
 }
 
-// checkClock checks sync record r, just taken, against the tester's
-// earlier ones: they must leave room for one clock drifting by at most
-// clock.MaxDriftPPM. Called by onSync with c.mu held.
-func (c *controller) checkClock(s *slot, r clock.Record) {
+// clockAgrees checks sync record r against the tester's earlier ones:
+// they must leave room for one clock drifting by at most
+// clock.MaxDriftPPM. One that does not is physically impossible beside
+// them: it is refused (not stored, counted), and the tester's syncs are
+// suspect. The first syncs win: which of two that disagree is wrong
+// cannot be told. Called by onSync with c.mu held.
+func (c *controller) clockAgrees(s *slot, r clock.Record) bool {
 	if s.clk.syncs == 0 {
 		s.clk.first = r.LocalNs
 	}
 	s.clk.syncs++
 	ok, lo, hi := s.clk.check.Check(r)
 	if ok {
-		return
+		return true
 	}
-	c.clockSuspect(s, fmt.Sprintf("sync %d (%.3f s after the first) says offset %.3f ms ± %.3f ms, where the syncs before it allow %.3f to %.3f ms (drift within %g ppm)",
+	s.rec.ClockSyncsRefused++
+	c.clockSuspect(s, fmt.Sprintf("sync %d (%.3f s after the first) says offset %.3f ms ± %.3f ms, where the syncs before it allow %.3f to %.3f ms (drift within %g ppm): refused",
 		s.clk.syncs, float64(r.LocalNs-s.clk.first)/1e9, float64(r.OffsetNs)/1e6, float64(r.BoundNs)/1e6, lo/1e6, hi/1e6, clock.MaxDriftPPM))
+	return false
 }
 
 // clockSuspect marks the tester's syncs suspect for reason, the first
@@ -78,6 +83,6 @@ func (c *controller) clockSuspect(s *slot, reason string) {
 	}
 	s.rec.ClockSuspect = reason
 	c.events.Add("clock-suspect", s.rec.Slot, s.rec.ID, reason+
-		": some of its time replies were not what the time server sent, and its samples are placed on the timeline with syncs that cannot all be right")
+		": some of its time replies were not what the time server sent; its samples are placed on the timeline by the syncs that agree with its first ones, which may be the wrong ones")
 	c.journal(s)
 }

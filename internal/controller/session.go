@@ -335,8 +335,11 @@ func (c *controller) onHeartbeat(s *slot, p []byte) {
 
 func (c *controller) onSync(s *slot, r clock.Record) error {
 	c.mu.Lock()
+	if !c.clockAgrees(s, r) { // refused and counted: it disagrees with the syncs before it
+		c.mu.Unlock()
+		return nil
+	}
 	s.rec.Syncs = append(s.rec.Syncs, r)
-	c.checkClock(s, r)
 	s.mapper = clock.NewMapper(s.rec.Syncs)
 	c.mu.Unlock()
 	c.live.Sync(s.rec.Slot, r)

@@ -35,20 +35,21 @@ type spoolTester struct {
 	ClockAuth     bool    `json:"clock_auth,omitempty"`
 	ClockRefused  uint64  `json:"clock_refused,omitempty"`
 	ClockSuspect  string  `json:"clock_suspect,omitempty"`
+	ClockSyncsRef uint64  `json:"clock_syncs_refused,omitempty"`
 }
 
 func toSpoolTester(t *TesterRecord) spoolTester {
 	return spoolTester{Slot: t.Slot, ID: t.ID, Host: t.Host, PID: t.PID, LaunchNs: t.LaunchNs, StartNs: t.StartNs,
 		StopNs: t.StopNs, PlannedNs: t.PlannedNs, Failed: t.Failed, Reason: t.FailureReason, Sent: t.Sent,
 		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs,
-		ClockAuth: t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect}
+		ClockAuth: t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect, ClockSyncsRef: t.ClockSyncsRefused}
 }
 
 func (s *spoolTester) record() TesterRecord {
 	return TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
 		StopNs: s.StopNs, PlannedNs: s.PlannedNs, Failed: s.Failed, FailureReason: s.Reason, Sent: s.Sent,
 		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs,
-		ClockAuth: s.ClockAuth, ClockRefused: s.ClockRefused, ClockSuspect: s.ClockSuspect}
+		ClockAuth: s.ClockAuth, ClockRefused: s.ClockRefused, ClockSuspect: s.ClockSuspect, ClockSyncsRefused: s.ClockSyncsRef}
 }
 
 // SpoolVisitor receives what a spool holds, in order. A nil func skips

@@ -47,10 +47,13 @@ type TesterRecord struct {
 	// Clock trust (docs/design/002-time.md): whether every sync was
 	// authenticated with the tester's time key, how many time replies it
 	// refused (they failed authentication: forged or altered on the
-	// path), and why its syncs are suspect ("": they agree).
-	ClockAuth    bool
-	ClockRefused uint64
-	ClockSuspect string
+	// path), why its syncs are suspect ("": they agree), and how many of
+	// its syncs the controller refused for disagreeing with the ones
+	// before (not in Syncs).
+	ClockAuth         bool
+	ClockRefused      uint64
+	ClockSuspect      string
+	ClockSyncsRefused uint64
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -95,7 +98,7 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
 	"udp_send_errors", "udp_loss_exact",
-	"clock_auth", "clock_refused", "clock_suspect"}
+	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -156,7 +159,7 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				strconv.FormatFloat(float64(t.TargetRTTNs)/1e6, 'f', 6, 64),
 				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
 				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
-				strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect})
+				strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused)})
 		}
 		w.Flush()
 		return w.Error()

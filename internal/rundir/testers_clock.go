@@ -10,12 +10,20 @@ func readClockColumn(t *TesterRecord, column, v string, p *parser) {
 	case "clock_auth":
 		t.ClockAuth = v == "true"
 	case "clock_refused":
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil && p.err == nil {
-			p.err = err
-		}
-		t.ClockRefused = n
+		t.ClockRefused = parseCount(v, p)
 	case "clock_suspect":
 		t.ClockSuspect = v
+	case "clock_syncs_refused":
+		t.ClockSyncsRefused = parseCount(v, p)
 	}
+}
+
+// parseCount parses an unsigned count, the whole uint64 range; p keeps
+// the first error.
+func parseCount(v string, p *parser) uint64 {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil && p.err == nil {
+		p.err = err
+	}
+	return n
 }

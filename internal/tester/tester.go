@@ -64,7 +64,8 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
-	refusedLogged uint64 // time replies refused, as last logged (syncHealth)
+	refusedLogged      uint64 // time replies refused, as last logged (syncHealth)
+	inconsistentLogged int    // syncs not used, as last logged (syncHealth)
 
 	lastHeard atomic.Int64 // Unix ns of the controller's last frame
 	mu        sync.Mutex

@@ -29,5 +29,10 @@ func (t *Tester) syncHealth() clocksync.Health {
 		fmt.Fprintf(t.o.Log, "tester %s: clock sync: %d of %d probes disagree beyond their error bounds: a reply was shifted on the path\n",
 			t.id, h.Disagreeing, h.Probes)
 	}
+	if h.Inconsistent > t.inconsistentLogged {
+		fmt.Fprintf(t.o.Log, "tester %s: clock sync: %d syncs disagree with the first ones beyond their error bounds: not used\n",
+			t.id, h.Inconsistent)
+		t.inconsistentLogged = h.Inconsistent
+	}
 	return h
 }
