@@ -1,6 +1,7 @@
 package timeserver
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"errors"
@@ -171,10 +172,8 @@ func TestClientRefusesForgedReplies(t *testing.T) {
 		"other key":       func(req []byte) []byte { return sealed(other, req, 100) },
 		"unauthenticated": func(req []byte) []byte { r, _ := parseRequest(req); return response(r.t1, 100, 100, nil) },
 		"another request": func(req []byte) []byte { // the same t1, another nonce
-			alt := append([]byte(nil), req...)
-			alt[nonceAt] ^= 1
-			newClientAuth(&k, alt).mac.sealRequest(newKeyState(k.Secret[:]), alt)
-			return sealed(k, alt, 100)
+			r, _ := parseRequest(req)
+			return sealed(k, authRequest(k, r.t1), 100) // its own, random nonce
 		},
 	}
 	for name, forge := range forgeries {
@@ -231,5 +230,53 @@ func TestClientRefusesForgedReplyOverTCP(t *testing.T) {
 	}
 	if p, err := c.Probe(newTestClock(0), patience); err != nil || p.T2 != 101 {
 		t.Fatalf("Probe after it = %+v, %v; want the authentic answer on a new connection", p, err)
+	}
+}
+
+// TestLoadAuthenticated loads a keyed server with requests authenticated
+// with its key, then with another secret under the same id: the first
+// are all answered, the second all refused and counted.
+func TestLoadAuthenticated(t *testing.T) {
+	t.Parallel()
+	k := NewKey(8)
+	s, addr := startUDP(t, Config{})
+	s.AddKey(k)
+	forged := NewKey(8)
+	for _, tt := range []struct {
+		key      *Key
+		answered bool
+	}{{&k, true}, {&forged, false}} {
+		before := s.Stats()
+		r, err := Load(context.Background(), LoadConfig{Target: addr, Rate: 2000, Duration: 100 * time.Millisecond,
+			Sources: loopbackSources(30, 2), Grace: 500 * time.Millisecond, Key: tt.key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := waitStats(t, s, before.Answered+before.Unauthentic+r.Sent)
+		answered, refused := st.Answered-before.Answered, st.Unauthentic-before.Unauthentic
+		if r.Sent == 0 || tt.answered && (r.Answered != r.Sent || refused != 0) || !tt.answered && (r.Answered != 0 || refused != r.Sent) {
+			t.Errorf("key %v: sent %d, answered %d; server answered %d, refused %d", tt.answered, r.Sent, r.Answered, answered, refused)
+		}
+	}
+}
+
+// TestBurstOfForgedRepliesFails: a path that alters every reply leaves a
+// burst nothing to use; it fails saying how many replies were refused.
+func TestBurstOfForgedRepliesFails(t *testing.T) {
+	t.Parallel()
+	k := NewKey(10)
+	addr := fakeServer(t, func(req []byte) [][]byte {
+		p := sealed(k, req, 100)
+		p[17] ^= 0x20 // T2 moved by 2^45 ns: about 10 hours
+		return [][]byte{p}
+	})
+	c, err := DialAuth("udp", addr, nil, &k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ps, err := c.Burst(newTestClock(0), 3, 50*time.Millisecond)
+	if !errors.Is(err, ErrRefused) || c.Refused() != 3 || len(ps) != 0 {
+		t.Fatalf("Burst = %d probes, %v, %d refused; want ErrRefused and 3 refused", len(ps), err, c.Refused())
 	}
 }

@@ -55,7 +55,7 @@ func dialAuth(network, laddr, raddr string, via DialFunc, key *Key) (*Client, er
 	c := &Client{network: network, laddr: laddr, raddr: raddr, via: via}
 	AppendRequest(c.req[:0], 0)
 	if key != nil {
-		c.auth = newClientAuth(key, c.req[:])
+		c.auth = newClientAuth(key)
 	}
 	var err error
 	switch network {

@@ -22,22 +22,23 @@ func DialAuth(network, addr string, via DialFunc, key *Key) (*Client, error) {
 // clientAuth is what a Client needs to authenticate its requests and
 // check the replies.
 type clientAuth struct {
+	keyID   uint32
 	key     *keyState
 	mac     *macer
 	reqMAC  [MACSize]byte     // the MAC of the request in flight
 	scratch [MessageSize]byte // for checking a reply
 }
 
-// newClientAuth readies key and turns req, an unauthenticated request,
-// into one authenticated with it (sealed at each send by seal).
-func newClientAuth(key *Key, req []byte) *clientAuth {
-	req[5] = kindAuthRequest
-	binary.BigEndian.PutUint32(req[keyIDAt:], key.ID)
-	return &clientAuth{key: newKeyState(key.Secret[:]), mac: newMacer()}
+// newClientAuth readies key for authenticating requests (seal).
+func newClientAuth(key *Key) *clientAuth {
+	return &clientAuth{keyID: key.ID, key: newKeyState(key.Secret[:]), mac: newMacer()}
 }
 
-// seal gives request req, its t1 just set, a new nonce and its MAC.
+// seal turns req, a request with its t1 set, into one authenticated with
+// the key: its kind and key id, a new nonce, and its MAC.
 func (a *clientAuth) seal(req []byte) {
+	req[5] = kindAuthRequest
+	binary.BigEndian.PutUint32(req[keyIDAt:], a.keyID)
 	_, _ = rand.Read(req[nonceAt : nonceAt+8]) // never fails (crypto/rand)
 	a.mac.sealRequest(a.key, req)
 	copy(a.reqMAC[:], req[macAt:])

@@ -265,14 +265,7 @@ func (l *udpLoop) write() {
 	if l.nout == 0 {
 		return
 	}
-	t3 := time.Now().UnixNano()
-	for i := range l.nrep {
-		putT3(l.reply(i), t3)
-		if k := l.keys[i]; k != nil {
-			l.mac.sealResponse(k, l.reply(i))
-			l.keys[i] = nil
-		}
-	}
+	l.stamp()
 	out := l.out[:l.nout]
 	if l.gso {
 		l.sendSegmented(out)
@@ -284,6 +277,19 @@ func (l *udpLoop) write() {
 		out[i].Buffers[0] = nil
 	}
 	l.nout, l.nrep = 0, 0
+}
+
+// stamp sets T3 on the buffered replies and seals those to authenticated
+// requests.
+func (l *udpLoop) stamp() {
+	t3 := time.Now().UnixNano()
+	for i := range l.nrep {
+		putT3(l.reply(i), t3)
+		if k := l.keys[i]; k != nil {
+			l.mac.sealResponse(k, l.reply(i))
+			l.keys[i] = nil
+		}
+	}
 }
 
 // sendSegmented sends ms as they are, skipping a message the kernel
