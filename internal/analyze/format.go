@@ -81,6 +81,9 @@ func clockLine(c *ClockSummary) string {
 	if c.MaxStartSkewMs > 0 {
 		line += fmt.Sprintf(", synchronized start skew ≤ %s ms", f3(c.MaxStartSkewMs))
 	}
+	if t := c.TrustText(); t != "" {
+		line += "; " + t
+	}
 	return line
 }
 

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"maps"
+	"reflect"
 	"testing"
 	"time"
 
@@ -125,7 +126,7 @@ func TestSummaryBasics(t *testing.T) {
 	if s.Testers != (TesterCounts{Planned: 3, Started: 2, Failed: 1}) || s.Samples.Lost != 7 {
 		t.Errorf("testers %+v samples %+v", s.Testers, s.Samples)
 	}
-	if s.Clock != (ClockSummary{MaxAbsOffsetMs: 3, MaxErrorBoundMs: 4}) {
+	if !reflect.DeepEqual(s.Clock, ClockSummary{MaxAbsOffsetMs: 3, MaxErrorBoundMs: 4}) {
 		t.Errorf("clock %+v", s.Clock)
 	}
 	// Throughput per quantum: 1, 1, 1 → every statistic is 1.

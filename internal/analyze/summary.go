@@ -32,7 +32,9 @@ func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 		if t.Synchronized {
 			s.Clock.MaxStartSkewMs = max(s.Clock.MaxStartSkewMs, math.Abs(t.StartSkewMs))
 		}
+		s.Clock.addTrust(&t)
 	}
+	s.Clock.sortSuspects()
 	var thr []float64
 	var pts []loadPoint
 	for _, q := range quanta {

@@ -248,6 +248,27 @@ type ClockSummary struct {
 	MaxAbsOffsetMs  float64 `json:"max_abs_offset_ms"`
 	MaxErrorBoundMs float64 `json:"max_error_bound_ms"`
 	MaxStartSkewMs  float64 `json:"max_start_skew_ms"` // synchronized start: largest |achieved − planned|
+	// Unauthenticated counts the testers whose clock syncs were not all
+	// authenticated: the run's time server held no keys (sync.server), or
+	// the run predates authentication.
+	Unauthenticated int `json:"unauthenticated_testers,omitempty"`
+	// RefusedReplies counts the time replies the testers refused: they
+	// failed authentication (forged or altered on the path).
+	RefusedReplies uint64 `json:"refused_replies,omitempty"`
+	// RefusedSyncs counts the sync records the controller refused: they
+	// disagree with the tester's syncs before them beyond their bounds.
+	RefusedSyncs uint64 `json:"refused_syncs,omitempty"`
+	// Suspect lists, by index, the testers whose syncs disagree beyond
+	// their error bounds: their samples are analyzed on the timeline their
+	// syncs give, which cannot all be right.
+	Suspect []SuspectClock `json:"suspect_testers,omitempty"`
+}
+
+// SuspectClock is a tester whose clock syncs disagree.
+type SuspectClock struct {
+	Index  int    `json:"index"`
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
 }
 
 // Result is everything the analyzer derives from a run directory; the
@@ -306,6 +327,16 @@ type Tester struct {
 	Syncs        []TesterSync
 	StartSkewMs  float64
 	Synchronized bool
+	// Clock trust (docs/design/002-time.md): ClockUnauth is set when its
+	// syncs were not all authenticated, ClockRefused counts the time
+	// replies it refused (forged or altered on the path), ClockSuspect
+	// says why its syncs disagree beyond their error bounds ("": they
+	// agree), ClockSyncsRefused counts the syncs the controller refused
+	// for disagreeing with those before them.
+	ClockUnauth       bool
+	ClockRefused      uint64
+	ClockSuspect      string
+	ClockSyncsRefused uint64
 }
 
 // TesterSync is one clock sync of a tester, at global Unix ns T.

@@ -24,6 +24,9 @@ type TimeserverOptions struct {
 	Rate     float64       // requests/s to send, all sources together
 	Duration time.Duration // how long to send
 	Sources  int           // sending sockets, from 127.0.0.10 on (1..MaxSources)
+	// Auth authenticates every request with a time key the server holds,
+	// as testers do with the controller's own time server.
+	Auth bool
 }
 
 // TimeserverResult is what the time-server benchmark measured; it is the
@@ -31,6 +34,8 @@ type TimeserverOptions struct {
 type TimeserverResult struct {
 	Bench         string  `json:"bench"`
 	Rate          float64 `json:"rate"`
+	Auth          bool    `json:"auth"`        // requests and replies authenticated
+	Unauthentic   uint64  `json:"unauthentic"` // requests the server refused as unauthentic
 	DurationS     float64 `json:"duration_s"`
 	Sent          uint64  `json:"sent"`
 	Answered      uint64  `json:"answered"`
@@ -58,19 +63,30 @@ func Timeserver(ctx context.Context, o TimeserverOptions, progress io.Writer) (*
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(progress, "timeserver on udp://%s; sending %.0f requests/s for %v from %d sources\n",
-		svc.UDPAddr(), o.Rate, o.Duration, o.Sources)
-	res, err := timeserver.Load(ctx, timeserver.LoadConfig{
-		Target: svc.UDPAddr(), Rate: o.Rate, Duration: o.Duration,
-		Sources: sources(o.Sources), Grace: grace,
-	})
+	fmt.Fprintf(progress, "timeserver on udp://%s; sending %.0f requests/s for %v from %d sources (authenticated: %v)\n",
+		svc.UDPAddr(), o.Rate, o.Duration, o.Sources, o.Auth)
+	res, err := timeserver.Load(ctx, loadConfig(o, svc))
 	if serr := svc.Stop(); err == nil {
 		err = serr
 	}
 	if err != nil {
 		return nil, err
 	}
-	return timeserverResult(o.Rate, res, svc.Stats()), nil
+	r := timeserverResult(o.Rate, res, svc.Stats())
+	r.Auth = o.Auth
+	return r, nil
+}
+
+// loadConfig is the load o asks for on svc: its requests authenticated
+// with a key svc holds, if o.Auth.
+func loadConfig(o TimeserverOptions, svc *timeserver.Service) timeserver.LoadConfig {
+	lc := timeserver.LoadConfig{Target: svc.UDPAddr(), Rate: o.Rate, Duration: o.Duration, Sources: sources(o.Sources), Grace: grace}
+	if o.Auth {
+		k := timeserver.NewKey(1)
+		svc.AddKey(k)
+		lc.Key = &k
+	}
+	return lc
 }
 
 // sources returns n loopback addresses from 127.0.0.10 on.
@@ -93,6 +109,7 @@ func timeserverResult(rate float64, res timeserver.LoadResult, st timeserver.Sta
 		Unanswered:     res.Sent - min(res.Answered, res.Sent),
 		RateLimited:    st.RateLimited,
 		Malformed:      st.Malformed,
+		Unauthentic:    st.Unauthentic,
 		MaxReplyRatio:  round(res.MaxReplyRatio, 3),
 		RTTP50us:       round(float64(res.Quantile(0.50))/1e3, 1),
 		RTTP99us:       round(float64(res.Quantile(0.99))/1e3, 1),

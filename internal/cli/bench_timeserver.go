@@ -10,11 +10,12 @@ import (
 )
 
 func benchTimeserverCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "bench timeserver", "--rate R --duration D [--sources N]")
+	fs := newFlags(e, "bench timeserver", "--rate R --duration D [--sources N] [--auth]")
 	var o bench.TimeserverOptions
 	fs.Float64Var(&o.Rate, "rate", 100000, "requests/s to send, all sources together")
 	fs.DurationVar(&o.Duration, "duration", 10*time.Second, "how long to send")
 	fs.IntVar(&o.Sources, "sources", 64, "sending sockets, from 127.0.0.10, 127.0.0.11, ...")
+	fs.BoolVar(&o.Auth, "auth", false, "authenticate every request with a time key, as testers do with the controller's own time server")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -27,8 +28,8 @@ func benchTimeserverCmd(ctx context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "sent %d in %.2fs (%d not sent: generator behind schedule; %d refused by the kernel)\n",
 		r.Sent, r.DurationS, r.Skipped, r.Refused)
-	fmt.Fprintf(e.stdout, "answered %d (%.0f/s), unanswered %d; server: answered %d, rate-limited %d, malformed %d\n",
-		r.Answered, r.AnsweredPerS, r.Unanswered, r.ServerAnswered, r.RateLimited, r.Malformed)
+	fmt.Fprintf(e.stdout, "answered %d (%.0f/s), unanswered %d; server: answered %d, rate-limited %d, malformed %d, unauthentic %d\n",
+		r.Answered, r.AnsweredPerS, r.Unanswered, r.ServerAnswered, r.RateLimited, r.Malformed, r.Unauthentic)
 	fmt.Fprintf(e.stdout, "round trip p50 %.1f µs, p99 %.1f µs; largest reply/request size %.3f\n",
 		r.RTTP50us, r.RTTP99us, r.MaxReplyRatio)
 	return printJSON(e, r)

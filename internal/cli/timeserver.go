@@ -52,7 +52,7 @@ func serveTime(ctx context.Context, e *env, o timeserverOptions) error {
 	}
 	err = svc.Stop()
 	st := svc.Stats()
-	fmt.Fprintf(e.stdout, "answered %d, rate-limited %d, malformed %d\n", st.Answered, st.RateLimited, st.Malformed)
+	fmt.Fprintf(e.stdout, "answered %d, rate-limited %d, malformed %d, unauthentic %d\n", st.Answered, st.RateLimited, st.Malformed, st.Unauthentic)
 	return err
 }
 

@@ -69,12 +69,19 @@ func Best(probes []Probe) (r Record, ok bool) {
 	if len(probes) == 0 {
 		return r, false
 	}
+	b := bestProbe(probes)
+	rtt := max(b.RTT(), 0)
+	return Record{LocalNs: b.T4, OffsetNs: b.Offset(), RTTNs: rtt, BoundNs: rtt / 2}, true
+}
+
+// bestProbe returns the first probe with the smallest round trip; probes
+// is not empty.
+func bestProbe(probes []Probe) Probe {
 	b := probes[0]
 	for _, p := range probes[1:] {
 		if p.RTT() < b.RTT() {
 			b = p
 		}
 	}
-	rtt := max(b.RTT(), 0)
-	return Record{LocalNs: b.T4, OffsetNs: b.Offset(), RTTNs: rtt, BoundNs: rtt / 2}, true
+	return b
 }

@@ -38,6 +38,8 @@ type Syncer struct {
 	mu     sync.Mutex
 	recs   []clock.Record
 	mapper *clock.Mapper
+	health Health
+	check  clock.Consistency // the records kept, for the next one
 }
 
 // New dials the time server (network "udp" or "tcp").
@@ -48,17 +50,31 @@ func New(network, addr string, clk clock.Reader, probes int) (*Syncer, error) {
 // NewVia is New whose TCP connections to the time server are opened by
 // via (nil: plain TCP), e.g. the tester's transport.
 func NewVia(network, addr string, via timeserver.DialFunc, clk clock.Reader, probes int) (*Syncer, error) {
-	ts, err := timeserver.DialVia(network, addr, via)
+	return NewAuth(network, addr, via, nil, clk, probes)
+}
+
+// NewAuth is NewVia whose probes are authenticated with key (nil: not
+// authenticated): a reply that fails authentication is refused, counted
+// in Health, and never used.
+func NewAuth(network, addr string, via timeserver.DialFunc, key *timeserver.Key, clk clock.Reader, probes int) (*Syncer, error) {
+	ts, err := timeserver.DialAuth(network, addr, via, key)
 	if err != nil {
 		return nil, fmt.Errorf("time server %s %s: %w", network, addr, err)
 	}
-	return &Syncer{ts: ts, clk: clk, probes: probes, mapper: clock.NewMapper(nil)}, nil
+	return &Syncer{ts: ts, clk: clk, probes: probes, mapper: clock.NewMapper(nil),
+		health: Health{Authenticated: key != nil}}, nil
 }
 
 // Sync runs one burst of probes and keeps the one with the shortest round
-// trip as a new sync record.
+// trip as a new sync record. A record that disagrees with the ones kept
+// before it beyond their error bounds (clock.Consistency) is returned
+// but not used for the mapping, as the controller does not, and counted
+// in Health.
 func (s *Syncer) Sync() (clock.Record, error) {
 	probes, err := s.ts.Burst(s.clk, s.probes, ProbeTimeout)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.health.Refused = s.ts.Refused()
 	if err != nil {
 		return clock.Record{}, fmt.Errorf("clock sync: %w", err)
 	}
@@ -66,11 +82,38 @@ func (s *Syncer) Sync() (clock.Record, error) {
 	if !ok {
 		return rec, fmt.Errorf("clock sync: no probe answered")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.health.Disagreeing, s.health.Probes = clock.Disagreeing(probes), len(probes)
+	if ok, _, _ := s.check.Check(rec); !ok {
+		s.health.Inconsistent++
+		return rec, nil
+	}
 	s.recs = append(s.recs, rec)
 	s.mapper = clock.NewMapper(s.recs)
 	return rec, nil
+}
+
+// Health says how far a Syncer's syncs can be trusted.
+type Health struct {
+	// Authenticated is whether its probes and their replies are
+	// authenticated with the tester's time key.
+	Authenticated bool
+	// Refused counts the replies refused so far: they failed
+	// authentication (forged or altered on the path).
+	Refused uint64
+	// Disagreeing counts, in the last burst of Probes probes answered,
+	// those that disagree with the one kept beyond both their error
+	// bounds (clock.Disagreeing): honest probes never do.
+	Disagreeing, Probes int
+	// Inconsistent counts the syncs left out of the mapping: they
+	// disagree with the ones before them beyond their error bounds.
+	Inconsistent int
+}
+
+// Health returns the Syncer's Health after its last sync.
+func (s *Syncer) Health() Health {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.health
 }
 
 // Mapper returns the current mapping from local to global time.

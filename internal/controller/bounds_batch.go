@@ -121,6 +121,12 @@ func timesIn(s *sample.Sample, lo, hi int64) bool {
 	return max(p.DNS, p.Connect, p.TLS, p.FirstByte) <= most
 }
 
+// errSyncJump is a sync record that names a global time outside the
+// tester's window, or whose offset moved more than the drift of a real
+// clock allows since the last one: a reply shifted on the path, or a lie.
+// The tester's syncs are then suspect (clocktrust.go).
+var errSyncJump = errors.New("sync record contradicts the controller's clock or the syncs before it")
+
 // sync checks a clock sync record that arrived at now and takes it (nil)
 // or says why it is impossible. Its error bound and round trip are at
 // most the time since the tester joined; the global time it names (local
@@ -142,15 +148,15 @@ func (cl *claims) sync(r clock.Record, now int64) error {
 	}
 	sl := r.BoundNs + int64(clockSlack) + cl.skew
 	if lo, hi := addSat(cl.joinedNs, -sl), addSat(now, sl); g < lo || g > hi {
-		return fmt.Errorf("sync record: global time %d ns (local %d + offset %d) is outside the tester's window, %d to %d ns",
-			g, r.LocalNs, r.OffsetNs, lo, hi)
+		return fmt.Errorf("%w: global time %d ns (local %d + offset %d) is outside the tester's window, %d to %d ns",
+			errSyncJump, g, r.LocalNs, r.OffsetNs, lo, hi)
 	}
 	if cl.synced {
 		dOff := math.Abs(float64(r.OffsetNs) - float64(cl.ref.OffsetNs))
 		dLocal := math.Abs(float64(r.LocalNs) - float64(cl.ref.LocalNs))
 		if allow := float64(r.BoundNs+cl.ref.BoundNs+int64(clockSlack)) + dLocal*maxDriftPPM/1e6; dOff > allow {
-			return fmt.Errorf("sync record: offset %d ns moved %v from the last sync's %d ns; its clock's drift allows %v",
-				r.OffsetNs, time.Duration(dOff), cl.ref.OffsetNs, time.Duration(allow))
+			return fmt.Errorf("%w: offset %d ns moved %v from the last sync's %d ns; its clock's drift allows %v",
+				errSyncJump, r.OffsetNs, time.Duration(dOff), cl.ref.OffsetNs, time.Duration(allow))
 		}
 	}
 	if !cl.synced || r.LocalNs >= cl.ref.LocalNs {

@@ -47,6 +47,7 @@ func (c *controller) serve(nc net.Conn, g *guard) {
 		return
 	}
 	err = c.session(conn, s)
+	c.times.dropKey(s.rec.Slot) // its syncs are over
 	c.enter()
 	defer c.leave()
 	c.udpEnd(s) // a session that ended without Done
@@ -125,6 +126,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	d.StartAtNs = s.rec.PlannedNs
 	d.Slot = s.rec.Slot
 	d.Rate = rateDesc(c.exp, s.rec.Slot)
+	c.giveTimeKey(s, &d)
 	var err error
 	if d.UDP, err = c.udpGrant(s, conn); err != nil {
 		return s, err
@@ -220,6 +222,7 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 		if err := protocol.DecodeJSON(t, p, &r); err != nil {
 			return false, err
 		}
+		c.noteSync(s, r)
 		return false, c.onSync(s, clock.Record{LocalNs: r.LocalNs, OffsetNs: r.OffsetNs, RTTNs: r.RTTNs, BoundNs: r.BoundNs})
 	case protocol.TypeStarted:
 		var m protocol.Started
@@ -347,9 +350,19 @@ func (c *controller) onHeartbeat(s *slot, p []byte) {
 func (c *controller) onSync(s *slot, r clock.Record) error {
 	if err := s.claims.sync(r, time.Now().UnixNano()); err != nil {
 		c.refuseMessage(s, err)
+		if errors.Is(err, errSyncJump) { // its clock's syncs are suspect too
+			c.mu.Lock()
+			s.rec.ClockSyncsRefused++
+			c.clockSuspect(s, err.Error()+": refused")
+			c.mu.Unlock()
+		}
 		return nil
 	}
 	c.mu.Lock()
+	if !c.clockAgrees(s, r) { // refused and counted: it disagrees with the syncs before it
+		c.mu.Unlock()
+		return nil
+	}
 	s.rec.Syncs = append(s.rec.Syncs, r)
 	s.mapper = clock.NewMapper(s.rec.Syncs)
 	c.mu.Unlock()

@@ -60,7 +60,8 @@ type slot struct {
 
 	udp uint32 // its UDP session id while open (0: none; udp.go)
 
-	claims claims // what its times and counts are checked against (bounds.go)
+	claims claims     // what its times and counts are checked against (bounds.go)
+	clk    clockTrust // how far its clock syncs can be trusted (clocktrust.go)
 
 	// when it is next due for tending (due.go)
 	dueAt  time.Time

@@ -23,6 +23,8 @@ type timeService struct {
 func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
 	e := c.exp
 	if e.Sync.Server != "" {
+		c.events.Add("clock-unauthenticated", -1, "", "the time server "+e.Sync.Server+" (sync.server) holds no time keys: "+
+			"the testers' clock syncs are not authenticated, and a relay on their path could shift them unseen but for the consistency checks")
 		return &timeService{addr: e.Sync.Server}, nil
 	}
 	host, _, err := net.SplitHostPort(ln.String())
@@ -56,6 +58,27 @@ func (t *timeService) tcpAddr() string {
 		return ""
 	}
 	return t.svc.TCPAddr()
+}
+
+// issueKey registers secret as the time key of the tester of slot with the
+// controller's own time server, and returns it; nil when the run uses an
+// external one, which holds no keys. The key's id is slot + 1: a slot
+// binds one tester once.
+func (t *timeService) issueKey(slot int, secret []byte) *timeserver.Key {
+	if t == nil || t.svc == nil || len(secret) != timeserver.KeySize {
+		return nil
+	}
+	k := timeserver.Key{ID: uint32(slot) + 1, Secret: [timeserver.KeySize]byte(secret)}
+	t.svc.AddKey(k)
+	return &k
+}
+
+// dropKey makes the time server refuse the key of the tester of slot,
+// whose syncs are over.
+func (t *timeService) dropKey(slot int) {
+	if t != nil && t.svc != nil {
+		t.svc.RemoveKey(uint32(slot) + 1)
+	}
 }
 
 func (t *timeService) stop() {

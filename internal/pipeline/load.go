@@ -204,7 +204,8 @@ func analyzeTester(t *rundir.TesterRecord) analyze.Tester {
 	}
 	a := analyze.Tester{Index: t.Slot, ID: t.ID, Host: t.Host, Start: t.StartNs, End: t.StopNs,
 		Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound,
-		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0}
+		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0,
+		ClockUnauth: !t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect, ClockSyncsRefused: t.ClockSyncsRefused}
 	for _, s := range t.Syncs {
 		a.Syncs = append(a.Syncs, analyze.TesterSync{T: s.LocalNs + s.OffsetNs, OffsetMs: float64(s.OffsetNs) / 1e6,
 			RTTMs: float64(s.RTTNs) / 1e6, BoundMs: float64(s.BoundNs) / 1e6})

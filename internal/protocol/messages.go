@@ -77,6 +77,14 @@ type TestDesc struct {
 	// batches as datagrams to UDP.Addr (UDPSender) instead of TCP frames;
 	// everything else stays on this connection.
 	UDP *UDPDesc `json:"udp,omitempty"`
+	// TimeKeyID, when set, names the tester's own time key at the time
+	// server: its clock sync probes carry the id and a MAC made with the
+	// key, and it takes only replies MACed with it
+	// (docs/design/002-time.md). The key itself never travels: both sides
+	// derive it with the session keys (Keys.Time), so that nobody on the
+	// path, who reads this frame, learns it. Unset: the time server holds
+	// no keys (sync.server), and the tester's syncs are not authenticated.
+	TimeKeyID uint32 `json:"time_key_id,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
@@ -132,6 +140,17 @@ type SyncRecord struct {
 	OffsetNs int64 `json:"offset_ns"`
 	RTTNs    int64 `json:"rtt_ns"`
 	BoundNs  int64 `json:"bound_ns"`
+	// Auth is whether the replies of the sync were authenticated with
+	// the tester's time key (TestDesc.TimeKeyID, Keys.Time).
+	Auth bool `json:"auth,omitempty"`
+	// Refused counts the replies the tester refused since it started:
+	// they failed authentication (forged or altered on the path).
+	Refused uint64 `json:"refused,omitempty"`
+	// Disagree counts the probes of this sync's burst, of Probes
+	// answered, whose offsets disagree with the one kept beyond both
+	// their error bounds: honest probes never do.
+	Disagree int `json:"disagree,omitempty"`
+	Probes   int `json:"probes,omitempty"`
 }
 
 // Started tells the controller when the client loop started (local ns)

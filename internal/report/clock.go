@@ -128,6 +128,9 @@ func clockFact(c analyze.ClockSummary) string {
 	if c.MaxStartSkewMs > 0 {
 		v += " · synchronized start: max skew " + num(c.MaxStartSkewMs) + " ms"
 	}
+	if t := c.TrustText(); t != "" {
+		v += " · " + t
+	}
 	return v
 }
 

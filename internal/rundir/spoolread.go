@@ -35,13 +35,18 @@ type spoolTester struct {
 	StoppedEarly  bool      `json:"stopped_early,omitempty"`
 	StopReason    string    `json:"stop_reason,omitempty"`
 	Refused       *Refusals `json:"refused,omitempty"`
+	ClockAuth     bool      `json:"clock_auth,omitempty"`
+	ClockRefused  uint64    `json:"clock_refused,omitempty"`
+	ClockSuspect  string    `json:"clock_suspect,omitempty"`
+	ClockSyncsRef uint64    `json:"clock_syncs_refused,omitempty"`
 }
 
 func toSpoolTester(t *TesterRecord) spoolTester {
 	return spoolTester{Slot: t.Slot, ID: t.ID, Host: t.Host, PID: t.PID, LaunchNs: t.LaunchNs, StartNs: t.StartNs,
 		StopNs: t.StopNs, PlannedNs: t.PlannedNs, Failed: t.Failed, Reason: t.FailureReason, Sent: t.Sent,
 		InjectedOff: t.InjectedOff, InjectedDrift: t.InjectedDrift, TargetRTTNs: t.TargetRTTNs,
-		StoppedEarly: t.StoppedEarly, StopReason: t.StopReason, Refused: refusedOf(t)}
+		StoppedEarly: t.StoppedEarly, StopReason: t.StopReason, Refused: refusedOf(t),
+		ClockAuth: t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect, ClockSyncsRef: t.ClockSyncsRefused}
 }
 
 // refusedOf is t's refusals for a snapshot (nil: none).
@@ -57,7 +62,8 @@ func (s *spoolTester) record() TesterRecord {
 	r := TesterRecord{Slot: s.Slot, ID: s.ID, Host: s.Host, PID: s.PID, LaunchNs: s.LaunchNs, StartNs: s.StartNs,
 		StopNs: s.StopNs, PlannedNs: s.PlannedNs, Failed: s.Failed, FailureReason: s.Reason, Sent: s.Sent,
 		InjectedOff: s.InjectedOff, InjectedDrift: s.InjectedDrift, TargetRTTNs: s.TargetRTTNs,
-		StoppedEarly: s.StoppedEarly, StopReason: s.StopReason}
+		StoppedEarly: s.StoppedEarly, StopReason: s.StopReason,
+		ClockAuth: s.ClockAuth, ClockRefused: s.ClockRefused, ClockSuspect: s.ClockSuspect, ClockSyncsRefused: s.ClockSyncsRef}
 	if s.Refused != nil {
 		r.Refused = *s.Refused
 	}

@@ -52,6 +52,16 @@ type TesterRecord struct {
 	StopReason   string
 	// Refused is what the controller refused of it at ingest (refusals.go).
 	Refused Refusals
+	// Clock trust (docs/design/002-time.md): whether every sync was
+	// authenticated with the tester's time key, how many time replies it
+	// refused (they failed authentication: forged or altered on the
+	// path), why its syncs are suspect ("": they agree), and how many of
+	// its syncs the controller refused for disagreeing with the ones
+	// before (not in Syncs).
+	ClockAuth         bool
+	ClockRefused      uint64
+	ClockSuspect      string
+	ClockSyncsRefused uint64
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -96,7 +106,8 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"injected_offset_ns", "injected_drift_ppm", "target_rtt_ms",
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
 	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason",
-	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason"}
+	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason",
+	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -131,6 +142,7 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 			t.UDPLossExact = v == "true"
 		default:
 			readRefusalColumn(t, testerHeader[i], v, p)
+			readClockColumn(t, testerHeader[i], v, p)
 		}
 	}
 }
@@ -171,7 +183,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				transportOf(t), u64(t.UDPDatagrams), u64(t.UDPLost), u64(t.UDPLate), u64(t.UDPDuplicates),
 				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
 				strconv.FormatBool(t.StoppedEarly), t.StopReason}
-			_ = w.Write(append(row, refusalFields(t)...))
+			row = append(row, refusalFields(t)...)
+			_ = w.Write(append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused)))
 		}
 		w.Flush()
 		return w.Error()

@@ -12,10 +12,12 @@ import (
 // sync syncs once and reports the record to the controller.
 func (t *Tester) sync() error {
 	rec, err := t.sy.Sync()
+	h := t.syncHealth()
 	if err != nil {
 		return err
 	}
-	msg := protocol.SyncRecord{LocalNs: rec.LocalNs, OffsetNs: rec.OffsetNs, RTTNs: rec.RTTNs, BoundNs: rec.BoundNs}
+	msg := protocol.SyncRecord{LocalNs: rec.LocalNs, OffsetNs: rec.OffsetNs, RTTNs: rec.RTTNs, BoundNs: rec.BoundNs,
+		Auth: h.Authenticated, Refused: h.Refused, Disagree: h.Disagreeing, Probes: h.Probes}
 	return t.conn.WriteJSON(protocol.TypeSyncRecord, msg)
 }
 

@@ -75,6 +75,9 @@ type Tester struct {
 	out    *outbox
 	readCh chan struct{} // closed when readLoop returns
 
+	refusedLogged      uint64 // time replies refused, as last logged (syncHealth)
+	inconsistentLogged int    // syncs not used, as last logged (syncHealth)
+
 	lv       *liveState // the controller's signs of life (liveness.go)
 	mu       sync.Mutex
 	spoolErr string // a spool error not yet reported to the controller
@@ -180,7 +183,7 @@ func (t *Tester) run(parent context.Context) error {
 		go t.heartbeatLoop(hbCtx, hb)
 		go t.tickAwake(hbCtx)
 	}
-	sy, err := clocksync.NewVia(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.clk, t.desc.SyncProbes)
+	sy, err := clocksync.NewAuth(t.desc.TimeTransport, t.desc.TimeServer, t.o.Transport.Dial, t.timeKey(), t.clk, t.desc.SyncProbes)
 	if err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}

@@ -25,6 +25,8 @@ type Client struct {
 	req                   [RequestSize]byte
 	resp                  [readBufSize]byte
 	oob                   [oobSize]byte
+	auth                  *clientAuth // nil: unauthenticated
+	refused               uint64      // replies that failed authentication
 }
 
 // Dial returns a Client of the time server at addr over network, "udp"
@@ -45,8 +47,16 @@ func DialVia(network, addr string, via DialFunc) (*Client, error) {
 func dial(network, laddr, raddr string) (*Client, error) { return dialVia(network, laddr, raddr, nil) }
 
 func dialVia(network, laddr, raddr string, via DialFunc) (*Client, error) {
+	return dialAuth(network, laddr, raddr, via, nil)
+}
+
+// dialAuth is DialAuth from the local address laddr ("" for any).
+func dialAuth(network, laddr, raddr string, via DialFunc, key *Key) (*Client, error) {
 	c := &Client{network: network, laddr: laddr, raddr: raddr, via: via}
 	AppendRequest(c.req[:0], 0)
+	if key != nil {
+		c.auth = newClientAuth(key)
+	}
 	var err error
 	switch network {
 	case "udp":
@@ -140,6 +150,7 @@ func (c *Client) Burst(clk clock.Reader, n int, timeout time.Duration) ([]clock.
 		return nil, fmt.Errorf("timeserver: burst of %d probes", n)
 	}
 	ps := make([]clock.Probe, 0, n)
+	refused := c.refused
 	var last error
 	for range n {
 		p, err := c.Probe(clk, timeout)
@@ -150,7 +161,7 @@ func (c *Client) Burst(clk clock.Reader, n int, timeout time.Duration) ([]clock.
 		ps = append(ps, p)
 	}
 	if len(ps) == 0 {
-		return nil, fmt.Errorf("timeserver: no answer to %d probes of %s: %w", n, c.raddr, last)
+		return nil, c.noAnswer(n, c.refused-refused, last)
 	}
 	return ps, nil
 }
@@ -161,6 +172,9 @@ func (c *Client) nextT1(clk clock.Reader) int64 {
 	t1 := max(clk.Now(), c.lastT1+1)
 	c.lastT1 = t1
 	binary.BigEndian.PutUint64(c.req[8:], uint64(t1))
+	if c.auth != nil {
+		c.auth.seal(c.req[:])
+	}
 	return t1
 }
 
@@ -181,6 +195,9 @@ func (c *Client) probeUDP(clk clock.Reader, timeout time.Duration) (clock.Probe,
 		rt1, t2, t3, err := ParseResponse(c.resp[:n])
 		if err != nil || rt1 != t1 {
 			continue // garbage, or a late answer to an earlier probe
+		}
+		if !c.authentic(c.resp[:n]) {
+			continue // forged or altered on the path: counted
 		}
 		if ns, ok := kernelStamp(c.oob[:oobn]); ok {
 			t4 = clk.AtWall(ns)
@@ -224,6 +241,9 @@ func (c *Client) exchangeTCP(clk clock.Reader, timeout time.Duration) (clock.Pro
 	}
 	if rt1 != t1 {
 		return clock.Probe{}, errors.New("timeserver: answer out of step on TCP connection")
+	}
+	if !c.authentic(buf) {
+		return clock.Probe{}, ErrRefused
 	}
 	return clock.Probe{T1: t1, T2: t2, T3: t3, T4: t4}, nil
 }

@@ -99,7 +99,8 @@ func TestProbeSkipsLateAnswer(t *testing.T) {
 		if err != nil {
 			return
 		}
-		t1, _ := parseRequest(buf[:n])
+		r, _ := parseRequest(buf[:n])
+		t1 := r.t1
 		srv.WriteToUDP(response(t1-1, 100, 100, nil), from) // the late one
 		srv.WriteToUDP(response(t1, 200, 200, nil), from)
 	}()

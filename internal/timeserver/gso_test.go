@@ -294,15 +294,15 @@ func TestUDPLoopFallsBackToSingleDatagrams(t *testing.T) {
 	}
 	defer dst.Close()
 	l := newUDPLoop(New(Config{}), ipv4.NewPacketConn(srv))
-	// A segment size of 1 for 5 replies of 32 bytes is more segments than
+	// A segment size of 1 for 5 replies of 48 bytes is more segments than
 	// the kernel allows: it refuses the send.
 	l.segCmsg = segmentCmsg(1)
 	for i := range 5 {
-		putResponse(l.reply(i), int64(i), 0)
+		plainResponse(l.reply(i), int64(i), 0)
 	}
 	l.nrep = 5
 	l.queue(0, dst.LocalAddr())
-	putResponse(l.reply(5), 5, 0) // and a single reply after it
+	plainResponse(l.reply(5), 5, 0) // and a single reply after it
 	l.nrep = 6
 	l.queue(5, dst.LocalAddr())
 	l.write()

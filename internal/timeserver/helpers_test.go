@@ -106,7 +106,7 @@ func waitStats(t *testing.T, s *Server, n uint64) Stats {
 	deadline := time.Now().Add(patience)
 	for {
 		st := s.Stats()
-		if st.Answered+st.RateLimited+st.Malformed >= n || time.Now().After(deadline) {
+		if st.Answered+st.RateLimited+st.Malformed+st.Unauthentic >= n || time.Now().After(deadline) {
 			return st
 		}
 		time.Sleep(time.Millisecond)

@@ -32,6 +32,9 @@ type LoadConfig struct {
 	Duration time.Duration // how long to send
 	Sources  []netip.Addr  // local addresses to send from, one socket each
 	Grace    time.Duration // how long to wait for late replies after sending
+	// Key, when set, authenticates the requests (the server must hold
+	// it): each batch's requests share one send time, and so one MAC.
+	Key *Key
 }
 
 // LoadResult is what Load measured.
@@ -75,6 +78,11 @@ func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 	if err != nil {
 		return LoadResult{}, err
 	}
+	if cfg.Key != nil {
+		for _, s := range srcs {
+			s.auth = newClientAuth(cfg.Key)
+		}
+	}
 	var wg sync.WaitGroup
 	for _, s := range srcs {
 		wg.Go(s.read)
@@ -104,6 +112,7 @@ type loadSource struct {
 	buf      []byte
 	out      []ipv4.Message
 	gso      bool
+	auth     *clientAuth // nil: unauthenticated requests
 	answered uint64
 	maxReply int
 	rtts     []time.Duration
@@ -161,10 +170,7 @@ func dialSource(a netip.Addr, target *net.UDPAddr) (*net.UDPConn, error) {
 // kernel refuses to segment, segmentation is off for s from then on, and
 // the batch goes again as datagrams.
 func (s *loadSource) send(k int) (sent int) {
-	t1 := time.Now().UnixNano()
-	for i := range k {
-		AppendRequest(s.buf[i*RequestSize:i*RequestSize], t1)
-	}
+	s.fill(k, time.Now().UnixNano())
 	if s.gso {
 		_, err := s.conn.Write(s.buf[:k*RequestSize])
 		if err == nil {
@@ -183,6 +189,18 @@ func (s *loadSource) send(k int) (sent int) {
 		}
 	}
 	return sent
+}
+
+// fill writes k requests stamped t1 into s.buf, authenticated with one
+// MAC when s has a key.
+func (s *loadSource) fill(k int, t1 int64) {
+	req := AppendRequest(s.buf[:0], t1)
+	if s.auth != nil {
+		s.auth.seal(req)
+	}
+	for i := 1; i < k; i++ {
+		copy(s.buf[i*RequestSize:], req)
+	}
 }
 
 // read counts and times replies until the socket's read deadline passes.

@@ -48,6 +48,10 @@ type Stats struct {
 	Answered    uint64 // requests answered
 	RateLimited uint64 // valid requests dropped by the per-source limit
 	Malformed   uint64 // datagrams or TCP requests that were not a valid request
+	// Unauthentic counts the authenticated requests refused: a key id the
+	// server does not hold, or a MAC that does not check (forged or
+	// altered on the path). They are not answered.
+	Unauthentic uint64
 	// ConnsClosed counts the TCP connections the server closed for its
 	// connection limits (see ServeTCP): idle past their timeout, or to make
 	// room for a new one, or new ones refused.
@@ -61,6 +65,8 @@ type Server struct {
 	tcpLim                           tcpLimits
 	answered, rateLimited, malformed atomic.Uint64
 	connsClosed                      atomic.Uint64
+	unauthentic                      atomic.Uint64
+	keys                             keyring
 }
 
 // New returns a Server configured by cfg.
@@ -76,7 +82,32 @@ func (s *Server) Stats() Stats {
 		RateLimited: s.rateLimited.Load(),
 		Malformed:   s.malformed.Load(),
 		ConnsClosed: s.connsClosed.Load(),
+		Unauthentic: s.unauthentic.Load(),
 	}
+}
+
+// AddKey makes the server accept requests authenticated with k (and
+// answer them authenticated), replacing a key of the same ID.
+func (s *Server) AddKey(k Key) { s.keys.add(k) }
+
+// RemoveKey makes the server refuse requests authenticated with the key
+// named id.
+func (s *Server) RemoveKey(id uint32) { s.keys.remove(id) }
+
+// Keys returns the number of keys the server holds.
+func (s *Server) Keys() int { return s.keys.len() }
+
+// authenticate returns the key of authenticated request p (whose parse is
+// r), nil for an unauthenticated one; ok is false when its key is unknown
+// or its MAC does not check.
+func (s *Server) authenticate(m *macer, p []byte, r request) (k *keyState, ok bool) {
+	if !r.auth {
+		return nil, true
+	}
+	if k = s.keys.get(r.keyID); k == nil || !m.requestAuthentic(k, p) {
+		return nil, false
+	}
+	return k, true
 }
 
 // allowOne takes the limiter lock for a single request (TCP).

@@ -115,6 +115,14 @@ func (s *Service) Addr() string {
 	return s.TCPAddr()
 }
 
+// AddKey makes the service accept requests authenticated with k (see
+// Server.AddKey).
+func (s *Service) AddKey(k Key) { s.srv.AddKey(k) }
+
+// RemoveKey makes the service refuse requests authenticated with the key
+// named id.
+func (s *Service) RemoveKey(id uint32) { s.srv.RemoveKey(id) }
+
 // Stats returns the counts of every socket served so far.
 func (s *Service) Stats() Stats { return s.srv.Stats() }
 

@@ -22,7 +22,8 @@ const (
 // done, then closes ln and the open connections, waits for their
 // goroutines, and returns nil. Each connection carries RequestSize-byte
 // requests, each answered by a ResponseSize-byte response (or by nothing
-// when over the rate limit); a malformed request closes the connection.
+// when over the rate limit); a malformed or unauthentic request closes the
+// connection.
 // The connections are held to the limits tcpLimits describes: idle ones
 // are closed, and no source's idle connections can keep a tester out.
 func (s *Server) ServeTCP(ctx context.Context, ln net.Listener) error {
@@ -63,6 +64,7 @@ func (s *Server) serveConn(ctx context.Context, c *tcpConn, table *connTable) {
 	defer conn.Close()
 	var req [RequestSize]byte
 	var resp [ResponseSize]byte
+	m := newMacer()
 	deadline := c.opened.Add(s.tcpLim.firstRequest)
 	for {
 		conn.SetReadDeadline(deadline)
@@ -73,25 +75,44 @@ func (s *Server) serveConn(ctx context.Context, c *tcpConn, table *connTable) {
 			return // EOF, timeout, or closed
 		}
 		t2 := time.Now()
-		t1, ok := parseRequest(req[:])
+		r, ok := parseRequest(req[:])
 		if !ok {
 			s.malformed.Add(1)
 			return
 		}
 		table.served(c, t2)
 		deadline = t2.Add(s.tcpLim.idle)
-		if !s.allowOne(c.src, t2) {
-			s.rateLimited.Add(1)
-			continue
-		}
-		putResponse(resp[:], t1, t2.UnixNano())
-		conn.SetWriteDeadline(time.Now().Add(tcpWriteTimeout))
-		putT3(resp[:], time.Now().UnixNano())
-		if _, err := conn.Write(resp[:]); err != nil {
+		if !s.answerTCP(conn, m, req[:], resp[:], r, t2, c.src) {
 			return
 		}
-		s.answered.Add(1)
 	}
+}
+
+// answerTCP answers request req (parsed as r, received at t2) on conn,
+// unless it is over its source's rate; it returns false when the
+// connection is to be closed: the request is unauthentic (counted), or
+// the write failed.
+func (s *Server) answerTCP(conn net.Conn, m *macer, req, resp []byte, r request, t2 time.Time, src netip.Addr) bool {
+	k, ok := s.authenticate(m, req, r)
+	if !ok {
+		s.unauthentic.Add(1)
+		return false
+	}
+	if !s.allowOne(src, t2) {
+		s.rateLimited.Add(1)
+		return true
+	}
+	putResponse(resp, req, r, t2.UnixNano())
+	conn.SetWriteDeadline(time.Now().Add(tcpWriteTimeout))
+	putT3(resp, time.Now().UnixNano())
+	if k != nil {
+		m.sealResponse(k, resp)
+	}
+	if _, err := conn.Write(resp); err != nil {
+		return false
+	}
+	s.answered.Add(1)
+	return true
 }
 
 // remoteIP returns the IP of a connection's peer.

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/net/ipv4"
@@ -112,6 +113,9 @@ type udpLoop struct {
 	// gso is whether segmented sends work; the kernel refusing one
 	// clears it.
 	gso bool
+	// keys[i] is the key the i-th reply is sealed with (nil: none).
+	keys []*keyState
+	mac  *macer
 }
 
 func newUDPLoop(s *Server, pc *ipv4.PacketConn) *udpLoop {
@@ -123,6 +127,8 @@ func newUDPLoop(s *Server, pc *ipv4.PacketConn) *udpLoop {
 		singles: make([]ipv4.Message, batchSize),
 		segCmsg: segmentCmsg(ResponseSize),
 		gso:     true,
+		keys:    make([]*keyState, replyCap),
+		mac:     newMacer(),
 	}
 	reqs := make([]byte, batchSize*recvBufSize)
 	oobs := make([]byte, batchSize*oobSize)
@@ -158,7 +164,7 @@ func (l *udpLoop) run(ctx context.Context) error {
 }
 
 // tally counts what became of the requests of a batch.
-type tally struct{ answered, limited, malformed uint64 }
+type tally struct{ answered, limited, malformed, unauthentic uint64 }
 
 // answer buffers the replies to the reads l.in[from:n], as many reads as
 // the buffers hold, and returns the index of the first read left over.
@@ -174,7 +180,7 @@ func (l *udpLoop) answer(from, n int) int {
 		l.answerRead(&l.in[i], now, fallback, &t)
 	}
 	lim.mu.Unlock()
-	l.s.count(t.answered, t.limited, t.malformed)
+	l.s.count(t)
 	return i
 }
 
@@ -202,19 +208,31 @@ func (l *udpLoop) answerRead(m *ipv4.Message, now, fallback int64, t *tally) {
 	src := sourceIP(m.Addr)
 	first := l.nrep
 	for i := range segmentCount(len(data), seg) {
-		t1, ok := parseRequest(data[min(i*seg, len(data)):min((i+1)*seg, len(data))])
-		switch {
-		case !ok:
-			t.malformed++
-		case !l.s.lim.allow(src, now):
-			t.limited++
-		default:
-			putResponse(l.reply(l.nrep), t1, t2)
-			l.nrep++
-			t.answered++
-		}
+		l.answerOne(data[min(i*seg, len(data)):min((i+1)*seg, len(data))], src, now, t2, t)
 	}
 	l.queue(first, m.Addr)
+}
+
+// answerOne buffers the reply to request p from src, if it is a valid
+// request, authentic and within src's rate.
+func (l *udpLoop) answerOne(p []byte, src netip.Addr, now, t2 int64, t *tally) {
+	r, ok := parseRequest(p)
+	if !ok {
+		t.malformed++
+		return
+	}
+	k, ok := l.s.authenticate(l.mac, p, r)
+	switch {
+	case !ok:
+		t.unauthentic++
+	case !l.s.lim.allow(src, now):
+		t.limited++
+	default:
+		putResponse(l.reply(l.nrep), p, r, t2)
+		l.keys[l.nrep] = k
+		l.nrep++
+		t.answered++
+	}
 }
 
 // reply returns the buffer of the i-th reply.
@@ -238,16 +256,16 @@ func (l *udpLoop) queue(first int, addr net.Addr) {
 	}
 }
 
-// write stamps T3 on the buffered replies and sends them, dropping a
-// datagram the kernel refuses, then empties the buffers.
+// write stamps T3 on the buffered replies, seals those to authenticated
+// requests, and sends them, dropping a datagram the kernel refuses, then
+// empties the buffers. T3 is read before the seals: a reply leaves later
+// than its T3 says, which lengthens the round trip the tester measures by
+// as much, and so its error bound (δ/2) covers it.
 func (l *udpLoop) write() {
 	if l.nout == 0 {
 		return
 	}
-	t3 := time.Now().UnixNano()
-	for i := range l.nrep {
-		putT3(l.reply(i), t3)
-	}
+	l.stamp()
 	out := l.out[:l.nout]
 	if l.gso {
 		l.sendSegmented(out)
@@ -259,6 +277,19 @@ func (l *udpLoop) write() {
 		out[i].Buffers[0] = nil
 	}
 	l.nout, l.nrep = 0, 0
+}
+
+// stamp sets T3 on the buffered replies and seals those to authenticated
+// requests.
+func (l *udpLoop) stamp() {
+	t3 := time.Now().UnixNano()
+	for i := range l.nrep {
+		putT3(l.reply(i), t3)
+		if k := l.keys[i]; k != nil {
+			l.mac.sealResponse(k, l.reply(i))
+			l.keys[i] = nil
+		}
+	}
 }
 
 // sendSegmented sends ms as they are, skipping a message the kernel
@@ -335,14 +366,16 @@ func sourceIP(a net.Addr) netip.Addr {
 }
 
 // count adds a batch's outcome to the Stats.
-func (s *Server) count(answered, limited, malformed uint64) {
-	if answered > 0 {
-		s.answered.Add(answered)
-	}
-	if limited > 0 {
-		s.rateLimited.Add(limited)
-	}
-	if malformed > 0 {
-		s.malformed.Add(malformed)
+func (s *Server) count(t tally) {
+	add(&s.answered, t.answered)
+	add(&s.rateLimited, t.limited)
+	add(&s.malformed, t.malformed)
+	add(&s.unauthentic, t.unauthentic)
+}
+
+// add adds n to sum, touching it only when n is not zero.
+func add(sum *atomic.Uint64, n uint64) {
+	if n > 0 {
+		sum.Add(n)
 	}
 }

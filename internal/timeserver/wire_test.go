@@ -6,10 +6,14 @@ import (
 	"testing"
 )
 
+// plainResponse writes into p the unauthenticated response to a request
+// carrying t1, with t3 zero.
+func plainResponse(p []byte, t1, t2 int64) { putResponse(p, nil, request{t1: t1}, t2) }
+
 // response builds a response; mutate changes it before it is returned.
 func response(t1, t2, t3 int64, mutate func([]byte) []byte) []byte {
 	p := make([]byte, ResponseSize)
-	putResponse(p, t1, t2)
+	plainResponse(p, t1, t2)
 	putT3(p, t3)
 	if mutate != nil {
 		p = mutate(p)
@@ -25,8 +29,8 @@ func TestRequestRoundTrip(t *testing.T) {
 			t.Fatalf("AppendRequest(%d) = %d bytes, want prefix + %d", t1, len(p), RequestSize)
 		}
 		got, ok := parseRequest(p[len("prefix"):])
-		if !ok || got != t1 {
-			t.Errorf("parseRequest(AppendRequest(%d)) = %d, %v", t1, got, ok)
+		if !ok || got != (request{t1: t1}) {
+			t.Errorf("parseRequest(AppendRequest(%d)) = %+v, %v", t1, got, ok)
 		}
 	}
 }
@@ -51,12 +55,15 @@ func TestParseResponseStrict(t *testing.T) {
 	}{
 		{"valid", nil, true}, // as the server writes it
 		{"empty", func([]byte) []byte { return nil }, false},           // nothing at all
-		{"short", func(p []byte) []byte { return p[:31] }, false},      // one byte missing
+		{"short", func(p []byte) []byte { return p[:47] }, false},      // one byte missing
 		{"long", func(p []byte) []byte { return append(p, 0) }, false}, // one byte too many
 		{"bad magic", set(0, 'X'), false},                              // not ours
-		{"bad version", set(4, 2), false},                              // a future version
+		{"bad version", set(4, 3), false},                              // a future version
+		{"version 1", set(4, 1), false},                                // no longer spoken
 		{"request kind", set(5, kindRequest), false},                   // a request, not a response
 		{"reserved byte", set(7, 1), false},                            // reserved bytes must be zero
+		{"stray MAC", set(macAt, 1), false},                            // unauthenticated: no MAC
+		{"authenticated", set(5, kindAuthResponse), true},              // its MAC is the Client's to check
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
