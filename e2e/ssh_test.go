@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/test/netlab"
 )
 
@@ -324,8 +325,9 @@ func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
 }
 
 // TestSSHSweepKillsStrays: clients that leave a process in a process
-// group of its own (perl's setpgrp), which neither the client's end nor
-// the tester's kills, are swept at cleanup: nothing is left on any host.
+// group of its own (perl's setpgrp), which the client's end does not
+// kill, are ended by their tester's client jail when it ends (its log
+// says so), before the cleanup's sweep: nothing is left on any host.
 func TestSSHSweepKillsStrays(t *testing.T) {
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2, edits: []string{
@@ -336,8 +338,10 @@ func TestSSHSweepKillsStrays(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
-	if c := strings.Join(sshEvents(t, out, "testbed-cleanup"), "\n"); !strings.Contains(c, "still running at cleanup") {
-		t.Errorf("the cleanup does not say it killed the strays: %q", c)
+	for slot := range 2 { // each tester ended its strays itself (its client jail), before the cleanup
+		if b, _ := os.ReadFile(rundir.LogPath(out, slot)); !strings.Contains(string(b), "the clients left behind ended on") {
+			t.Errorf("tester %d does not say it ended what its clients left behind:\n%s", slot, b)
+		}
 	}
 	sshCheckClean(t, lab.Hosts, false)
 }

@@ -52,7 +52,10 @@ type Jail struct {
 
 // Open makes the jail of this process in mode ("" = ModeAuto). ModeAuto
 // takes a cgroup when it can, else the subreaper; ModeCgroup fails when
-// it cannot have a cgroup, saying why.
+// it cannot have a cgroup, saying why. The subreaper is the whole
+// process's, and reaps every child of it that Start did not start: only
+// a process that starts every child of its own with Start (diperf
+// tester) may have one.
 func Open(mode string) (*Jail, error) {
 	switch mode {
 	case "", ModeAuto, ModeCgroup, ModeSubreaper, ModeNone:
