@@ -19,16 +19,18 @@ type clockTrust struct {
 	suspect int               // records or bursts that disagree
 }
 
-// giveTimeKey puts into d the tester's own time key, registered with the
-// controller's time server; none when the run's time server is another
-// (sync.server), which holds no keys.
-func (c *controller) giveTimeKey(s *slot, d *protocol.TestDesc) {
-	k := c.times.issueKey(s.rec.Slot)
-	if k == nil {
+// giveTimeKey registers with the controller's time server the time key
+// of the tester of s, derived from its session on conn, and names it in
+// d; none when the run's time server is another (sync.server), which
+// holds no keys.
+func (c *controller) giveTimeKey(s *slot, d *protocol.TestDesc, conn *protocol.Conn) {
+	keys, ok := conn.Keys()
+	if !ok {
 		return
 	}
-	d.TimeKeyID, d.TimeKey = k.ID, k.Secret[:]
-	s.clk.keyed = true
+	if d.TimeKeyID = c.times.issueKey(s.rec.Slot, keys); d.TimeKeyID != 0 {
+		s.clk.keyed = true
+	}
 }
 
 // noteSync takes what sync record r says of how far the tester's syncs

@@ -66,13 +66,13 @@ type TestDesc struct {
 	// batches as datagrams to UDP.Addr (UDPSender) instead of TCP frames;
 	// everything else stays on this connection.
 	UDP *UDPDesc `json:"udp,omitempty"`
-	// TimeKeyID and TimeKey, when set, are the tester's own time key: its
-	// clock sync probes carry the id and a MAC made with the key, and it
-	// takes only replies MACed with it (docs/design/002-time.md). Unset:
-	// the time server holds no keys (sync.server), and the tester's syncs
-	// are not authenticated.
+	// TimeKeyID, when set, names the tester's own time key, which both
+	// sides derive from the session's keys (Keys.TimeKey) and the time
+	// server holds: its clock sync probes carry the id and a MAC made
+	// with the key, and it takes only replies MACed with it
+	// (docs/design/002-time.md). 0: the time server holds no keys
+	// (sync.server), and the tester's syncs are not authenticated.
 	TimeKeyID uint32 `json:"time_key_id,omitempty"`
-	TimeKey   []byte `json:"time_key,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
@@ -94,9 +94,6 @@ func (d *TestDesc) Validate() error {
 		return fmt.Errorf("testdesc: need a time server and a transport (udp or tcp)")
 	}
 	if err := d.validateClients(); err != nil {
-		return err
-	}
-	if err := d.validateTimeKey(); err != nil {
 		return err
 	}
 	if d.UDP != nil {

@@ -7,13 +7,16 @@ import (
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
-// timeKey is the tester's time key from its test description, nil when
-// the controller gave none (a time server without keys).
+// timeKey is the tester's time key, derived from its session's keys, nil
+// when its test description names none (a time server without keys).
 func (t *Tester) timeKey() *timeserver.Key {
-	if len(t.desc.TimeKey) != timeserver.KeySize {
-		return nil // Validate allows no other size
+	keys, ok := t.conn.Keys()
+	if t.desc.TimeKeyID == 0 || !ok {
+		return nil
 	}
-	return &timeserver.Key{ID: t.desc.TimeKeyID, Secret: [timeserver.KeySize]byte(t.desc.TimeKey)}
+	k := &timeserver.Key{ID: t.desc.TimeKeyID}
+	copy(k.Secret[:], keys.TimeKey(k.ID))
+	return k
 }
 
 // syncHealth returns the Syncer's Health after a sync and logs what is
