@@ -248,7 +248,7 @@ func TestTimeServerNeverAmplifies(t *testing.T) {
 	defer c.Close()
 	// request is a valid request carrying t1, which the answer echoes.
 	request := func(t1 uint64) []byte {
-		return append(binary.BigEndian.AppendUint64([]byte("DPTS\x01\x01\x00\x00"), t1), make([]byte, 32)...)
+		return append(binary.BigEndian.AppendUint64([]byte("DPTS\x02\x01\x00\x00"), t1), make([]byte, 32)...)
 	}
 	const probeT1, caseT1, markerT1 = 1, 100, 1000
 	valid := request(caseT1)
@@ -263,6 +263,8 @@ func TestTimeServerNeverAmplifies(t *testing.T) {
 		{"garbage", []byte(strings.Repeat("\xff", 48)), false},                            // noise of the right size
 		{"valid", valid, true},                                                            // a real request
 		{"valid, padded", append(append([]byte{}, valid...), make([]byte, 100)...), true}, // longer is fine
+		{"version 1", append([]byte("DPTS\x01"), valid[5:]...), false},                    // no longer answered
+		{"authenticated", append([]byte("DPTS\x02\x03"), valid[6:]...), false},            // with a key it does not hold
 	}
 	buf := make([]byte, 2048)
 	write := func(req []byte) {
@@ -296,9 +298,9 @@ func TestTimeServerNeverAmplifies(t *testing.T) {
 				t1 = binary.BigEndian.Uint64(buf[8:16])
 			}
 			switch {
-			case n == 32 && t1 == marker:
+			case n == 48 && t1 == marker:
 				seen = true
-			case n == 32 && t1 == probeT1: // a late answer to a probe of the start
+			case n == 48 && t1 == probeT1: // a late answer to a probe of the start
 			default:
 				answers = append(answers, n)
 			}

@@ -213,15 +213,15 @@ func TestClockSyncShiftedOnThePathIsRefused(t *testing.T) {
 // tester is flagged (testers.csv clock_suspect, an event, summary.json),
 // and the run says its syncs were not authenticated.
 func TestClockSyncPartlyShiftedIsFlagged(t *testing.T) {
-	port := freeUDPPort(t)
-	startCmd(t, nil, exec.Command(bin, "timeserver", "--listen", "127.0.0.1:"+port))
+	ts := freeUDPAddr(t)
+	startCmd(t, nil, exec.Command(bin, "timeserver", "--listen", ts))
 	forge := func(n int, reply []byte) []relayAction {
 		if n%2 == 1 {
 			return []relayAction{{p: shifted(reply)}}
 		}
 		return []relayAction{{p: reply}}
 	}
-	relay := startTimeRelay(t, "127.0.0.1:"+port, forge)
+	relay := startTimeRelay(t, ts, forge)
 	out := clockTrustRun(t, "sync:\n  server: "+relay+"\n", relay, forge)
 	r := testerRow(t, out, 0)
 	if r.str(t, "clock_suspect") == "" || r.str(t, "clock_auth") != "false" {
@@ -245,15 +245,4 @@ func hasEvent(t *testing.T, dir, event string, tester int) bool {
 		}
 	}
 	return false
-}
-
-// freeUDPPort returns a loopback UDP port that was free a moment ago.
-func freeUDPPort(t *testing.T) string {
-	t.Helper()
-	c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	return strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
 }

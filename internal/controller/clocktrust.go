@@ -19,22 +19,18 @@ type clockTrust struct {
 	suspect int               // records or bursts that disagree
 }
 
-// giveTimeKey registers the tester's own time key with the controller's
-// time server and puts its id into d; none when the run's time server is
-// another (sync.server), which holds no keys. The key is the session's
-// time key (protocol.Keys.Time), which the tester derives too: it never
-// travels.
-func (c *controller) giveTimeKey(s *slot, d *protocol.TestDesc) {
-	keys, ok := s.conn.Keys()
+// giveTimeKey registers with the controller's time server the time key
+// of the tester of s, derived from its session on conn, and names it in
+// d; none when the run's time server is another (sync.server), which
+// holds no keys.
+func (c *controller) giveTimeKey(s *slot, d *protocol.TestDesc, conn *protocol.Conn) {
+	keys, ok := conn.Keys()
 	if !ok {
 		return
 	}
-	k := c.times.issueKey(s.rec.Slot, keys.Time)
-	if k == nil {
-		return
+	if d.TimeKeyID = c.times.issueKey(s.rec.Slot, keys); d.TimeKeyID != 0 {
+		s.clk.keyed = true
 	}
-	d.TimeKeyID = k.ID
-	s.clk.keyed = true
 }
 
 // noteSync takes what sync record r says of how far the tester's syncs

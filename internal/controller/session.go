@@ -126,7 +126,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	d.StartAtNs = s.rec.PlannedNs
 	d.Slot = s.rec.Slot
 	d.Rate = rateDesc(c.exp, s.rec.Slot)
-	c.giveTimeKey(s, &d)
+	c.giveTimeKey(s, &d, conn)
 	var err error
 	if d.UDP, err = c.udpGrant(s, conn); err != nil {
 		return s, err

@@ -5,6 +5,7 @@ import (
 	"net"
 
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
@@ -60,17 +61,22 @@ func (t *timeService) tcpAddr() string {
 	return t.svc.TCPAddr()
 }
 
-// issueKey registers secret as the time key of the tester of slot with the
-// controller's own time server, and returns it; nil when the run uses an
-// external one, which holds no keys. The key's id is slot + 1: a slot
-// binds one tester once.
-func (t *timeService) issueKey(slot int, secret []byte) *timeserver.Key {
-	if t == nil || t.svc == nil || len(secret) != timeserver.KeySize {
-		return nil
+// A session's time key fills a time server's key exactly (this fails to
+// compile otherwise).
+const _ = uint(protocol.TimeKeySize-timeserver.KeySize) + uint(timeserver.KeySize-protocol.TimeKeySize)
+
+// issueKey registers with the controller's own time server the time key
+// of the tester of slot, derived from its session's keys, and returns its
+// id; 0 when the run uses an external server, which holds no keys. The
+// id is slot + 1: a slot binds one tester once.
+func (t *timeService) issueKey(slot int, keys protocol.Keys) uint32 {
+	if t == nil || t.svc == nil {
+		return 0
 	}
-	k := timeserver.Key{ID: uint32(slot) + 1, Secret: [timeserver.KeySize]byte(secret)}
+	k := timeserver.Key{ID: uint32(slot) + 1}
+	copy(k.Secret[:], keys.TimeKey(k.ID))
 	t.svc.AddKey(k)
-	return &k
+	return k.ID
 }
 
 // dropKey makes the time server refuse the key of the tester of slot,

@@ -26,7 +26,6 @@ const (
 const (
 	labelToTester     = "diperf-session-v2 controller->tester"
 	labelToController = "diperf-session-v2 tester->controller"
-	labelTime         = "diperf-session-v2 time"
 )
 
 // KexSize is the length of a key-exchange share (an X25519 public key).
@@ -136,13 +135,8 @@ func Shared(k *ecdh.PrivateKey, peer []byte) ([]byte, error) {
 // what it checks the peer's frames with.
 type Keys struct {
 	Send, Recv []byte
-	// Time is the session's key for the time server's replies, the same
-	// on both sides and never sent: the controller registers it with its
-	// time server, the tester checks each reply with it, and nobody on
-	// the path, who sees every frame in the clear, can learn it.
-	Time    []byte
-	sendDir byte // direction byte bound into each MAC
-	recvDir byte
+	sendDir    byte // direction byte bound into each MAC
+	recvDir    byte
 }
 
 // Directions of a frame, bound into its MAC.
@@ -171,9 +165,9 @@ func SessionKeys(secret, shared []byte, role string, b Binding) Keys {
 		}
 		return k
 	}
-	toT, toC, tm := key(labelToTester), key(labelToController), key(labelTime)
+	toT, toC := key(labelToTester), key(labelToController)
 	if role == RoleController {
-		return Keys{Send: toT, Recv: toC, Time: tm, sendDir: dirToTester, recvDir: dirToController}
+		return Keys{Send: toT, Recv: toC, sendDir: dirToTester, recvDir: dirToController}
 	}
-	return Keys{Send: toC, Recv: toT, Time: tm, sendDir: dirToController, recvDir: dirToTester}
+	return Keys{Send: toC, Recv: toT, sendDir: dirToController, recvDir: dirToTester}
 }

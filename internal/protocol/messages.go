@@ -77,13 +77,12 @@ type TestDesc struct {
 	// batches as datagrams to UDP.Addr (UDPSender) instead of TCP frames;
 	// everything else stays on this connection.
 	UDP *UDPDesc `json:"udp,omitempty"`
-	// TimeKeyID, when set, names the tester's own time key at the time
-	// server: its clock sync probes carry the id and a MAC made with the
-	// key, and it takes only replies MACed with it
-	// (docs/design/002-time.md). The key itself never travels: both sides
-	// derive it with the session keys (Keys.Time), so that nobody on the
-	// path, who reads this frame, learns it. Unset: the time server holds
-	// no keys (sync.server), and the tester's syncs are not authenticated.
+	// TimeKeyID, when set, names the tester's own time key, which both
+	// sides derive from the session's keys (Keys.TimeKey) and the time
+	// server holds: its clock sync probes carry the id and a MAC made
+	// with the key, and it takes only replies MACed with it
+	// (docs/design/002-time.md). 0: the time server holds no keys
+	// (sync.server), and the tester's syncs are not authenticated.
 	TimeKeyID uint32 `json:"time_key_id,omitempty"`
 }
 

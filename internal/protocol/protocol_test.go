@@ -365,21 +365,3 @@ func FuzzTestDesc(f *testing.F) {
 		}
 	})
 }
-
-// TestTimeKeyIsShared: both sides derive the same time key, another key
-// than either direction's, and another for another key exchange: the
-// time server's key needs no sending (a frame's payload is readable on
-// the path).
-func TestTimeKeyIsShared(t *testing.T) {
-	t.Parallel()
-	b := testBinding(1)
-	kc := SessionKeys([]byte("s3cret"), testShared, RoleController, b)
-	kt := SessionKeys([]byte("s3cret"), testShared, RoleTester, b)
-	other := SessionKeys([]byte("s3cret"), bytes.Repeat([]byte{8}, 32), RoleTester, b)
-	if len(kc.Time) != 32 || !bytes.Equal(kc.Time, kt.Time) {
-		t.Fatal("the two sides' time keys differ")
-	}
-	if bytes.Equal(kc.Time, kc.Send) || bytes.Equal(kc.Time, kc.Recv) || bytes.Equal(kc.Time, other.Time) {
-		t.Error("the time key is a frame key, or the same for another key exchange")
-	}
-}

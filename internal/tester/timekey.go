@@ -7,15 +7,16 @@ import (
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
-// timeKey is the tester's time key: the id its test description names,
-// the secret derived with its session keys (protocol.Keys.Time, never
-// sent); nil when the controller named none (a time server without keys).
+// timeKey is the tester's time key, derived from its session's keys, nil
+// when its test description names none (a time server without keys).
 func (t *Tester) timeKey() *timeserver.Key {
 	keys, ok := t.conn.Keys()
-	if t.desc.TimeKeyID == 0 || !ok || len(keys.Time) != timeserver.KeySize {
+	if t.desc.TimeKeyID == 0 || !ok {
 		return nil
 	}
-	return &timeserver.Key{ID: t.desc.TimeKeyID, Secret: [timeserver.KeySize]byte(keys.Time)}
+	k := &timeserver.Key{ID: t.desc.TimeKeyID}
+	copy(k.Secret[:], keys.TimeKey(k.ID))
+	return k
 }
 
 // syncHealth returns the Syncer's Health after a sync and logs what is
