@@ -9,14 +9,21 @@ import (
 	"time"
 
 	"github.com/hashicorp/yamux"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
-// Serve is a relay worker: it accepts tester connections from ln, at most
-// maxConns at once (past that it leaves them in the shared accept queue,
-// to the other workers), and carries each one as a stream of a yamux
-// session over parent. It returns when the session ends: the controller
-// hung up, or died (its end of the Unix socket closed); every relayed
-// connection is then closed. log, when not nil, hears accept errors.
+// Serve is a relay worker: it accepts tester connections from ln and
+// carries each one as a stream of a yamux session over parent, at most
+// maxConns at once (while it holds that many it leaves new connections in
+// the shared accept queue, to the other workers). A connection takes a
+// place only once it sent its first byte: until then it is one of the
+// pool of connections not yet proved (package preauth: a total and a
+// per-source cap, the oldest silent one closed to make room), and it is
+// closed when it stays silent preauth.FirstByteTimeout. It returns when
+// the session ends: the controller hung up, or died (its end of the Unix
+// socket closed); every relayed connection is then closed. log, when not
+// nil, hears accept errors.
 func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(string)) error {
 	if maxConns < 1 {
 		return fmt.Errorf("relay: maxConns %d, want at least 1", maxConns)
@@ -30,17 +37,12 @@ func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(st
 		<-sess.CloseChan()
 		ln.Close()
 	}()
-	room := make(chan struct{}, maxConns)
+	w := &relayWorker{sess: sess, room: make(chan struct{}, maxConns),
+		pool: preauth.NewPool(preauth.ForFiles(preauth.FreeFiles(uint64(maxConns) + Reserve)))}
 	var delay time.Duration
-	for {
-		select {
-		case room <- struct{}{}:
-		case <-sess.CloseChan():
-			return nil
-		}
+	for w.waitRoom() {
 		nc, err := ln.Accept()
 		if err != nil {
-			<-room
 			if sess.IsClosed() || errors.Is(err, net.ErrClosed) {
 				return nil
 			}
@@ -52,8 +54,9 @@ func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(st
 			continue
 		}
 		delay = 0
-		go relayConn(sess, nc, func() { <-room })
+		w.accepted(nc)
 	}
+	return nil
 }
 
 // relayConn carries one tester connection as a new stream, each way on its
