@@ -42,8 +42,11 @@ func (t *Tester) join(ctx context.Context) (net.Conn, error) {
 		}
 		return err
 	}, func(err error) {
-		fmt.Fprintf(t.o.Log, "diperf tester: could not join the controller at %s yet (%v); trying again for up to %v\n",
-			t.o.Controller, err, t.o.JoinRetry)
+		what := "could not join the controller at %s yet (%v)"
+		if errors.As(err, new(*dialError)) {
+			what = "the controller at %s does not answer yet (%v)"
+		}
+		fmt.Fprintf(t.o.Log, "diperf tester: "+what+"; trying again for up to %v\n", t.o.Controller, err, t.o.JoinRetry)
 	})
 	switch {
 	case final != nil:
