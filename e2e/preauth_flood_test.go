@@ -85,26 +85,33 @@ schedule:
 `
 
 // TestPreAuthFloodLeavesOwnFiles runs the controller with 512 open files
-// at most (soft and hard) and holds 600 idle connections to its port from
-// as many sources: it still starts every local tester (each costs it
-// pipes and a log file), they all run, and the run exits 0.
+// at most (soft and hard) and holds 600 idle connections from as many
+// sources to its port, or to its own TCP time server's: it still starts
+// every local tester (each costs it pipes and a log file), they all run,
+// and the run exits 0.
 func TestPreAuthFloodLeavesOwnFiles(t *testing.T) {
-	t.Parallel()
-	addr := freeAddr(t)
-	exp := writeExperiment(t, fmt.Sprintf(nofileExperiment, addr))
-	out := filepath.Join(t.TempDir(), "run")
-	mark := newMark(t)
-	run := hardenStart(t, mark, exec.Command("sh", limitedCmd(512, "run", exp, "--out", out, "--ui", "off")...))
-	waitEvent(t, out, "listening", -1)
-	flood := startIdleFlood(t, addr, 600)
-	flood.waitOpen(t, 600)
-	if code := run.wait(t, time.Minute); code != 0 {
-		t.Fatalf("run exit %d\n%s", code, run.stderr.String())
+	for _, tc := range []struct{ name, more, at string }{
+		{"controller", "", "listening"},
+		{"time-server", "sync:\n  transport: tcp\n", "time-server"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			exp := writeExperiment(t, fmt.Sprintf(nofileExperiment, freeAddr(t))+tc.more)
+			out := filepath.Join(t.TempDir(), "run")
+			mark := newMark(t)
+			run := hardenStart(t, mark, exec.Command("sh", limitedCmd(512, "run", exp, "--out", out, "--ui", "off")...))
+			addr, _ := waitEvent(t, out, tc.at, -1)["detail"].(string)
+			flood := startIdleFlood(t, addr, 600)
+			flood.waitOpen(t, 600)
+			if code := run.wait(t, time.Minute); code != 0 {
+				t.Fatalf("run exit %d\n%s", code, run.stderr.String())
+			}
+			if st := readSummary(t, out).Testers; st.Started != 4 || st.Failed != 0 {
+				t.Errorf("with 512 files and an idle flood: %+v\n%s", st, run.stderr.String())
+			}
+			hardenNothingLost(t, out, mark, 4)
+		})
 	}
-	if st := readSummary(t, out).Testers; st.Started != 4 || st.Failed != 0 {
-		t.Errorf("with 512 files and an idle flood: %+v\n%s", st, run.stderr.String())
-	}
-	hardenNothingLost(t, out, mark, 4)
 }
 
 // TestPreAuthDashboardFlood holds 600 idle connections to the dashboard of

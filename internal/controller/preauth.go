@@ -10,6 +10,7 @@ import (
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/timeserver"
 )
 
 // refuseWrite bounds the write of the answer to a connection refused at
@@ -40,14 +41,31 @@ func OwnFiles(exp *experiment.Experiment, relays int) uint64 {
 	return files
 }
 
+// freeFiles is what the open-file limit leaves beside OwnFiles and the
+// other servers: for the connections not yet proved, and those of the
+// controller's own TCP time server.
+func (c *controller) freeFiles() int {
+	return preauth.FreeFiles(OwnFiles(c.exp, c.o.Relays) + otherServers)
+}
+
+// timeServerConns caps the connections of the controller's own TCP time
+// server: a quarter of freeFiles, within preauth.MinConns and the time
+// server's default.
+func (c *controller) timeServerConns() int {
+	return min(max(c.freeFiles()/4, preauth.MinConns), timeserver.DefaultMaxTCPConns)
+}
+
 // preAuthLimits are the limits of the connections not yet proved:
-// Options.PreAuth, or what the open-file limit leaves beside OwnFiles and
-// the other servers.
+// Options.PreAuth, or what freeFiles leaves beside the TCP time server.
 func (c *controller) preAuthLimits() preauth.Limits {
 	if l := c.o.PreAuth; l.Conns > 0 {
 		return l
 	}
-	return preauth.ForFiles(preauth.FreeFiles(OwnFiles(c.exp, c.o.Relays) + otherServers))
+	free := c.freeFiles()
+	if c.times.tcpAddr() != "" {
+		free -= c.timeServerConns()
+	}
+	return preauth.ForFiles(free)
 }
 
 // accepted takes a connection from the listener or a relay: counted among
