@@ -110,6 +110,11 @@ func TestPreAuthFloodLeavesOwnFiles(t *testing.T) {
 				t.Errorf("with 512 files and an idle flood: %+v\n%s", st, run.stderr.String())
 			}
 			hardenNothingLost(t, out, mark, 4)
+			var conns, per int
+			d, _ := waitEvent(t, out, "pre-auth-limits", -1)["detail"].(string)
+			if _, err := fmt.Sscanf(d, "at most %d connections not yet proved, %d from one source", &conns, &per); err != nil || conns > 512-(32+4*4) {
+				t.Errorf("pre-auth limits %q at 512 open files, 4 local testers", d)
+			}
 		})
 	}
 }
