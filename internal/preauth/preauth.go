@@ -58,9 +58,6 @@ func NewPool(lim Limits) *Pool {
 	return &Pool{lim: lim, sources: map[string]*source{}}
 }
 
-// Limits are the pool's limits.
-func (p *Pool) Limits() Limits { return p.lim }
-
 // Held is how many connections the pool holds.
 func (p *Pool) Held() int {
 	p.mu.Lock()

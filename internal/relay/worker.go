@@ -39,24 +39,31 @@ func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(st
 	}()
 	w := &relayWorker{sess: sess, room: make(chan struct{}, maxConns),
 		pool: preauth.NewPool(preauth.ForFiles(preauth.FreeFiles(uint64(maxConns) + Reserve)))}
+	w.acceptAll(ln, log)
+	return nil
+}
+
+// acceptAll accepts from ln while a place is free, until the session or
+// ln ends; a failed Accept is retried after a wait that doubles from
+// 5 ms to 1 s.
+func (w *relayWorker) acceptAll(ln net.Listener, log func(string)) {
 	var delay time.Duration
 	for w.waitRoom() {
 		nc, err := ln.Accept()
-		if err != nil {
-			if sess.IsClosed() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			if log != nil && delay == 0 {
-				log(fmt.Sprintf("accept: %v; retrying with back-off", err))
-			}
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			time.Sleep(delay)
+		if err == nil {
+			delay = 0
+			w.accepted(nc)
 			continue
 		}
-		delay = 0
-		w.accepted(nc)
+		if w.sess.IsClosed() || errors.Is(err, net.ErrClosed) {
+			return
+		}
+		if log != nil && delay == 0 {
+			log(fmt.Sprintf("accept: %v; retrying with back-off", err))
+		}
+		delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+		time.Sleep(delay)
 	}
-	return nil
 }
 
 // relayConn carries one tester connection as a new stream, each way on its

@@ -48,20 +48,29 @@ func (t *Tester) join(ctx context.Context) (net.Conn, error) {
 		}
 		fmt.Fprintf(t.o.Log, "diperf tester: "+what+"; trying again for up to %v\n", t.o.Controller, err, t.o.JoinRetry)
 	})
+	if err = t.outcome(ctx, attempts, stopped, err, final); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// outcome says how the join's attempts ended: the error that ended them
+// (final: one not to try again after), or nil once joined.
+func (t *Tester) outcome(ctx context.Context, attempts int, stopped bool, err, final error) error {
 	switch {
 	case final != nil:
-		return nil, final
+		return final
 	case stopped:
-		return nil, fmt.Errorf("tester: joining the controller at %s: %w", t.o.Controller, ctx.Err())
+		return fmt.Errorf("tester: joining the controller at %s: %w", t.o.Controller, ctx.Err())
 	case err != nil && attempts > 1:
-		return nil, fmt.Errorf("tester: could not join the controller at %s within --join-retry %v (%d attempts): %w",
+		return fmt.Errorf("tester: could not join the controller at %s within --join-retry %v (%d attempts): %w",
 			t.o.Controller, t.o.JoinRetry, attempts, err)
 	case err != nil:
-		return nil, err
+		return err
 	case attempts > 1:
 		fmt.Fprintf(t.o.Log, "diperf tester: joined the controller at %s after %d attempts\n", t.o.Controller, attempts)
 	}
-	return c, nil
+	return nil
 }
 
 // attempt dials the controller and runs the handshake once.
