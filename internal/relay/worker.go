@@ -16,11 +16,12 @@ import (
 // Serve is a relay worker: it accepts tester connections from ln and
 // carries each one as a stream of a yamux session over parent, at most
 // maxConns at once (while it holds that many it leaves new connections in
-// the shared accept queue, to the other workers). A connection takes a
-// place only once it sent its first byte: until then it is one of the
-// pool of connections not yet proved (package preauth: a total and a
-// per-source cap, the oldest silent one closed to make room), and it is
-// closed when it stays silent preauth.FirstByteTimeout. It returns when
+// the shared accept queue, to the other workers). A connection is relayed
+// once it sent its first byte, within preauth.FirstByteTimeout; until then
+// it is one of the pool of connections not yet proved (package preauth: a
+// total and a per-source cap, the oldest silent one closed to make room),
+// and it gives its place back after silentPlace: silent connections keep
+// no tester out. It returns when
 // the session ends: the controller hung up, or died (its end of the Unix
 // socket closed); every relayed connection is then closed. log, when not
 // nil, hears accept errors.
@@ -48,13 +49,14 @@ func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(st
 // 5 ms to 1 s.
 func (w *relayWorker) acceptAll(ln net.Listener, log func(string)) {
 	var delay time.Duration
-	for w.waitRoom() {
+	for w.place() {
 		nc, err := ln.Accept()
 		if err == nil {
 			delay = 0
 			w.accepted(nc)
 			continue
 		}
+		<-w.room
 		if w.sess.IsClosed() || errors.Is(err, net.ErrClosed) {
 			return
 		}
