@@ -242,9 +242,12 @@ func wireCounts(t *testing.T, dir string, slot int) (acked, produced int) {
 }
 
 // TestWireAcceptSurvivesFdExhaustion runs the controller with 64 file
-// descriptors and holds idle connections to it until Accept fails with
-// EMFILE, then lets them go: the testers launched after still join, every
-// planned tester runs, and the run exits 0.
+// descriptors and holds 200 idle connections to it once its first tester
+// joined: the controller holds only a few of them (those not yet proved
+// are bounded by what its open-file limit leaves, and one source may hold
+// a share of that) and refuses or closes the rest at once, so that the
+// testers launched after still start and join, every planned tester
+// runs, and the run exits 0.
 func TestWireAcceptSurvivesFdExhaustion(t *testing.T) {
 	t.Parallel()
 	exp := writeExperiment(t, strings.Replace(strings.Replace(sleepyExperiment, "%s", "2s", 1), "200ms", "3s", 1))
@@ -254,28 +257,32 @@ func TestWireAcceptSurvivesFdExhaustion(t *testing.T) {
 	run := hardenStart(t, mark, exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" "$@"`, bin, "run", exp, "--out", out, "--listen", ctl))
 	waitEvent(t, out, "admitted", 0)
 	var idle []net.Conn
-	for range 200 { // far more than 64: every one the controller accepts costs it a descriptor
+	for range 200 { // far more than 64: every one the controller held would cost it a descriptor
 		c, err := net.Dial("tcp", ctl)
 		if err != nil {
 			break
 		}
 		idle = append(idle, c)
 	}
-	e := waitEvent(t, out, "accept-error", -1)
-	if d, _ := e["detail"].(string); !strings.Contains(d, "too many open files") {
-		t.Errorf("accept failed with %q, want EMFILE", d)
-	}
-	for _, c := range idle {
-		c.Close()
-	}
-	waitEvent(t, out, "accept-recovered", -1)
+	defer func() {
+		for _, c := range idle {
+			c.Close()
+		}
+	}()
 	if code := run.wait(t, time.Minute); code != 0 {
 		t.Fatalf("exit %d\n%s", code, run.stderr.String())
 	}
 	if s := readSummary(t, out); s.Testers.Started != 3 || s.Testers.Failed != 0 {
-		t.Errorf("testers after the descriptors ran out: %+v", s.Testers)
+		t.Errorf("testers beside 200 idle connections and 64 descriptors: %+v", s.Testers)
 	}
 	hardenNothingLost(t, out, mark, 3)
+	refused := false
+	for _, e := range eventsOf(t, out) {
+		refused = refused || e["event"] == "rejected" || e["event"] == "rejected-summary"
+	}
+	if !refused {
+		t.Error("no idle connection was refused or closed")
+	}
 }
 
 // TestWireHugeHellosAreRefusedCheaply opens 300 connections that each

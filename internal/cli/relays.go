@@ -12,8 +12,8 @@ import (
 )
 
 // relayReserve is what a relay keeps of its open-file limit for itself
-// (its Unix socket, stdio, the listener, the runtime's own).
-const relayReserve = 64
+// (relay.Reserve).
+const relayReserve = relay.Reserve
 
 // relayCmd is a relay worker, started by the controller with its listening
 // socket and a Unix socket to it (package relay); never by hand.
@@ -66,9 +66,8 @@ func planRelays(exp *experiment.Experiment, lim rlimit) (relayPlan, error) {
 // applyRelays puts the plan into the controller's options and returns the
 // files the controller itself then needs.
 func applyRelays(o *controller.Options, exp *experiment.Experiment, p relayPlan) uint64 {
-	if p.relays == 0 {
-		return controllerFiles(exp)
+	if p.relays > 0 {
+		o.Relays, o.RelayMaxConns = p.relays, p.perRelay
 	}
-	o.Relays, o.RelayMaxConns = p.relays, p.perRelay
-	return controllerFiles(exp) - uint64(exp.Schedule.Testers) + 2*uint64(p.relays)
+	return controller.OwnFiles(exp, p.relays)
 }

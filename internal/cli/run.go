@@ -126,15 +126,6 @@ func defaultRunDir(name string) string {
 	return filepath.Join("runs", name+"-"+time.Now().UTC().Format("20060102T150405Z"))
 }
 
-// controllerFiles is about how many files a controller of exp keeps open:
-// a connection per tester, and for local testers the pipes and log of
-// each one's process too, plus the run's own files and sockets (the
-// listeners, the time server's, the spool, the event and journal files,
-// epoll, stdio: about 20; 32 leaves room).
-func controllerFiles(exp *experiment.Experiment) uint64 {
-	per := uint64(1)
-	if exp.Testbed.Provider == experiment.ProviderLocal {
-		per = 4
-	}
-	return 32 + per*uint64(exp.Schedule.Testers)
-}
+// controllerFiles is about how many files a controller of exp keeps open
+// when it takes the testers' connections itself (controller.OwnFiles).
+func controllerFiles(exp *experiment.Experiment) uint64 { return controller.OwnFiles(exp, 0) }

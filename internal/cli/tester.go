@@ -25,6 +25,12 @@ import (
 // maxSecret bounds the secret a tester reads from --secret-fd.
 const maxSecret = 4096
 
+// defaultJoinRetry is how long a tester keeps trying to join its
+// controller (diperf tester --join-retry): an engine starts its testers
+// in any order, often before the controller listens or before its name
+// resolves, and a controller under a flood refuses some for want of room.
+const defaultJoinRetry = 2 * time.Minute
+
 // testerFlags are the ways a tester learns its controller and secret.
 type testerFlags struct {
 	secretFD  int
@@ -43,7 +49,8 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding this tester's token, read to its end and closed")
 	fs.StringVar(&f.join, "join", "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "the run's token file (testbed.token_file of the controller): the secret to prove and the controller's key to obey")
-	fs.DurationVar(&f.retry, "join-retry", defaultJoinRetry, "with --join: how long to keep trying to reach a controller that does not answer yet (0: try once)")
+	fs.DurationVar(&f.retry, "join-retry", defaultJoinRetry,
+		"how long to keep trying to join the controller while it refuses for want of room or hangs up before the handshake ends, and with --join while it does not answer yet (0: try once)")
 	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the token in base64 (started over SSH)")
 	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
 	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
@@ -56,8 +63,9 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if f.join != "" {
 		o.Controller = f.join
-		o.Transport = &joinDialer{Transport: transport.TCP{}, addr: f.join, window: f.retry, log: e.stderr}
+		o.WaitForController = true
 	}
+	o.JoinRetry = f.retry
 	if err := f.check(o.Controller); err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net"
 	"time"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Back-off of the accept loop after a failed Accept (EMFILE, ENFILE,
@@ -19,31 +21,39 @@ const (
 // it: it backs off and retries, so that testers launched after the
 // controller ran out of file descriptors still join.
 func (c *controller) acceptLoop(ln net.Listener) {
-	acceptEach(ln, func(event, detail string) { c.events.Add(event, -1, "", detail) }, c.attach)
+	acceptEach(ln, func(event, detail string) { c.events.Add(event, -1, "", detail) }, c.accepted)
 }
 
-// attach serves one tester connection on its own goroutine, counted in
-// c.sessions: one accepted from the listener, or one a testbed opened
-// itself (testbed.Spec.Attach, e.g. an SSH session's stdio).
+// attach serves, on its own goroutine counted in c.sessions, a tester
+// connection a testbed opened itself (testbed.Spec.Attach, e.g. an SSH
+// session's stdio): not one of the pool's (accepted), since no outsider
+// can open it.
 func (c *controller) attach(conn net.Conn) {
 	c.sessions.Add(1)
 	go func() {
 		defer c.sessions.Done()
-		c.serve(conn, c.guard)
+		c.serve(conn, c.guard, nil)
 	}()
 }
 
 // newGuard makes the run's guard; stop ends its periodic reject summary.
 func (c *controller) newGuard() (stop func()) {
-	c.guard = &guard{handshakes: newGate(maxHandshakes), rejects: newRejectLog(c.events.Add)}
+	lim := c.preAuthLimits()
+	c.guard = &guard{pool: preauth.NewPool(lim), handshakes: newHandshakeGate(maxHandshakes, maxHandshakesPerSource),
+		rejects: newRejectLog(c.events.Add)}
+	c.events.Add("pre-auth-limits", -1, "", fmt.Sprintf("at most %d connections not yet proved, %d from one source; %d handshakes at once, %d from one source",
+		lim.Conns, lim.PerSource, maxHandshakes, maxHandshakesPerSource))
 	return c.guard.rejects.flushEvery(rejectInterval)
 }
 
 // guard is what protects the controller from connections that have not
-// proved themselves: a cap on handshakes at once, and an aggregated log
-// of the connections it refused.
+// proved themselves: the pool of those accepted and not yet proved (a
+// total and a per-source cap, preauth), a cap on handshakes at once
+// (in all and per source), and an aggregated log of the connections it
+// refused.
 type guard struct {
-	handshakes gate
+	pool       *preauth.Pool
+	handshakes *handshakeGate
 	rejects    *rejectLog
 }
 

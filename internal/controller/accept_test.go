@@ -122,9 +122,10 @@ func TestRejectLogIsBounded(t *testing.T) {
 	})
 }
 
-// TestHandshakesAreCapped fills the handshake cap with connections that
-// say nothing: the next one is not answered until one of them times out,
-// then it is; the silent ones are logged as rejected.
+// TestHandshakesAreCapped fills the handshake cap with connections a
+// testbed opened (not the pool's: no first-byte wait) that say nothing:
+// the next one is not answered until one of them times out, then it is;
+// the silent ones are logged as rejected.
 func TestHandshakesAreCapped(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -134,16 +135,16 @@ func TestHandshakesAreCapped(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := &controller{cred: protocol.Controller{Secret: []byte("s3cret"), Run: "r"}, events: ev, gate: make(chan struct{}, lockGate)}
-		g := &guard{handshakes: newGate(2), rejects: newRejectLog(ev.Add)}
+		g := &guard{handshakes: newHandshakeGate(2, 2), rejects: newRejectLog(ev.Add)}
 		t0 := time.Now()
 		for range 2 {
 			silent, theirs := net.Pipe()
 			defer silent.Close()
-			go c.serve(theirs, g)
+			go c.serve(theirs, g, nil)
 		}
 		time.Sleep(time.Second)
 		mine, theirs := net.Pipe()
-		go c.serve(theirs, g)
+		go c.serve(theirs, g, nil)
 		conn := protocol.NewConn(mine)
 		defer conn.Close()
 		hello := protocol.Hello{Proto: protocol.Version, Slot: 0, ID: "h:1", Nonce: protocol.NewNonce()}

@@ -21,6 +21,7 @@ import (
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/live"
+	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/testbed"
@@ -71,6 +72,9 @@ type Options struct {
 	// Benchmarks use it for protocol.ClientNull, which the experiment file
 	// does not offer.
 	Client *protocol.ClientDesc
+	// PreAuth bounds the connections accepted and not yet proved (zero:
+	// what the open-file limit leaves beside OwnFiles; package preauth).
+	PreAuth preauth.Limits
 	// Live receives the run's per-second aggregates, tester states and
 	// errors as they come (the dashboard and /metrics read it); nil: the
 	// controller keeps its own for the progress line.

@@ -9,28 +9,31 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
-// handshakeTimeout bounds how long a connection may take to prove itself,
-// and how long one may wait for its turn to (maxHandshakes).
+// handshakeTimeout bounds how long a connection may take to prove itself
+// once it sent its first byte, and how long one may wait for its turn to
+// (maxHandshakes).
 const handshakeTimeout = 10 * time.Second
 
 // maxHandshakes caps the connections in the handshake at once: past it,
-// a connection waits its turn, unanswered.
+// a connection that spoke waits its turn, unanswered.
 const maxHandshakes = 64
 
-// serve handles one tester connection from handshake to hang-up. Anything
-// malformed drops this connection only.
-func (c *controller) serve(nc net.Conn, g *guard) {
+// serve handles one tester connection from handshake to hang-up; e is
+// its place among the connections not yet proved (nil: one the testbed
+// opened). Anything malformed drops this connection only.
+func (c *controller) serve(nc net.Conn, g *guard, e *preauth.Entry) {
 	defer nc.Close()
-	if !g.handshakes.acquire(handshakeTimeout) {
-		g.rejects.reject(nc.RemoteAddr(), errors.New("too many handshakes in progress; closed unanswered"))
+	hc, release, ok := c.beforeHandshake(nc, g, e)
+	if !ok {
 		return
 	}
-	conn := protocol.NewConn(nc)
+	conn := protocol.NewConn(hc)
 	s, err := c.admit(conn)
-	g.handshakes.release()
+	release()
 	if err != nil {
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second)) // a peer that reads nothing cannot hold us
 		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})

@@ -36,6 +36,7 @@ func (c *controller) startTimeService(ln net.Addr) (*timeService, error) {
 	at := net.JoinHostPort(host, "0")
 	if e.Sync.Transport == experiment.SyncTCP || c.ready.TimeOverTCP {
 		o.TCP = at
+		o.Config.MaxTCPConns = c.timeServerConns()
 	}
 	if e.Sync.Transport == experiment.SyncUDP {
 		o.UDP = at

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/live"
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Options configure a dashboard.
@@ -61,8 +62,9 @@ func Start(run *live.Run, o Options) (*Server, error) {
 		return nil, fmt.Errorf("dashboard: listen on %s: %w", o.Addr, err)
 	}
 	s := &Server{run: run, o: o, ln: ln, hub: newHub(), quit: make(chan struct{}), token: o.Token}
-	s.srv = &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
-	s.wg.Go(func() { _ = s.srv.Serve(ln) })
+	s.srv = newHTTPServer(s.routes())
+	pool := preauth.NewPool(preauth.Limits{Conns: MaxUnproved, PerSource: maxUnprovedPerSource})
+	s.wg.Go(func() { _ = s.srv.Serve(&limitedListener{Listener: ln, pool: pool}) })
 	s.wg.Go(s.broadcast)
 	return s, nil
 }

@@ -55,10 +55,12 @@ func (s *Server) auth(next http.Handler) http.Handler {
 			}
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+			w.Header().Set("Connection", "close") // one request a connection for who has no token
 			w.Header().Set("WWW-Authenticate", `Bearer realm="diperf"`)
 			http.Error(w, "diperf dashboard: this run's token is required (open the URL diperf run printed)", http.StatusUnauthorized)
 			return
 		}
+		proved(r)
 		if fromURL {
 			http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 		}

@@ -194,7 +194,19 @@ type Heartbeat struct {
 // ErrorMsg carries a fatal error to the peer.
 type ErrorMsg struct {
 	Msg string `json:"msg"`
+	// Busy says the controller refused the connection for want of room
+	// before any handshake, not for what the tester is or said: the
+	// tester may try again.
+	Busy bool `json:"busy,omitempty"`
 }
+
+// PeerError is an Error frame the peer sent (Expect returns it).
+type PeerError struct {
+	Msg  string
+	Busy bool // refused for want of room (ErrorMsg.Busy)
+}
+
+func (e *PeerError) Error() string { return "peer: " + e.Msg }
 
 // WriteJSON encodes v as the payload of a frame of type t.
 func (c *Conn) WriteJSON(t Type, v any) error {
@@ -223,7 +235,7 @@ func (c *Conn) Expect(t Type, v any) error {
 	if got == TypeError {
 		var m ErrorMsg
 		_ = DecodeJSON(got, payload, &m)
-		return fmt.Errorf("peer: %s", m.Msg)
+		return &PeerError{Msg: m.Msg, Busy: m.Busy}
 	}
 	if got != t {
 		return fmt.Errorf("protocol: want %s, got %s", t, got)

@@ -9,14 +9,22 @@ import (
 	"time"
 
 	"github.com/hashicorp/yamux"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
-// Serve is a relay worker: it accepts tester connections from ln, at most
-// maxConns at once (past that it leaves them in the shared accept queue,
-// to the other workers), and carries each one as a stream of a yamux
-// session over parent. It returns when the session ends: the controller
-// hung up, or died (its end of the Unix socket closed); every relayed
-// connection is then closed. log, when not nil, hears accept errors.
+// Serve is a relay worker: it accepts tester connections from ln and
+// carries each one as a stream of a yamux session over parent, at most
+// maxConns at once (while it holds that many it leaves new connections in
+// the shared accept queue, to the other workers). A connection is relayed
+// once it sent its first byte, within preauth.FirstByteTimeout; until then
+// it is one of the pool of connections not yet proved (package preauth: a
+// total and a per-source cap, the oldest silent one closed to make room),
+// and it gives its place back after silentPlace: silent connections keep
+// no tester out. It returns when
+// the session ends: the controller hung up, or died (its end of the Unix
+// socket closed); every relayed connection is then closed. log, when not
+// nil, hears accept errors.
 func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(string)) error {
 	if maxConns < 1 {
 		return fmt.Errorf("relay: maxConns %d, want at least 1", maxConns)
@@ -30,29 +38,33 @@ func Serve(ln net.Listener, parent io.ReadWriteCloser, maxConns int, log func(st
 		<-sess.CloseChan()
 		ln.Close()
 	}()
-	room := make(chan struct{}, maxConns)
+	w := &relayWorker{sess: sess, room: make(chan struct{}, maxConns),
+		pool: preauth.NewPool(preauth.ForFiles(preauth.FreeFiles(uint64(maxConns) + Reserve)))}
+	w.acceptAll(ln, log)
+	return nil
+}
+
+// acceptAll accepts from ln while a place is free, until the session or
+// ln ends; a failed Accept is retried after a wait that doubles from
+// 5 ms to 1 s.
+func (w *relayWorker) acceptAll(ln net.Listener, log func(string)) {
 	var delay time.Duration
-	for {
-		select {
-		case room <- struct{}{}:
-		case <-sess.CloseChan():
-			return nil
-		}
+	for w.place() {
 		nc, err := ln.Accept()
-		if err != nil {
-			<-room
-			if sess.IsClosed() || errors.Is(err, net.ErrClosed) {
-				return nil
-			}
-			if log != nil && delay == 0 {
-				log(fmt.Sprintf("accept: %v; retrying with back-off", err))
-			}
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			time.Sleep(delay)
+		if err == nil {
+			delay = 0
+			w.accepted(nc)
 			continue
 		}
-		delay = 0
-		go relayConn(sess, nc, func() { <-room })
+		<-w.room
+		if w.sess.IsClosed() || errors.Is(err, net.ErrClosed) {
+			return
+		}
+		if log != nil && delay == 0 {
+			log(fmt.Sprintf("accept: %v; retrying with back-off", err))
+		}
+		delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+		time.Sleep(delay)
 	}
 }
 

@@ -46,6 +46,13 @@ type Options struct {
 	ClockOffset   time.Duration // test only: injected clock offset
 	ClockDriftPPM float64       // test only: injected clock drift
 	Log           io.Writer     // diagnostics
+	// JoinRetry is how long to keep trying to join the controller when it
+	// refuses for want of room or the connection ends before the
+	// handshake does (0: try once); with WaitForController, also while
+	// it does not answer (diperf tester --join: an engine may start its
+	// testers before their controller). See join.
+	JoinRetry         time.Duration
+	WaitForController bool
 	// SpoolPath, when set, is the file every sample batch is appended to
 	// before it is sent (diperf tester --spool; see diskSpool).
 	SpoolPath string
@@ -92,21 +99,13 @@ func Run(ctx context.Context, o Options) error {
 		o.Log = io.Discard
 	}
 	t := &Tester{o: o, clk: clock.NewLocal(int64(o.ClockOffset), o.ClockDriftPPM)}
-	c := o.Conn
-	if c == nil {
-		var err error
-		if c, err = o.Transport.Dial(ctx, o.Controller); err != nil {
-			return fmt.Errorf("tester: connect to controller %s: %w", o.Controller, err)
-		}
-	}
-	t.conn = protocol.NewConn(c)
-	defer t.conn.Close()
 	defer t.logCounts()
-	if err := t.handshake(); err != nil {
-		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
+	c, err := t.join(ctx)
+	if err != nil {
 		return err
 	}
-	err := t.run(ctx)
+	defer t.conn.Close()
+	err = t.run(ctx)
 	if err != nil {
 		// Best effort: the controller records why (testers.csv
 		// failure_reason); a partition must not hold the exit.

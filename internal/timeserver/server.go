@@ -27,7 +27,14 @@ type Config struct {
 	// MaxSources bounds the number of source IPs tracked (default
 	// DefaultMaxSources); beyond it, new sources share one bucket.
 	MaxSources int
+	// MaxTCPConns bounds the TCP connections open at once (default
+	// DefaultMaxTCPConns; see tcpLimits): a process that serves more than
+	// the time server keeps its descriptors for its own work.
+	MaxTCPConns int
 }
+
+// DefaultMaxTCPConns is the default of Config.MaxTCPConns.
+const DefaultMaxTCPConns = maxTCPConns
 
 // withDefaults returns c with its unset fields set to the defaults.
 func (c Config) withDefaults() Config {
@@ -72,7 +79,11 @@ type Server struct {
 // New returns a Server configured by cfg.
 func New(cfg Config) *Server {
 	cfg = cfg.withDefaults()
-	return &Server{lim: newLimiter(cfg.RatePerSource, cfg.BurstPerSource, cfg.MaxSources), tcpLim: defaultTCPLimits}
+	s := &Server{lim: newLimiter(cfg.RatePerSource, cfg.BurstPerSource, cfg.MaxSources), tcpLim: defaultTCPLimits}
+	if cfg.MaxTCPConns > 0 {
+		s.tcpLim.maxConns = cfg.MaxTCPConns
+	}
+	return s
 }
 
 // Stats returns the counts so far.
