@@ -48,14 +48,6 @@ type claims struct {
 	seen     seqSet       // its sample seqs taken
 }
 
-// cut returns s cut to at most n bytes.
-func cut(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
-}
-
 // begin starts the checks of a tester that joined at joined and runs
 // clients client loops.
 func (cl *claims) begin(joined time.Time, clients int, external bool) {
