@@ -86,11 +86,14 @@ func (p *Pool) Admit(nc net.Conn) (*Entry, error) {
 	src := Source(nc.RemoteAddr())
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("%w: shutting down", ErrBusy)
+	}
 	if s := p.sources[src]; s != nil && s.n >= p.lim.PerSource && !p.evictFrom(&s.silent) {
 		return nil, fmt.Errorf("%w: %d connections from %s have not proved themselves yet, the most one source may hold; try again",
 			ErrBusy, s.n, src)
 	}
-	if n := len(p.held); p.closed || n >= p.lim.Conns && !p.evictFrom(&p.silent) {
+	if n := len(p.held); n >= p.lim.Conns && !p.evictFrom(&p.silent) {
 		return nil, fmt.Errorf("%w: %d connections have not proved themselves yet, the most this server holds; try again", ErrBusy, n)
 	}
 	s := p.sources[src]
