@@ -210,7 +210,7 @@ func TestPreAuthBusyTesterRetries(t *testing.T) {
 	}
 	loop.wait(t, 40*time.Second)
 	jt := s.joinOutcomes(t, "ok", 1)[0]
-	if jt.rc != 0 || jt.produced == 0 || !strings.Contains(jt.stderr, "trying again") {
+	if jt.rc != 0 || jt.produced == 0 || !strings.Contains(jt.stderr, "peer: busy") || !strings.Contains(jt.stderr, "trying again") {
 		t.Errorf("the tester refused for want of room: exit %d, %d samples\n%s", jt.rc, jt.produced, jt.stderr)
 	}
 	if code := run.wait(t, time.Minute); code != 0 {
