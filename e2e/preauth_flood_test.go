@@ -42,15 +42,19 @@ func floodJoin(t *testing.T, testers int, more string) *joinSetup {
 // TestPreAuthIdleFloodJoin holds 600 idle connections, each from its own
 // source address, to a join run's port (the controller's, or its relays')
 // while three testers join: every tester joins within the run's 10 s wait
-// and runs, and the run exits 0.
+// and runs, and the run exits 0. The same when each connection sends one
+// byte and then nothing (it holds a handshake place for 10 s).
 func TestPreAuthIdleFloodJoin(t *testing.T) {
-	for _, tc := range []struct{ name, more string }{{"direct", ""}, {"relays", "  relays: 2\n"}} {
+	for _, tc := range []struct {
+		name, more string
+		say        []byte
+	}{{"direct", "", nil}, {"relays", "  relays: 2\n", nil}, {"one-byte", "", []byte{0}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := floodJoin(t, 3, tc.more)
 			run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out, "--ui", "off")
 			waitEvent(t, s.out, "batch-start", -1)
-			flood := startIdleFlood(t, s.addr, 600)
+			flood := startFlood(t, s.addr, 600, tc.say)
 			flood.waitOpen(t, 600)
 			loop := s.joinShellLoop(t, "ok", 3, s.token)
 			if code := run.wait(t, time.Minute); code != 0 {
@@ -206,7 +210,7 @@ func TestPreAuthBusyTesterRetries(t *testing.T) {
 	}
 	loop.wait(t, 40*time.Second)
 	jt := s.joinOutcomes(t, "ok", 1)[0]
-	if jt.rc != 0 || jt.produced == 0 || !strings.Contains(jt.stderr, "trying again") {
+	if jt.rc != 0 || jt.produced == 0 || !strings.Contains(jt.stderr, "peer: busy") || !strings.Contains(jt.stderr, "trying again") {
 		t.Errorf("the tester refused for want of room: exit %d, %d samples\n%s", jt.rc, jt.produced, jt.stderr)
 	}
 	if code := run.wait(t, time.Minute); code != 0 {

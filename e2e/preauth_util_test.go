@@ -16,6 +16,7 @@ import (
 // whole for as long as it lasts.
 type idleFlood struct {
 	opened, closed atomic.Int64 // connections made; closed by the server
+	say            []byte       // what each connection sends first, then nothing (nil: nothing)
 	stop           chan struct{}
 	wg             sync.WaitGroup
 }
@@ -30,7 +31,14 @@ func floodSource(i int) net.IP { return net.IPv4(127, 3, byte(i/250), byte(i%250
 // startIdleFlood starts n idle connections to addr; the test's end stops them.
 func startIdleFlood(t *testing.T, addr string, n int) *idleFlood {
 	t.Helper()
-	f := &idleFlood{stop: make(chan struct{})}
+	return startFlood(t, addr, n, nil)
+}
+
+// startFlood starts n connections to addr that each send say, then
+// nothing; the test's end stops them.
+func startFlood(t *testing.T, addr string, n int, say []byte) *idleFlood {
+	t.Helper()
+	f := &idleFlood{say: say, stop: make(chan struct{})}
 	for i := range n {
 		f.wg.Go(func() { f.hold(addr, floodSource(i)) })
 	}
@@ -43,6 +51,9 @@ func (f *idleFlood) hold(addr string, src net.IP) {
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: src}, Timeout: time.Second}
 	for {
 		c, err := d.Dial("tcp", addr)
+		if err == nil && f.say != nil {
+			_, _ = c.Write(f.say)
+		}
 		if err == nil {
 			f.opened.Add(1)
 			if f.wait(c) {

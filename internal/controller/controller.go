@@ -182,6 +182,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	stopProgress()
 	ln.Close()
 	c.closeSessions()
+	c.guard.pool.CloseAll() // those not yet proved: nothing is left for them
 	c.sessions.Wait()
 	return nil
 }

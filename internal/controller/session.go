@@ -19,8 +19,11 @@ import (
 const handshakeTimeout = 10 * time.Second
 
 // maxHandshakes caps the connections in the handshake at once: past it,
-// a connection that spoke waits its turn, unanswered.
-const maxHandshakes = 64
+// a connection that spoke waits its turn, unanswered. Each holds a 16 KiB
+// read buffer once its first byte came (16 MiB for all); a source holds at
+// most maxHandshakesPerSource of them, so that peers that send a byte and
+// then nothing need 64 source addresses to hold them all.
+const maxHandshakes = 1024
 
 // serve handles one tester connection from handshake to hang-up; e is
 // its place among the connections not yet proved (nil: one the testbed

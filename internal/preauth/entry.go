@@ -77,7 +77,7 @@ func (e *Entry) forgetLocked() {
 	}
 	e.unlistLocked()
 	e.held = false
-	e.p.n--
+	delete(e.p.held, e)
 	if e.src.n--; e.src.n == 0 {
 		delete(e.p.sources, e.srcName)
 	}

@@ -41,9 +41,10 @@ const evictScan = 8
 type Pool struct {
 	lim     Limits
 	mu      sync.Mutex
-	n       int
+	held    map[*Entry]struct{}
 	silent  list.List // *Entry not yet heard from, oldest first
 	sources map[string]*source
+	closed  bool // CloseAll was called: Admit refuses
 }
 
 // source is what one source address holds.
@@ -55,14 +56,25 @@ type source struct {
 // NewPool makes a pool with limits lim (each at least 1).
 func NewPool(lim Limits) *Pool {
 	lim.Conns, lim.PerSource = max(lim.Conns, 1), max(lim.PerSource, 1)
-	return &Pool{lim: lim, sources: map[string]*source{}}
+	return &Pool{lim: lim, held: map[*Entry]struct{}{}, sources: map[string]*source{}}
 }
 
 // Held is how many connections the pool holds.
 func (p *Pool) Held() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.n
+	return len(p.held)
+}
+
+// CloseAll closes every connection the pool holds, and refuses those
+// admitted from now on: the server is shutting down.
+func (p *Pool) CloseAll() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	for e := range p.held {
+		e.conn.Close()
+	}
 }
 
 // Admit counts nc, just accepted, as not yet proved. Over a cap, it first
@@ -74,12 +86,15 @@ func (p *Pool) Admit(nc net.Conn) (*Entry, error) {
 	src := Source(nc.RemoteAddr())
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.closed {
+		return nil, fmt.Errorf("%w: shutting down", ErrBusy)
+	}
 	if s := p.sources[src]; s != nil && s.n >= p.lim.PerSource && !p.evictFrom(&s.silent) {
 		return nil, fmt.Errorf("%w: %d connections from %s have not proved themselves yet, the most one source may hold; try again",
 			ErrBusy, s.n, src)
 	}
-	if p.n >= p.lim.Conns && !p.evictFrom(&p.silent) {
-		return nil, fmt.Errorf("%w: %d connections have not proved themselves yet, the most this server holds; try again", ErrBusy, p.n)
+	if n := len(p.held); n >= p.lim.Conns && !p.evictFrom(&p.silent) {
+		return nil, fmt.Errorf("%w: %d connections have not proved themselves yet, the most this server holds; try again", ErrBusy, n)
 	}
 	s := p.sources[src]
 	if s == nil {
@@ -88,7 +103,7 @@ func (p *Pool) Admit(nc net.Conn) (*Entry, error) {
 	}
 	e := &Entry{p: p, conn: nc, src: s, srcName: src, at: time.Now(), held: true}
 	e.all, e.mine = p.silent.PushBack(e), s.silent.PushBack(e)
-	p.n++
+	p.held[e] = struct{}{}
 	s.n++
 	return e, nil
 }

@@ -216,3 +216,23 @@ func TestForFiles(t *testing.T) {
 		t.Error("a reserve over the limit leaves files free")
 	}
 }
+
+// TestCloseAll closes every connection held, heard from or not, and
+// refuses those that come after.
+func TestCloseAll(t *testing.T) {
+	t.Parallel()
+	l := newLoopback(t)
+	p := NewPool(Limits{Conns: 10, PerSource: 10})
+	silent, server := l.dial("127.0.0.1")
+	admit(t, p, server)
+	spoke, server := l.dial("127.0.0.2")
+	admit(t, p, server).Spoke()
+	p.CloseAll()
+	if !closedByServer(silent) || !closedByServer(spoke) {
+		t.Error("a connection held is still open after CloseAll")
+	}
+	_, server = l.dial("127.0.0.3")
+	if _, err := p.Admit(server); !errors.Is(err, ErrBusy) {
+		t.Errorf("after CloseAll: %v, want ErrBusy", err)
+	}
+}
