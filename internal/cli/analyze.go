@@ -5,12 +5,17 @@ import (
 	"fmt"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/verify"
 )
 
-func analyzeCmd(_ context.Context, e *env, args []string) error {
+// testHookAnalyze, when set (by tests), is called with the run directory
+// once analyzeCmd has parsed its flags.
+var testHookAnalyze func(dir string)
+
+func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D] [--clock sync|raw] [--verify [--fix]] [--junit FILE]")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
 	clockMode := clockFlag(fs)
@@ -20,6 +25,10 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
+	}
+	defer errs.Recover("analyzing "+pos[0], &err)
+	if testHookAnalyze != nil {
+		testHookAnalyze(pos[0])
 	}
 	// A run whose controller died is rebuilt from its spool first, so that
 	// --verify checks the recovered files.

@@ -1,7 +1,6 @@
 package rundir
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -196,35 +195,6 @@ func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 		r.IntendedNs = s.Intended + off
 	}
 	return r
-}
-
-// ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
-// row, handing fn up to RowChunk rows at a time; the slice is reused once
-// fn returns, and an error from fn stops the scan.
-func ScanRows(dir, name string, fn func(rows []Row) error) error {
-	path := filepath.Join(dir, name)
-	pf, f, err := openParquet(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := parquet.NewGenericReader[Row](pf)
-	defer r.Close()
-	buf := make([]Row, RowChunk)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			if ferr := fn(buf[:n]); ferr != nil {
-				return ferr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
 }
 
 // openParquet opens the Parquet file at path; the caller closes f.

@@ -10,6 +10,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -36,7 +37,7 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 	errc := make(chan error, 1)
 	go func() {
 		defer close(full)
-		errc <- produce(pf, newMapperCache(mapping), free, full, stop)
+		errc <- produceSafely(pf, newMapperCache(mapping), free, full, stop)
 	}()
 	var ferr error
 	for b := range full {
@@ -53,39 +54,59 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 	return ferr
 }
 
+// produceSafely is produce, a panic made an error (it runs in a goroutine
+// of its own, where nobody else can recover it).
+func produceSafely(pf *parquet.File, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) (err error) {
+	defer errs.Recover("reading the calls", &err)
+	return produce(pf, mc, free, full, stop)
+}
+
+// testHookRowGroup, when set (by tests), is called before each row group
+// is read.
+var testHookRowGroup func()
+
 // produce decodes every row group of pf into batches taken from free and
 // sent to full, until done or stop.
 func produce(pf *parquet.File, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) error {
 	for _, rg := range pf.RowGroups() {
-		rd, err := newRowGroupReader(rg)
-		if err != nil {
+		if testHookRowGroup != nil {
+			testHookRowGroup()
+		}
+		more, err := produceGroup(rg, mc, free, full, stop)
+		if err != nil || !more {
 			return err
 		}
-		for {
-			var b []sample.Call
-			select {
-			case b = <-free:
-			case <-stop:
-				rd.close()
-				return nil
-			}
-			b, err = rd.read(b, mc)
-			if len(b) > 0 {
-				full <- b
-			} else {
-				free <- b // nothing read: keep the buffer
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				rd.close()
-				return err
-			}
-		}
-		rd.close()
 	}
 	return nil
+}
+
+// produceGroup is produce for one row group; false once stopped.
+func produceGroup(rg parquet.RowGroup, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) (bool, error) {
+	rd, err := newRowGroupReader(rg)
+	if err != nil {
+		return false, err
+	}
+	defer rd.close()
+	for {
+		var b []sample.Call
+		select {
+		case b = <-free:
+		case <-stop:
+			return false, nil
+		}
+		b, err = rd.read(b, mc)
+		if len(b) > 0 {
+			full <- b
+		} else {
+			free <- b // nothing read: keep the buffer
+		}
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }
 
 // Columns of samples.parquet that the analysis reads.
@@ -100,6 +121,9 @@ const (
 )
 
 var colNames = [numCols]string{"tester", "start_ns", "end_ns", "local_start_ns", "status", "bytes"}
+
+// colKinds is what each of colNames holds.
+var colKinds = [numCols]colKind{kindInt32, kindTime, kindTime, kindTime, kindStatus, kindInt64}
 
 // colClient is the column of the client index, which files written
 // before clients_per_tester lack: their calls are all of client 0.
@@ -130,8 +154,8 @@ type rowGroupReader struct {
 // newRowGroupReader opens the analysis columns of rg.
 func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	rd := &rowGroupReader{}
-	open := func(name string) (*column, error) {
-		c, err := openColumn(rg, name)
+	open := func(name string, kind colKind) (*column, error) {
+		c, err := openColumn(rg, name, kind)
 		if err != nil {
 			rd.close()
 			return nil, err
@@ -141,19 +165,20 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	}
 	var err error
 	for i, name := range colNames {
-		if rd.cols[i], err = open(name); err != nil {
+		if rd.cols[i], err = open(name, colKinds[i]); err != nil {
 			return nil, err
 		}
 	}
 	optional, names := []**column{&rd.client, &rd.intended}, []string{colClient, colIntended}
+	kinds := []colKind{kindUint32, kindTime}
 	for i := range colPhases {
-		optional, names = append(optional, &rd.phases[i]), append(names, colPhases[i])
+		optional, names, kinds = append(optional, &rd.phases[i]), append(names, colPhases[i]), append(kinds, kindInt64)
 	}
 	for i, name := range names {
 		if _, ok := rg.Schema().Lookup(name); !ok || i >= 2 && allZero(rg, name) {
 			continue
 		}
-		if *optional[i], err = open(name); err != nil {
+		if *optional[i], err = open(name, kinds[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -162,7 +187,7 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 		if !ok || !f.Leaf() || allNull(rg, f.Name()) {
 			continue
 		}
-		c, err := open(f.Name())
+		c, err := open(f.Name(), kindDouble)
 		if err != nil {
 			return nil, err
 		}
@@ -202,18 +227,12 @@ func (rd *rowGroupReader) close() {
 // read appends up to cap(b) calls to b; io.EOF once the row group is done.
 func (rd *rowGroupReader) read(b []sample.Call, mc *mapperCache) ([]sample.Call, error) {
 	for len(b) < cap(b) {
-		n := cap(b) - len(b)
-		for _, c := range rd.all {
-			if err := c.fill(); err != nil {
-				if errors.Is(err, io.EOF) && c == rd.cols[0] {
-					return b, io.EOF
-				}
-				if errors.Is(err, io.EOF) {
-					err = fmt.Errorf("column %s ends before column %s", c.name, rd.cols[0].name)
-				}
-				return b, err
-			}
-			n = min(n, c.available())
+		n, err := fillAll(rd.all, cap(b)-len(b)) // rd.all[0] is the tester column
+		if err != nil {
+			return b, err
+		}
+		if n == 0 {
+			return b, io.EOF
 		}
 		b = rd.take(b, n, mc)
 	}
