@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/verify"
 )
 
@@ -35,6 +37,7 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	if _, err := pipeline.Recover(pos[0], e.stderr); err != nil {
 		return err
 	}
+	sayUnfetched(e, pos[0])
 	if *doVerify || *fix {
 		if err := verifyRun(e, pos[0], *fix); err != nil {
 			return err
@@ -88,4 +91,17 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout, path)
 	return nil
+}
+
+// sayUnfetched says which ssh hosts of the run may still hold testers'
+// spools never fetched (the controller died, or its cleanup kept them).
+func sayUnfetched(e *env, dir string) {
+	r, err := testbed.ReadSSHRun(dir)
+	if err != nil {
+		return
+	}
+	if hosts := r.Unfetched(); len(hosts) > 0 {
+		fmt.Fprintf(e.stderr, "the testers' own spools on %s were not fetched: their samples are not in this analysis; `diperf fetch %s` brings them in\n",
+			strings.Join(hosts, ", "), dir)
+	}
 }

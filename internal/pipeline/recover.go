@@ -12,6 +12,7 @@ import (
 	"sort"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 )
@@ -48,7 +49,25 @@ func (r *Recovery) String() string {
 // to recover, and an error that says what is missing when the raw files
 // are absent and there is no spool to rebuild them from. A directory
 // without experiment.yaml is no run directory: nothing to recover.
-func Recover(dir string, progress io.Writer) (*Recovery, error) {
+//
+// Then, recovered or not, it merges the testers' own spools the run
+// directory holds (mergeSpools): what they hold that the files lack.
+func Recover(dir string, progress io.Writer) (rec *Recovery, err error) {
+	defer errs.Recover("recovering "+dir, &err)
+	if rec, err = recoverSpool(dir, progress); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(rundir.Path(dir, rundir.Experiment)); err != nil {
+		return rec, nil
+	}
+	if _, err := mergeSpools(dir, progress); err != nil {
+		return rec, fmt.Errorf("%s: %w", dir, err)
+	}
+	return rec, nil
+}
+
+// recoverSpool is Recover without the merge of the testers' spools.
+func recoverSpool(dir string, progress io.Writer) (*Recovery, error) {
 	if _, err := os.Stat(rundir.Path(dir, rundir.Experiment)); err != nil {
 		return nil, nil // not a run directory: Load says so
 	}

@@ -41,8 +41,7 @@ var rowFields = []rowField{
 // ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
 // row, handing fn up to RowChunk rows at a time; the slice is reused once
 // fn returns, and an error from fn stops the scan. It reads every faithful
-// encoding of the columns the analysis reads (see columnType); the rows'
-// Extras are not read.
+// encoding of its columns (see columnType), the extras columns too.
 func ScanRows(dir, name string, fn func(rows []Row) error) error {
 	path := filepath.Join(dir, name)
 	pf, f, err := openParquet(path)
@@ -67,15 +66,36 @@ func ScanRows(dir, name string, fn func(rows []Row) error) error {
 	return nil
 }
 
+// rowScanner reads the rows of one row group column by column.
+type rowScanner struct {
+	cols   []*column // Row's columns the file has, then the extras columns
+	sets   []func(*Row, *column, int)
+	extras []*column
+	keys   []string // of each extras column
+}
+
 // scanGroup hands the rows of rg to fn, len(buf) at most at a time.
 func scanGroup(rg parquet.RowGroup, buf []Row, fn func([]Row) error) error {
-	var cols []*column
-	var sets []func(*Row, *column, int)
-	defer func() {
-		for _, c := range cols {
-			c.close()
+	sc := &rowScanner{}
+	defer sc.close()
+	if err := sc.open(rg); err != nil {
+		return err
+	}
+	for {
+		n, err := fillAll(sc.cols, len(buf))
+		if err != nil || n == 0 {
+			return err
 		}
-	}()
+		rows := buf[:n]
+		sc.take(rows)
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+}
+
+// open opens the columns of rg that make Rows.
+func (sc *rowScanner) open(rg parquet.RowGroup) error {
 	for _, fd := range rowFields {
 		if _, ok := rg.Schema().Lookup(fd.name); !ok && !fd.required {
 			continue
@@ -84,27 +104,41 @@ func scanGroup(rg parquet.RowGroup, buf []Row, fn func([]Row) error) error {
 		if err != nil {
 			return err
 		}
-		cols, sets = append(cols, c), append(sets, fd.set)
+		sc.cols, sc.sets = append(sc.cols, c), append(sc.sets, fd.set)
 	}
-	for {
-		n, err := fillAll(cols, len(buf))
+	names, keys := extraColumns(rg)
+	for _, name := range names {
+		c, err := openColumn(rg, name, kindDouble)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
-			return nil
+		sc.cols, sc.extras = append(sc.cols, c), append(sc.extras, c)
+	}
+	sc.keys = keys
+	return nil
+}
+
+// take fills rows from the next len(rows) values every column holds.
+func (sc *rowScanner) take(rows []Row) {
+	clear(rows)
+	ext := newExtras(sc.extras, len(rows))
+	for k := range rows {
+		rows[k].Extras, ext = extrasAt(sc.extras, sc.keys, k, ext)
+	}
+	for j, set := range sc.sets {
+		for k := range rows {
+			set(&rows[k], sc.cols[j], sc.cols[j].off+k)
 		}
-		rows := buf[:n]
-		clear(rows)
-		for j, c := range cols {
-			for k := range rows {
-				sets[j](&rows[k], c, c.off+k)
-			}
-			c.off += n
-		}
-		if err := fn(rows); err != nil {
-			return err
-		}
+	}
+	for _, c := range sc.cols {
+		c.off += len(rows)
+	}
+}
+
+// close releases every open column.
+func (sc *rowScanner) close() {
+	for _, c := range sc.cols {
+		c.close()
 	}
 }
 

@@ -182,17 +182,15 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 			return nil, err
 		}
 	}
-	for _, f := range rg.Schema().Fields() {
-		key, ok := strings.CutPrefix(f.Name(), ExtraPrefix)
-		if !ok || !f.Leaf() || allNull(rg, f.Name()) {
-			continue
-		}
-		c, err := open(f.Name(), kindDouble)
+	names, keys := extraColumns(rg)
+	for _, name := range names {
+		c, err := open(name, kindDouble)
 		if err != nil {
 			return nil, err
 		}
-		rd.extras, rd.keys = append(rd.extras, c), append(rd.keys, key)
+		rd.extras = append(rd.extras, c)
 	}
+	rd.keys = keys
 	return rd, nil
 }
 
@@ -262,7 +260,7 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 			phases[k] = col.i64[col.off:][:n]
 		}
 	}
-	ext := rd.newExtras(n)
+	ext := newExtras(rd.extras, n)
 	for i := range n {
 		s := local[i]
 		if m := mc.get(tester[i]); m != nil {
@@ -278,7 +276,7 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 		}
 		call.Phases = sample.Phases{DNS: valueAt(phases[0], i), Connect: valueAt(phases[1], i),
 			TLS: valueAt(phases[2], i), FirstByte: valueAt(phases[3], i)}
-		call.Extras, ext = rd.extrasAt(i, ext)
+		call.Extras, ext = extrasAt(rd.extras, rd.keys, i, ext)
 		b = append(b, call)
 	}
 	for _, col := range rd.all {
@@ -295,12 +293,13 @@ func valueAt(v []int64, i int) int64 {
 	return v[i]
 }
 
-// newExtras returns room for the extras of the next n rows: one slice
-// for them all, which the calls' Extras share. It is never reused, since
-// the analysis may still hold the calls of an earlier batch.
-func (rd *rowGroupReader) newExtras(n int) []sample.Extra {
+// newExtras returns room for the extras of the next n rows of the extras
+// columns cols: one slice for them all, which the rows' Extras share. It
+// is never reused, since the caller may still hold the rows of an earlier
+// batch.
+func newExtras(cols []*column, n int) []sample.Extra {
 	total := 0
-	for _, col := range rd.extras {
+	for _, col := range cols {
 		for _, h := range col.has[col.off:][:n] {
 			if h {
 				total++
@@ -313,19 +312,30 @@ func (rd *rowGroupReader) newExtras(n int) []sample.Extra {
 	return make([]sample.Extra, 0, total)
 }
 
-// extrasAt appends the extras of the i-th of the next rows to ext and
-// returns them (nil for none) and ext.
-func (rd *rowGroupReader) extrasAt(i int, ext []sample.Extra) ([]sample.Extra, []sample.Extra) {
+// extrasAt appends the extras of the i-th of the next rows of the extras
+// columns cols (of keys) to ext and returns them (nil for none) and ext.
+func extrasAt(cols []*column, keys []string, i int, ext []sample.Extra) ([]sample.Extra, []sample.Extra) {
 	from := len(ext)
-	for k, col := range rd.extras {
+	for k, col := range cols {
 		if j := col.off + i; col.has[j] {
-			ext = append(ext, sample.Extra{Key: rd.keys[k], Value: col.f64[j]})
+			ext = append(ext, sample.Extra{Key: keys[k], Value: col.f64[j]})
 		}
 	}
 	if len(ext) == from {
 		return nil, ext
 	}
 	return ext[from:len(ext):len(ext)], ext
+}
+
+// extraColumns names the extras columns of rg that hold a value.
+func extraColumns(rg parquet.RowGroup) (names, keys []string) {
+	for _, f := range rg.Schema().Fields() {
+		key, ok := strings.CutPrefix(f.Name(), ExtraPrefix)
+		if ok && f.Leaf() && !allNull(rg, f.Name()) {
+			names, keys = append(names, f.Name()), append(keys, key)
+		}
+	}
+	return names, keys
 }
 
 // mapperCache looks up the clock mapper of each tester once.
