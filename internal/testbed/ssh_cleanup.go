@@ -113,9 +113,30 @@ func (t *SSH) sweepHost(h *sshHost, settled []byte) (int, error) {
 		kept, _ = strconv.Atoi(strings.Fields(rest)[0])
 	}
 	if !t.tb.KeepFiles {
+		made := h.made
 		if err := h.removeMade(); err != nil {
 			return kept, errors.Join(sweepErr, fmt.Errorf("%s: removing the deployed files: %w", h.t.name, err))
 		}
+		if kept != 0 {
+			sweepErr = errors.Join(sweepErr, h.keepFolders(t.runRel(), made))
+		}
 	}
 	return kept, sweepErr
+}
+
+// keepFolders records in the run's MadeFile on h the folders it made that
+// the spools it kept hold up (those of made still there): `diperf fetch`
+// removes them once it took the spools.
+func (h *sshHost) keepFolders(runRel string, made []string) error {
+	if h.sftp == nil {
+		return nil
+	}
+	var left []string
+	for _, p := range made {
+		if st, err := h.sftp.Stat(p); err == nil && st.IsDir() {
+			left = append(left, p)
+		}
+	}
+	h.made = left
+	return h.writeMade(runRel)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"strings"
 	"sync"
 
 	"github.com/pkg/sftp"
@@ -120,10 +121,30 @@ func (h *sshHost) fetchSpools(runRel string, dest func(int) string) (n int, size
 		}
 		n, size = n+1, size+m
 	}
-	_ = h.sftp.RemoveDirectory(dir)
+	h.removeFetchedRun(runRel)
+	return n, size, nil
+}
+
+// removeFetchedRun removes the run's folder on h, its spools fetched, and
+// the folders its MadeFile lists, newest first, those that are empty: a
+// folder only, never a file (another run may have put it there since).
+func (h *sshHost) removeFetchedRun(runRel string) {
+	made := h.abs(path.Join(runRel, MadeFile))
+	var paths []string
+	if f, err := h.sftp.Open(made); err == nil {
+		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+		f.Close()
+		paths = strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	}
+	_ = h.sftp.RemoveDirectory(h.abs(path.Join(runRel, SpoolDir)))
+	_ = h.sftp.Remove(made)
 	_ = h.sftp.RemoveDirectory(h.abs(runRel))
 	_ = h.sftp.RemoveDirectory(h.abs("runs"))
-	return n, size, nil
+	for i := len(paths) - 1; i >= 0; i-- {
+		if path.IsAbs(paths[i]) {
+			_ = h.sftp.RemoveDirectory(paths[i])
+		}
+	}
 }
 
 // fetchFile copies remote to local, whole and synced, or not at all.

@@ -84,7 +84,9 @@ type StaleSweep struct {
 // whose recorded tester sessions have no live process, and the paths its
 // MadeFile lists, newest first (folders only when empty; nothing outside
 // dir); the testers' spools stay, for `diperf fetch` (removeRun). The
-// paths it leaves because they are dir or above it are in Adopt.
+// paths it leaves because they are dir or above it are in Adopt, but
+// those of a run whose spools stay, which stay in its MadeFile: `diperf
+// fetch` removes them (when empty) once it took the spools.
 func SweepStale(dir, except string) (StaleSweep, error) {
 	sw := StaleSweep{Kept: map[string]int{}}
 	runs := filepath.Join(dir, "runs")
@@ -104,15 +106,18 @@ func SweepStale(dir, except string) (StaleSweep, error) {
 		if len(groupsOfSessions(sids)) > 0 {
 			continue // a run in progress
 		}
-		sw.Adopt = append(sw.Adopt, removeMade(dir, filepath.Join(rd, MadeFile))...)
+		adopt := removeMade(dir, filepath.Join(rd, MadeFile))
 		n, err := removeRun(rd, nil)
 		if err != nil {
 			return sw, fmt.Errorf("sweep: %w", err)
 		}
-		if n > 0 {
-			sw.Kept[e.Name()] = n
-		} else {
-			sw.Removed = append(sw.Removed, e.Name())
+		if n == 0 {
+			sw.Removed, sw.Adopt = append(sw.Removed, e.Name()), append(sw.Adopt, adopt...)
+			continue
+		}
+		sw.Kept[e.Name()] = n
+		if err := keepMade(rd, adopt); err != nil { // the folders above stay the run's, for diperf fetch
+			return sw, fmt.Errorf("sweep: %w", err)
 		}
 	}
 	_ = os.Remove(runs)
@@ -138,4 +143,12 @@ func removeMade(dir, made string) (adopt []string) {
 		}
 	}
 	return adopt
+}
+
+// keepMade rewrites the MadeFile of run folder rd to list paths.
+func keepMade(rd string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(rd, MadeFile), []byte(strings.Join(paths, "\x00")+"\x00"), 0o644)
 }
