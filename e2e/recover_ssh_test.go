@@ -21,9 +21,10 @@ import (
 // on those hosts removes what the killed one left there but the testers'
 // own spools, never fetched; `diperf fetch` brings them into the killed
 // run's directory and removes them from the hosts (no file stays), and
-// `diperf analyze` then stores every sample of any spool, the controller's
-// or the testers' (read here directly, on the hosts' disks), with lost =
-// produced − stored.
+// `diperf analyze` (which before the fetch said they were missing) then
+// stores every sample of any spool, the controller's or the testers'
+// (read here directly, on the hosts' disks), with lost = produced −
+// stored.
 func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	spec := sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{"tester_duration: 3s", "tester_duration: 60s",
@@ -48,6 +49,10 @@ func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
 	id := killedRunID(t, lab.Hosts[0])
 	own := hostSpools(t, lab.Hosts, id)
 	truth := readTruth(t, filepath.Join(out, rundir.Spool), own)
+	if r := diperf(t, time.Minute, "analyze", out); r.code != 0 || !strings.Contains(r.stderr, "were not fetched") ||
+		!strings.Contains(r.stderr, "diperf fetch "+out) {
+		t.Errorf("analyze before the fetch: exit %d; want it to say the testers' spools on the hosts are not fetched:\n%s", r.code, r.stderr)
+	}
 	dir = sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4})
 	out2 := filepath.Join(t.TempDir(), "run2")
 	if r := sshRun(t, dir, out2); r.code != 0 {
