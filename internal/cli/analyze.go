@@ -32,16 +32,8 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	if testHookAnalyze != nil {
 		testHookAnalyze(pos[0])
 	}
-	// A run whose controller died is rebuilt from its spool first, so that
-	// --verify checks the recovered files.
-	if _, err := pipeline.Recover(pos[0], e.stderr); err != nil {
+	if err := recoverRun(e, pos[0], *doVerify || *fix, *fix); err != nil {
 		return err
-	}
-	sayUnfetched(e, pos[0])
-	if *doVerify || *fix {
-		if err := verifyRun(e, pos[0], *fix); err != nil {
-			return err
-		}
 	}
 	if err := checkAnalysisFlags(*quantum, *clockMode); err != nil {
 		return err
@@ -58,6 +50,21 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
 	return checkThresholds(e, pos[0], &res.Summary, *junit)
+}
+
+// recoverRun rebuilds a run whose controller died from its spool and
+// merges the testers' own spools first, so that a verification (check)
+// checks the whole raw data; it says which ssh hosts may hold spools not
+// fetched.
+func recoverRun(e *env, dir string, check, fix bool) error {
+	if _, err := pipeline.Recover(dir, e.stderr); err != nil {
+		return err
+	}
+	sayUnfetched(e, dir)
+	if check {
+		return verifyRun(e, dir, fix)
+	}
+	return nil
 }
 
 // verifyRun checks (and with fix repairs) dir's raw data and prints the

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
@@ -90,47 +89,9 @@ func MergeSamples(dir string, testers []*TesterRecord, src SampleSource) (map[in
 	if err != nil {
 		return nil, err
 	}
-	mappers, ids := map[int]*clock.Mapper{}, map[int]string{}
-	for _, t := range testers {
-		mappers[t.Slot], ids[t.Slot] = clock.NewMapper(t.Syncs), t.ID
-	}
 	counts := map[int]uint64{}
-	set := NewSampleSet()
 	err = WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
-		err := ScanRows(dir, Samples, func(rows []Row) error {
-			for i := range rows {
-				set.Add(rows[i].Tester, rows[i].Client, uint64(rows[i].Seq))
-				counts[int(rows[i].Tester)]++
-			}
-			return put(rows)
-		})
-		if err != nil {
-			return err
-		}
-		rows := make([]Row, 0, RowChunk)
-		err = src(func(slot int, b *protocol.Batch) error {
-			m := mappers[slot]
-			if m == nil {
-				m = clock.NewMapper(nil)
-			}
-			for _, s := range b.Samples {
-				if !set.Add(int32(slot), s.Client, s.Seq) {
-					continue
-				}
-				counts[slot]++
-				if rows = append(rows, toRow(slot, ids[slot], m, s)); len(rows) == cap(rows) {
-					if err := put(rows); err != nil {
-						return err
-					}
-					rows = rows[:0]
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		return put(rows)
+		return mergeRows(dir, testers, src, counts, put)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("merging the testers' spools into %s: %w", filepath.Join(dir, Samples), err)
@@ -159,4 +120,38 @@ func mergedKeys(dir string, src SampleSource) ([]string, error) {
 		return nil
 	})
 	return keys.sorted(), err
+}
+
+// mergeRows hands put the rows of dir's samples.parquet, then the samples
+// of src not among them by (tester, client, seq), each once; it counts
+// the rows of each tester in counts.
+func mergeRows(dir string, testers []*TesterRecord, src SampleSource, counts map[int]uint64, put func([]Row) error) error {
+	set := NewSampleSet()
+	err := ScanRows(dir, Samples, func(rows []Row) error {
+		for i := range rows {
+			set.Add(rows[i].Tester, rows[i].Client, uint64(rows[i].Seq))
+			counts[int(rows[i].Tester)]++
+		}
+		return put(rows)
+	})
+	if err != nil {
+		return err
+	}
+	sink := newRowSink(testers, put)
+	err = src(func(slot int, b *protocol.Batch) error {
+		for _, s := range b.Samples {
+			if !set.Add(int32(slot), s.Client, s.Seq) {
+				continue
+			}
+			counts[slot]++
+			if err := sink.add(slot, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return sink.flush()
 }
