@@ -30,7 +30,12 @@ func fetchCmd(ctx context.Context, e *env, args []string) error {
 	} else if errors.Is(err, rundir.ErrSpoolInUse) {
 		return fmt.Errorf("%w; wait for `diperf run` to end, then fetch %s", err, dir)
 	}
-	got, err := testbed.Fetch(ctx, dir, exp.Testbed, func(slot int) string { return rundir.TesterSpoolPath(dir, slot) })
+	got, err := testbed.Fetch(ctx, dir, exp.Testbed, func(slot int) string {
+		if slot >= exp.Schedule.Testers {
+			return "" // no tester of the run: a file the host made up
+		}
+		return rundir.TesterSpoolPath(dir, slot)
+	})
 	sayFetched(e.stdout, dir, got)
 	return err
 }

@@ -19,7 +19,10 @@ const MergedEvent = "spools-merged"
 // testerSpools are the testers' own spools of a run directory, read as
 // one SampleSource: each batch of a tester the run knows, from the spool
 // its name says is that tester's (another tester's batch there is
-// skipped), its produced count noted.
+// skipped), its produced count noted. A tester numbers its samples 1, 2,
+// ... and writes each to its spool before it sends it, with the count it
+// produced so far: a sample numbered 0 or past its batch's count cannot
+// be, and is skipped; a batch left with no sample says nothing.
 type testerSpools struct {
 	paths    []string
 	known    map[int]bool
@@ -59,7 +62,7 @@ func (ts *testerSpools) each(visit func(slot int, b *protocol.Batch) error) erro
 				ts.skipped += uint64(len(b.Samples))
 				return nil
 			}
-			ts.produced[slot] = max(ts.produced[slot], b.Produced)
+			b = ts.valid(slot, b)
 			verr = visit(slot, b)
 			return verr
 		}})
@@ -71,6 +74,27 @@ func (ts *testerSpools) each(visit func(slot int, b *protocol.Batch) error) erro
 		}
 	}
 	return nil
+}
+
+// valid returns b without its samples numbered 0 or past its produced
+// count (counted skipped); the count is noted as what tester slot said
+// it produced when a sample is left.
+func (ts *testerSpools) valid(slot int, b *protocol.Batch) *protocol.Batch {
+	keep := b.Samples[:0:0]
+	for _, s := range b.Samples {
+		if s.Seq == 0 || s.Seq > b.Produced {
+			ts.skipped++
+			continue
+		}
+		keep = append(keep, s)
+	}
+	if len(keep) > 0 {
+		ts.produced[slot] = max(ts.produced[slot], b.Produced)
+	}
+	if len(keep) == len(b.Samples) {
+		return b
+	}
+	return &protocol.Batch{Produced: b.Produced, Samples: keep}
 }
 
 // Merge is what mergeSpools added to a run.
@@ -155,7 +179,7 @@ func (m *Merge) String(ts *testerSpools) string {
 	s := fmt.Sprintf("merged %d samples from %d testers' own spools (%s) that the run's files lacked", m.Samples, m.Spools,
 		filepath.Join(rundir.LogDir, "*"+rundir.SpoolExt))
 	if ts.skipped > 0 {
-		s += fmt.Sprintf("; %d samples of testers the run does not know, or in another tester's spool, left out", ts.skipped)
+		s += fmt.Sprintf("; %d samples of testers the run does not know, in another tester's spool, or numbered past what their tester said it produced, left out", ts.skipped)
 	}
 	return s
 }

@@ -74,8 +74,9 @@ func checkCounts(t *testing.T, dir string, want map[int][3]uint64) {
 // TestRecoveryMergesTheTestersSpools: a controller killed mid-run spooled
 // seqs 1..50 of each of three testers; the testers' own spools hold more.
 // The recovery stores every sample of any spool once by (tester, client,
-// seq), leaves out a batch in another tester's spool and one of a tester
-// the run does not know, makes lost produced − stored, removes the
+// seq), leaves out a batch in another tester's spool, one of a tester
+// the run does not know and samples numbered 0 or past their batch's
+// produced count, makes lost produced − stored, removes the
 // spools it read, and a second analysis changes nothing.
 func TestRecoveryMergesTheTestersSpools(t *testing.T) {
 	t.Parallel()
@@ -86,7 +87,8 @@ func TestRecoveryMergesTheTestersSpools(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, rundir.LogDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeOwnSpool(t, rundir.TesterSpoolPath(dir, 0), 0, ownBatch(1, 30, 30, 0), ownBatch(31, 55, 57, 0))
+	writeOwnSpool(t, rundir.TesterSpoolPath(dir, 0), 0, ownBatch(1, 30, 30, 0), ownBatch(31, 55, 57, 0),
+		ownBatch(0, 0, 57, 0), ownBatch(1000, 1000, 57, 0)) // numbers no tester gives: left out
 	writeOwnSpool(t, rundir.TesterSpoolPath(dir, 1), 1, ownBatch(1, 60, 60, 0))
 	writeOwnSpool(t, rundir.TesterSpoolPath(dir, 2), 1, ownBatch(61, 70, 70, 0)) // tester 1's batch in tester 2's spool
 	writeOwnSpool(t, filepath.Join(dir, rundir.LogDir, "joined.spool"), 9, ownBatch(1, 5, 5, 0), ownBatch(50, 50, 50, 0))
@@ -101,7 +103,7 @@ func TestRecoveryMergesTheTestersSpools(t *testing.T) {
 	// tester 0: its spool says 57 produced; 1: 60 (the controller saw 52);
 	// 2: 54 (its Done), and seq 50 of its client 1 is a sample of its own.
 	checkCounts(t, dir, map[int][3]uint64{0: {57, 55, 2}, 1: {60, 60, 0}, 2: {54, 51, 3}})
-	if s := out.String(); !strings.Contains(s, "merged 16 samples from 5 testers' own spools") || !strings.Contains(s, "16 samples of testers the run does not know") {
+	if s := out.String(); !strings.Contains(s, "merged 16 samples from 5 testers' own spools") || !strings.Contains(s, "18 samples of testers the run does not know") {
 		t.Errorf("the merge said %q", s)
 	}
 	if left, _ := rundir.TesterSpools(dir); len(left) != 0 {

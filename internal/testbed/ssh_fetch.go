@@ -27,7 +27,8 @@ type Fetched struct {
 // SSHRunFile records them) to this machine: spool/N.spool in the run's
 // folder on a host becomes dest(N), written whole and synced before the
 // host's copy is removed, so that a spool is on one side at least
-// whatever fails. First it ends what the run still runs there (diperf
+// whatever fails (dest "" leaves a file no tester of the run can have
+// written where it is). First it ends what the run still runs there (diperf
 // sweep: a run whose controller died). It logs in as the run's testbed
 // section tb says (identity_file, known_hosts, connect_timeout), as the
 // run did, and records in SSHRunFile which hosts are done.
@@ -108,7 +109,7 @@ func (h *sshHost) fetchSpools(runRel string, dest func(int) string) (n int, size
 	}
 	for _, e := range entries {
 		slot, ok := spoolSlot(e.Name())
-		if !ok || !e.Mode().IsRegular() {
+		if !ok || !e.Mode().IsRegular() || dest(slot) == "" {
 			continue
 		}
 		remote := path.Join(dir, e.Name())
