@@ -37,7 +37,8 @@ func foreignRun(t *testing.T, file string) string {
 }
 
 // TestForeignParquetAnalyzesTheSame analyzes the run with samples.parquet
-// as each tool writes it back: the summary must be the original's.
+// as each tool writes it back: the summary must be the original's; a file
+// with a wrong column type, or malformed, is refused as such (no panic).
 func TestForeignParquetAnalyzesTheSame(t *testing.T) {
 	t.Parallel()
 	want, err := Analysis(foreignRun(t, ""), Options{})
@@ -51,10 +52,13 @@ func TestForeignParquetAnalyzesTheSame(t *testing.T) {
 	for _, path := range files {
 		file := filepath.Base(path)
 		got, err := Analysis(foreignRun(t, file), Options{})
-		if strings.HasPrefix(file, "bad_") {
-			if err == nil || !strings.Contains(err.Error(), "column ") || errs.Code(err) == errs.CodeUsage {
-				t.Errorf("%s: %v; want a refusal that names the column", file, err)
-			}
+		switch {
+		case strings.HasPrefix(file, "bad_") && (err == nil || !strings.Contains(err.Error(), "column ") || errs.Code(err) == errs.CodeUsage):
+			t.Errorf("%s: %v; want a refusal that names the column", file, err)
+		case strings.HasPrefix(file, "malformed_") && (err == nil || errs.Code(err) == errs.CodeUsage):
+			t.Errorf("%s: %v; want it refused as malformed", file, err)
+		}
+		if strings.HasPrefix(file, "bad_") || strings.HasPrefix(file, "malformed_") {
 			continue
 		}
 		if err != nil {

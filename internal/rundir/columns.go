@@ -77,11 +77,22 @@ func (c *column) fill() error {
 			return fmt.Errorf("column %s: %w", c.name, err)
 		}
 		c.page, c.off = p, 0
-		if err := c.decode(p); err != nil {
+		if err := c.decodeSafely(p); err != nil {
 			return fmt.Errorf("column %s: %w", c.name, err)
 		}
 	}
 	return nil
+}
+
+// decodeSafely is decode, a panic of the Parquet decoder on a malformed
+// page (a dictionary index out of range, ...) made an error.
+func (c *column) decodeSafely(p parquet.Page) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("malformed page: %v", v)
+		}
+	}()
+	return c.decode(p)
 }
 
 // decode points the column at page p's values.

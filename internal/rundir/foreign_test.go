@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -111,6 +112,28 @@ func TestForeignParquetRefusedNamingTheColumn(t *testing.T) {
 		}
 		if _, err := scanAll(dir); err == nil || !strings.Contains(err.Error(), "column "+col) {
 			t.Errorf("%s: ScanRows says %v; want an error naming column %s", file, err, col)
+		}
+	}
+}
+
+// foreignMalformed are good files with bytes overwritten (gen.py): a
+// footer that made parquet-go panic as it opened the file, a gzip page, a
+// dictionary index past its dictionary.
+var foreignMalformed = []string{"malformed_footer.parquet", "malformed_gzip_page.parquet", "malformed_dictionary_index.parquet"}
+
+// TestMalformedParquetIsAnError reads files a crash or a bad disk could
+// leave: each is an error from both readers, that says the file or page
+// is malformed, not a panic, nor a defect of diperf (exit code 2).
+func TestMalformedParquetIsAnError(t *testing.T) {
+	t.Parallel()
+	for _, file := range foreignMalformed {
+		dir := withSamples(t, file)
+		_, err := streamAll(dir)
+		if err == nil || !strings.Contains(err.Error(), "malformed") || errs.Code(err) == errs.CodeUsage {
+			t.Errorf("%s: StreamCalls says %v; want it malformed", file, err)
+		}
+		if _, err := scanAll(dir); err == nil || errs.Code(err) == errs.CodeUsage {
+			t.Errorf("%s: ScanRows says %v; want an error", file, err)
 		}
 	}
 }

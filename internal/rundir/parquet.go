@@ -229,13 +229,24 @@ func openParquet(path string, opts ...parquet.FileOption) (pf *parquet.File, f *
 	}
 	st, err := f.Stat()
 	if err == nil {
-		pf, err = parquet.OpenFile(f, st.Size(), opts...)
+		pf, err = openFileSafely(f, st.Size(), opts)
 	}
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return pf, f, nil
+}
+
+// openFileSafely is parquet.OpenFile, a panic of its reader on a malformed
+// footer or page index made an error.
+func openFileSafely(f *os.File, size int64, opts []parquet.FileOption) (pf *parquet.File, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			pf, err = nil, fmt.Errorf("not a readable Parquet file (malformed: %v)", v)
+		}
+	}()
+	return parquet.OpenFile(f, size, opts...)
 }
 
 // CountSamples returns the number of rows of dir's samples.parquet, from

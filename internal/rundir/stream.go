@@ -196,7 +196,12 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 // allZero reports whether the statistics of column name of rg say that it
 // holds zeros only (the phase columns of a run without HTTP phases), so
 // that it need not be read.
-func allZero(rg parquet.RowGroup, name string) bool {
+func allZero(rg parquet.RowGroup, name string) (zero bool) {
+	defer func() {
+		if recover() != nil {
+			zero = false // malformed statistics say nothing: the column is read
+		}
+	}()
 	leaf, _ := rg.Schema().Lookup(name)
 	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
 	if !ok || leaf.Node.Type().Kind() != parquet.Int64 {

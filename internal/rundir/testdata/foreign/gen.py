@@ -5,6 +5,8 @@ internal/rundir and internal/pipeline read back: what DuckDB, pyarrow and
 Polars write when they rewrite the file, and three files diperf must refuse.
 Run it here: pip install duckdb pyarrow polars; python3 gen.py
 """
+import random
+
 import duckdb
 import polars as pl
 import pyarrow as pa
@@ -56,3 +58,25 @@ duck("bad_tester_double.parquet", "* REPLACE (tester::DOUBLE AS tester)")
 duck("bad_end_null.parquet", "* REPLACE (CASE WHEN seq = 3 THEN NULL ELSE end_ns END AS end_ns)")
 pq.write_table(cast(t, ["local_start_ns"], pa.timestamp("ns")), "bad_local_int96.parquet",
                use_deprecated_int96_timestamps=True)
+
+# Malformed: bytes of a good file overwritten at random (Python's seeded
+# random), the first mutation of each kind the fuzzing found: a footer whose
+# page index makes parquet-go panic as it opens the file, a gzip page, and a
+# dictionary index past the dictionary. diperf must say each is unreadable,
+# as an error, not a panic.
+
+
+def flip(src, seed, rounds, dst):
+    data = open(src, "rb").read()
+    random.seed(seed)
+    for _ in range(rounds + 1):
+        d = bytearray(data)
+        for _ in range(random.randint(1, 8)):
+            at = random.randrange(4, len(d) - 8)
+            d[at] = random.randrange(256)
+    open(dst, "wb").write(d)
+
+
+flip("polars.parquet", 7, 10, "malformed_footer.parquet")
+flip("pyarrow_plain_v2.parquet", 7, 11, "malformed_gzip_page.parquet")
+flip("pyarrow_timestamp.parquet", 7, 4, "malformed_dictionary_index.parquet")
