@@ -99,6 +99,7 @@ func crashRound(t *testing.T, exp string, at time.Duration) int {
 		t.Fatalf("processes of the run alive 5 s after its controller was killed: %s", describePIDs(left))
 	}
 	spooled := crashReadSpool(t, out)
+	truth := readTruth(t, filepath.Join(out, rundir.Spool), localTesterSpools(t, out))
 	res := diperf(t, time.Minute, "analyze", out)
 	if res.code != 0 {
 		t.Fatalf("analyze of the crashed run: exit %d\n%s", res.code, res.stderr)
@@ -111,17 +112,24 @@ func crashRound(t *testing.T, exp string, at time.Duration) int {
 	}
 	got := parquetSeqs(t, out)
 	for slot, seqs := range spooled {
-		if n := len(got[slot]); n != len(seqs) {
-			t.Errorf("tester %d: %d samples in the spool, %d in samples.parquet", slot, len(seqs), n)
+		n := 0
+		for _, seq := range seqs {
+			if got[slot][seq] {
+				n++
+			}
+		}
+		if n != len(seqs) {
+			t.Errorf("tester %d: %d samples in the spool, %d of them in samples.parquet", slot, len(seqs), n)
 		}
 	}
+	checkMerged(t, out, truth)
 	n, acked := crashCheckAcked(t, out, got)
 	total := 0
 	for _, seqs := range got {
 		total += len(seqs)
 	}
-	t.Logf("recovered %d samples of %d testers; %d testers logged %d acknowledged samples, all recovered unless said above",
-		total, len(got), n, acked)
+	t.Logf("recovered %d samples of %d testers (%d from their own spools only); %d testers logged %d acknowledged samples, all recovered unless said above",
+		total, len(got), truth.own, n, acked)
 	if res := diperf(t, time.Minute, "analyze", out); res.code != 0 || !strings.Contains(res.stdout, "incomplete run") {
 		t.Errorf("a second analyze: exit %d, stdout:\n%s\nstderr:\n%s", res.code, res.stdout, res.stderr)
 	}

@@ -369,45 +369,6 @@ func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
 	sshCheckClean(t, lab.Hosts, false)
 }
 
-// TestSSHControllerKilledLeavesNoLoad: a controller killed with SIGKILL
-// cleans nothing itself, but its SSH connections drop: every tester on
-// every host sees its stdin end, stops its clients (which ignore SIGTERM)
-// and exits, so no process of the run is left on any host. The next run
-// on those hosts removes what the killed one left there: no file stays.
-func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
-	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
-	spec := sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{"tester_duration: 3s", "tester_duration: 60s",
-		`"test -s data/payload.txt && sleep 0.05"`, `"trap '' TERM; sleep 1"`}}
-	dir := sshWriteExperiment(t, lab, spec)
-	out := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(bin, "run", "exp.yaml", "--out", out)
-	cmd.Dir = dir
-	run := startCmd(t, nil, cmd)
-	waitEvent(t, out, "started", 3)
-	for _, h := range lab.Hosts {
-		if procs, _ := h.Processes(); len(procs) < 2 { // at least a tester and a client
-			t.Fatalf("%s: no tester running before the kill: %v", h.Name, procs)
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	run.wait(t, 10*time.Second)
-	sshNoProcess(t, lab.Hosts)
-	if files, _ := lab.Hosts[0].Files(sshWork); len(files) == 0 {
-		t.Fatalf("the killed run left no file: the next run has nothing to sweep")
-	}
-	dir = sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4})
-	out2 := filepath.Join(t.TempDir(), "run2")
-	if r := sshRun(t, dir, out2); r.code != 0 {
-		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
-	}
-	if notes := strings.Join(sshEvents(t, out2, "testbed-note"), "\n"); strings.Count(notes, "1 stale run(s) removed") != 2 {
-		t.Errorf("the next run does not say it removed the killed run's folder on both hosts:\n%s", notes)
-	}
-	sshCheckClean(t, lab.Hosts, false)
-}
-
 // TestSSHKilledTesterSpoolRetrieved: a tester killed with SIGKILL on its
 // host is marked failed, and its own spool there (--spool in the run's
 // folder) is fetched over SFTP before the cleanup removes it.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"sync"
 
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -37,13 +38,27 @@ func NewParallel(cfg Config, workers int) (*Parallel, error) {
 		p.wg.Go(func() {
 			for b := range in {
 				if p.errs[w] == nil {
-					p.errs[w] = a.Add(b)
+					p.errs[w] = addSafely(a, b)
 				}
 				free <- b[:0]
 			}
 		})
 	}
 	return p, nil
+}
+
+// testHookAdd, when set (by tests), is called by a worker before it
+// folds a batch.
+var testHookAdd func()
+
+// addSafely folds b into a, a panic made an error: a worker's goroutine
+// is nobody else's to recover, and it must go on draining its batches.
+func addSafely(a *Accumulator, b []sample.Call) (err error) {
+	defer errs.Recover("analyzing the calls", &err)
+	if testHookAdd != nil {
+		testHookAdd()
+	}
+	return a.Add(b)
 }
 
 // Add hands calls to the workers; it copies them, so calls may be reused

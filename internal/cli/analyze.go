@@ -3,14 +3,21 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/verify"
 )
 
-func analyzeCmd(_ context.Context, e *env, args []string) error {
+// testHookAnalyze, when set (by tests), is called with the run directory
+// once analyzeCmd has parsed its flags.
+var testHookAnalyze func(dir string)
+
+func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	fs := newFlags(e, "analyze", "RUN_DIR [--quantum D] [--clock sync|raw] [--verify [--fix]] [--junit FILE]")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum, e.g. 100ms or 1m (default: the experiment's)")
 	clockMode := clockFlag(fs)
@@ -21,15 +28,12 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	// A run whose controller died is rebuilt from its spool first, so that
-	// --verify checks the recovered files.
-	if _, err := pipeline.Recover(pos[0], e.stderr); err != nil {
-		return err
+	defer errs.Recover("analyzing "+pos[0], &err)
+	if testHookAnalyze != nil {
+		testHookAnalyze(pos[0])
 	}
-	if *doVerify || *fix {
-		if err := verifyRun(e, pos[0], *fix); err != nil {
-			return err
-		}
+	if err := recoverRun(e, pos[0], *doVerify || *fix, *fix); err != nil {
+		return err
 	}
 	if err := checkAnalysisFlags(*quantum, *clockMode); err != nil {
 		return err
@@ -46,6 +50,21 @@ func analyzeCmd(_ context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
 	return checkThresholds(e, pos[0], &res.Summary, *junit)
+}
+
+// recoverRun rebuilds a run whose controller died from its spool and
+// merges the testers' own spools first, so that a verification (check)
+// checks the whole raw data; it says which ssh hosts may hold spools not
+// fetched.
+func recoverRun(e *env, dir string, check, fix bool) error {
+	if _, err := pipeline.Recover(dir, e.stderr); err != nil {
+		return err
+	}
+	sayUnfetched(e, dir)
+	if check {
+		return verifyRun(e, dir, fix)
+	}
+	return nil
 }
 
 // verifyRun checks (and with fix repairs) dir's raw data and prints the
@@ -79,4 +98,17 @@ func reportCmd(_ context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintln(e.stdout, path)
 	return nil
+}
+
+// sayUnfetched says which ssh hosts of the run may still hold testers'
+// spools never fetched (the controller died, or its cleanup kept them).
+func sayUnfetched(e *env, dir string) {
+	r, err := testbed.ReadSSHRun(dir)
+	if err != nil {
+		return
+	}
+	if hosts := r.Unfetched(); len(hosts) > 0 {
+		fmt.Fprintf(e.stderr, "the testers' own spools on %s were not fetched: their samples are not in this analysis; `diperf fetch %s` brings them in\n",
+			strings.Join(hosts, ", "), dir)
+	}
 }

@@ -39,6 +39,7 @@ func init() {
 		"demo":       {"start a demo target and load it past saturation, on this machine", demoCmd, false},
 		"target":     {"serve the demo service with a known capacity", targetCmd, false},
 		"analyze":    {"(re)analyze a run directory", analyzeCmd, false},
+		"fetch":      {"bring the testers' spools a run left on its ssh hosts into its directory", fetchCmd, false},
 		"report":     {"(re)draw a run directory's report.html", reportCmd, false},
 		"call":       {"make one call to a service (a client for experiments)", callCmd, false},
 		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},

@@ -28,7 +28,9 @@ const (
 // prefix), and spooled like a batch that came over the wire. Each tester
 // gets a `retrieved` event that says how many came back. It runs once
 // every session has ended, before the testbed's cleanup (which removes
-// the testers' files); it removes nothing itself.
+// the testers' files); it removes nothing itself, and settles
+// (testbed.Settler) the spools it needs no more: those whose every
+// sample arrived, and those it read whole.
 func (c *controller) retrieve() {
 	type job struct {
 		s *slot
@@ -38,8 +40,11 @@ func (c *controller) retrieve() {
 	c.mu.Lock()
 	for _, s := range c.slots {
 		r, ok := s.handle.(testbed.Retriever)
-		if ok && (s.rec.Failed || s.rec.Sent > s.rec.Received) {
+		switch {
+		case ok && (s.rec.Failed || s.rec.Sent > s.rec.Received):
 			jobs = append(jobs, job{s, r})
+		case ok:
+			settle(r) // every sample arrived
 		}
 	}
 	c.mu.Unlock()
@@ -57,25 +62,37 @@ func (c *controller) retrieve() {
 			data, err := j.r.Retrieve(ctx)
 			merge.Lock()
 			defer merge.Unlock()
-			c.takeSpool(j.s, data, err)
+			if c.takeSpool(j.s, data, err) {
+				settle(j.r)
+			}
 		}()
 	}
 	wg.Wait()
 }
 
+// settle tells r's testbed that the controller holds what it needs of
+// the tester's spool (testbed.Settler): its cleanup may remove it. A
+// spool not settled stays, for `diperf analyze` or `diperf fetch`.
+func settle(r testbed.Retriever) {
+	if st, ok := r.(testbed.Settler); ok {
+		st.SpoolSettled()
+	}
+}
+
 // takeSpool spools the samples of s's own spool (data) it does not have
-// yet and says so in a `retrieved` event (or `retrieve-error`).
-func (c *controller) takeSpool(s *slot, data []byte, err error) {
+// yet and says so in a `retrieved` event (or `retrieve-error`); it
+// reports whether it read the whole spool and spooled what it took.
+func (c *controller) takeSpool(s *slot, data []byte, err error) bool {
 	c.mu.Lock()
 	slot, id, have := s.rec.Slot, s.rec.ID, s.maxSeq
 	c.mu.Unlock()
 	if err != nil {
 		c.events.Add("retrieve-error", slot, id, err.Error())
-		return
+		return false
 	}
 	if data == nil {
 		c.events.Add("retrieved", slot, id, "0 samples: the tester left no spool")
-		return
+		return true
 	}
 	var took, produced uint64
 	var buf []byte
@@ -118,4 +135,5 @@ func (c *controller) takeSpool(s *slot, data []byte, err error) {
 		detail += "; then: " + err.Error()
 	}
 	c.events.Add("retrieved", slot, id, detail)
+	return err == nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/model"
 	"github.com/diperf/diperf/internal/report"
 	"github.com/diperf/diperf/internal/rundir"
@@ -15,8 +16,9 @@ import (
 )
 
 // Analysis loads dir and computes its analysis without writing anything.
-func Analysis(dir string, o Options) (*analyze.Result, error) {
-	_, res, err := analysis(dir, o)
+func Analysis(dir string, o Options) (res *analyze.Result, err error) {
+	defer errs.Recover("analyzing "+dir, &err)
+	_, res, err = analysis(dir, o)
 	return res, err
 }
 
@@ -39,7 +41,8 @@ func analysis(dir string, o Options) (*Dataset, *analyze.Result, error) {
 // clients.csv, summary.json (with the experiment's thresholds checked, see
 // ReadThresholds), model.json (removed when the data are too few for a
 // fit, so that no stale model outlives its data) and the report.
-func Derive(dir string, o Options) (*analyze.Result, error) {
+func Derive(dir string, o Options) (_ *analyze.Result, err error) {
+	defer errs.Recover("analyzing "+dir, &err)
 	d, res, err := analysis(dir, o)
 	if err != nil {
 		return nil, err
@@ -89,7 +92,8 @@ func ReadSummary(dir string) (*analyze.Summary, error) {
 // analysis (so that the report shows what summary.json says) and with its
 // model.json (fitted afresh, and not written, when there is none). It
 // returns the report's path.
-func Redraw(dir string, o Options) (string, error) {
+func Redraw(dir string, o Options) (_ string, err error) {
+	defer errs.Recover("drawing the report of "+dir, &err)
 	if o.Quantum == 0 {
 		q, err := lastQuantum(dir)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sample"
@@ -43,7 +44,8 @@ type Dataset struct {
 
 // Load reads a run directory's experiment and tester records. A run whose
 // controller died is first recovered from its spool (see Recover).
-func Load(dir string, o Options) (*Dataset, error) {
+func Load(dir string, o Options) (_ *Dataset, err error) {
+	defer errs.Recover("loading "+dir, &err)
 	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable run directory: %w", err)

@@ -1,9 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 )
@@ -48,7 +46,25 @@ func (r *Recovery) String() string {
 // to recover, and an error that says what is missing when the raw files
 // are absent and there is no spool to rebuild them from. A directory
 // without experiment.yaml is no run directory: nothing to recover.
-func Recover(dir string, progress io.Writer) (*Recovery, error) {
+//
+// Then, recovered or not, it merges the testers' own spools the run
+// directory holds (mergeSpools): what they hold that the files lack.
+func Recover(dir string, progress io.Writer) (rec *Recovery, err error) {
+	defer errs.Recover("recovering "+dir, &err)
+	if rec, err = recoverSpool(dir, progress); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(rundir.Path(dir, rundir.Experiment)); err != nil {
+		return rec, nil
+	}
+	if _, err := mergeSpools(dir, progress); err != nil {
+		return rec, fmt.Errorf("%s: %w", dir, err)
+	}
+	return rec, nil
+}
+
+// recoverSpool is Recover without the merge of the testers' spools.
+func recoverSpool(dir string, progress io.Writer) (*Recovery, error) {
 	if _, err := os.Stat(rundir.Path(dir, rundir.Experiment)); err != nil {
 		return nil, nil // not a run directory: Load says so
 	}
@@ -188,34 +204,4 @@ func (s *spoolState) lastMoment(recs []*rundir.TesterRecord) int64 {
 		}
 	}
 	return last
-}
-
-// Incomplete returns why dir's run is incomplete: the detail of its
-// RecoveredEvent, "" when it has none (or no events.jsonl).
-func Incomplete(dir string) (string, error) {
-	f, err := os.Open(rundir.Path(dir, rundir.Events))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	needle := []byte(`"` + RecoveredEvent + `"`)
-	for {
-		line, err := r.ReadBytes('\n')
-		if bytes.Contains(line, needle) {
-			var e rundir.Event
-			if json.Unmarshal(line, &e) == nil && e.Event == RecoveredEvent {
-				return "the controller stopped before the run ended; " + e.Detail, nil
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return "", nil
-		}
-		if err != nil {
-			return "", fmt.Errorf("reading %s: %w", rundir.Path(dir, rundir.Events), err)
-		}
-	}
 }

@@ -1,7 +1,6 @@
 package rundir
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -151,30 +150,16 @@ func WriteSamplesSpool(dir string, testers []*TesterRecord, sp *SpoolWriter) (ma
 
 // writeSamplesFrom writes samples.parquet from the spool frames r holds.
 func writeSamplesFrom(dir string, testers []*TesterRecord, keys []string, spool io.Reader) (map[int]uint64, error) {
-	mappers := map[int]*clock.Mapper{}
-	ids := map[int]string{}
-	for _, t := range testers {
-		mappers[t.Slot] = clock.NewMapper(t.Syncs)
-		ids[t.Slot] = t.ID
-	}
 	counts := map[int]uint64{}
 	err := WriteSampleRowsExtras(dir, keys, func(put func([]Row) error) error {
-		rows := make([]Row, 0, RowChunk)
+		sink := newRowSink(testers, put)
 		err := ReadSpoolFrom(spool, SpoolVisitor{
 			Sync: func(int, clock.Record) error { return nil },
 			Batch: func(slot int, b *protocol.Batch) error {
-				m := mappers[slot]
-				if m == nil {
-					m = clock.NewMapper(nil)
-				}
 				counts[slot] += uint64(len(b.Samples))
 				for _, s := range b.Samples {
-					rows = append(rows, toRow(slot, ids[slot], m, s))
-					if len(rows) == cap(rows) {
-						if err := put(rows); err != nil {
-							return err
-						}
-						rows = rows[:0]
+					if err := sink.add(slot, s); err != nil {
+						return err
 					}
 				}
 				return nil
@@ -183,9 +168,47 @@ func writeSamplesFrom(dir string, testers []*TesterRecord, keys []string, spool 
 		if err != nil {
 			return err
 		}
-		return put(rows)
+		return sink.flush()
 	})
 	return counts, err
+}
+
+// rowSink maps samples onto the global timeline with their testers'
+// syncs and hands them as rows to put, RowChunk at a time.
+type rowSink struct {
+	mappers map[int]*clock.Mapper
+	ids     map[int]string
+	rows    []Row
+	put     func([]Row) error
+}
+
+// newRowSink returns a sink for the samples of testers.
+func newRowSink(testers []*TesterRecord, put func([]Row) error) *rowSink {
+	k := &rowSink{mappers: map[int]*clock.Mapper{}, ids: map[int]string{}, rows: make([]Row, 0, RowChunk), put: put}
+	for _, t := range testers {
+		k.mappers[t.Slot], k.ids[t.Slot] = clock.NewMapper(t.Syncs), t.ID
+	}
+	return k
+}
+
+// add adds tester slot's sample s.
+func (k *rowSink) add(slot int, s sample.Sample) error {
+	m := k.mappers[slot]
+	if m == nil {
+		m = clock.NewMapper(nil)
+		k.mappers[slot] = m
+	}
+	if k.rows = append(k.rows, toRow(slot, k.ids[slot], m, s)); len(k.rows) == cap(k.rows) {
+		return k.flush()
+	}
+	return nil
+}
+
+// flush hands over the rows added since the last flush.
+func (k *rowSink) flush() error {
+	err := k.put(k.rows)
+	k.rows = k.rows[:0]
+	return err
 }
 
 func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
@@ -199,35 +222,6 @@ func toRow(slot int, id string, m *clock.Mapper, s sample.Sample) Row {
 	return r
 }
 
-// ScanRows reads the samples file dir/name (Samples, or SamplesOrig) row by
-// row, handing fn up to RowChunk rows at a time; the slice is reused once
-// fn returns, and an error from fn stops the scan.
-func ScanRows(dir, name string, fn func(rows []Row) error) error {
-	path := filepath.Join(dir, name)
-	pf, f, err := openParquet(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	r := parquet.NewGenericReader[Row](pf)
-	defer r.Close()
-	buf := make([]Row, RowChunk)
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			if ferr := fn(buf[:n]); ferr != nil {
-				return ferr
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-	}
-}
-
 // openParquet opens the Parquet file at path; the caller closes f.
 func openParquet(path string, opts ...parquet.FileOption) (pf *parquet.File, f *os.File, err error) {
 	f, err = os.Open(path)
@@ -236,13 +230,24 @@ func openParquet(path string, opts ...parquet.FileOption) (pf *parquet.File, f *
 	}
 	st, err := f.Stat()
 	if err == nil {
-		pf, err = parquet.OpenFile(f, st.Size(), opts...)
+		pf, err = openFileSafely(f, st.Size(), opts)
 	}
 	if err != nil {
 		f.Close()
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return pf, f, nil
+}
+
+// openFileSafely is parquet.OpenFile, a panic of its reader on a malformed
+// footer or page index made an error.
+func openFileSafely(f *os.File, size int64, opts []parquet.FileOption) (pf *parquet.File, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			pf, err = nil, fmt.Errorf("not a readable Parquet file (malformed: %v)", v)
+		}
+	}()
+	return parquet.OpenFile(f, size, opts...)
 }
 
 // CountSamples returns the number of rows of dir's samples.parquet, from

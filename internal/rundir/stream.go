@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/diperf/diperf/internal/clock"
+	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -36,7 +36,7 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 	errc := make(chan error, 1)
 	go func() {
 		defer close(full)
-		errc <- produce(pf, newMapperCache(mapping), free, full, stop)
+		errc <- produceSafely(pf, newMapperCache(mapping), free, full, stop)
 	}()
 	var ferr error
 	for b := range full {
@@ -53,39 +53,59 @@ func StreamCalls(dir string, mapping func(tester int32) *clock.Mapper, fn func([
 	return ferr
 }
 
+// produceSafely is produce, a panic made an error (it runs in a goroutine
+// of its own, where nobody else can recover it).
+func produceSafely(pf *parquet.File, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) (err error) {
+	defer errs.Recover("reading the calls", &err)
+	return produce(pf, mc, free, full, stop)
+}
+
+// testHookRowGroup, when set (by tests), is called before each row group
+// is read.
+var testHookRowGroup func()
+
 // produce decodes every row group of pf into batches taken from free and
 // sent to full, until done or stop.
 func produce(pf *parquet.File, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) error {
 	for _, rg := range pf.RowGroups() {
-		rd, err := newRowGroupReader(rg)
-		if err != nil {
+		if testHookRowGroup != nil {
+			testHookRowGroup()
+		}
+		more, err := produceGroup(rg, mc, free, full, stop)
+		if err != nil || !more {
 			return err
 		}
-		for {
-			var b []sample.Call
-			select {
-			case b = <-free:
-			case <-stop:
-				rd.close()
-				return nil
-			}
-			b, err = rd.read(b, mc)
-			if len(b) > 0 {
-				full <- b
-			} else {
-				free <- b // nothing read: keep the buffer
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				rd.close()
-				return err
-			}
-		}
-		rd.close()
 	}
 	return nil
+}
+
+// produceGroup is produce for one row group; false once stopped.
+func produceGroup(rg parquet.RowGroup, mc *mapperCache, free, full chan []sample.Call, stop chan struct{}) (bool, error) {
+	rd, err := newRowGroupReader(rg)
+	if err != nil {
+		return false, err
+	}
+	defer rd.close()
+	for {
+		var b []sample.Call
+		select {
+		case b = <-free:
+		case <-stop:
+			return false, nil
+		}
+		b, err = rd.read(b, mc)
+		if len(b) > 0 {
+			full <- b
+		} else {
+			free <- b // nothing read: keep the buffer
+		}
+		if errors.Is(err, io.EOF) {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }
 
 // Columns of samples.parquet that the analysis reads.
@@ -100,6 +120,9 @@ const (
 )
 
 var colNames = [numCols]string{"tester", "start_ns", "end_ns", "local_start_ns", "status", "bytes"}
+
+// colKinds is what each of colNames holds.
+var colKinds = [numCols]colKind{kindInt32, kindTime, kindTime, kindTime, kindStatus, kindInt64}
 
 // colClient is the column of the client index, which files written
 // before clients_per_tester lack: their calls are all of client 0.
@@ -130,8 +153,8 @@ type rowGroupReader struct {
 // newRowGroupReader opens the analysis columns of rg.
 func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	rd := &rowGroupReader{}
-	open := func(name string) (*column, error) {
-		c, err := openColumn(rg, name)
+	open := func(name string, kind colKind) (*column, error) {
+		c, err := openColumn(rg, name, kind)
 		if err != nil {
 			rd.close()
 			return nil, err
@@ -141,40 +164,44 @@ func newRowGroupReader(rg parquet.RowGroup) (*rowGroupReader, error) {
 	}
 	var err error
 	for i, name := range colNames {
-		if rd.cols[i], err = open(name); err != nil {
+		if rd.cols[i], err = open(name, colKinds[i]); err != nil {
 			return nil, err
 		}
 	}
 	optional, names := []**column{&rd.client, &rd.intended}, []string{colClient, colIntended}
+	kinds := []colKind{kindUint32, kindTime}
 	for i := range colPhases {
-		optional, names = append(optional, &rd.phases[i]), append(names, colPhases[i])
+		optional, names, kinds = append(optional, &rd.phases[i]), append(names, colPhases[i]), append(kinds, kindInt64)
 	}
 	for i, name := range names {
 		if _, ok := rg.Schema().Lookup(name); !ok || i >= 2 && allZero(rg, name) {
 			continue
 		}
-		if *optional[i], err = open(name); err != nil {
+		if *optional[i], err = open(name, kinds[i]); err != nil {
 			return nil, err
 		}
 	}
-	for _, f := range rg.Schema().Fields() {
-		key, ok := strings.CutPrefix(f.Name(), ExtraPrefix)
-		if !ok || !f.Leaf() || allNull(rg, f.Name()) {
-			continue
-		}
-		c, err := open(f.Name())
+	names, keys := extraColumns(rg)
+	for _, name := range names {
+		c, err := open(name, kindDouble)
 		if err != nil {
 			return nil, err
 		}
-		rd.extras, rd.keys = append(rd.extras, c), append(rd.keys, key)
+		rd.extras = append(rd.extras, c)
 	}
+	rd.keys = keys
 	return rd, nil
 }
 
 // allZero reports whether the statistics of column name of rg say that it
 // holds zeros only (the phase columns of a run without HTTP phases), so
 // that it need not be read.
-func allZero(rg parquet.RowGroup, name string) bool {
+func allZero(rg parquet.RowGroup, name string) (zero bool) {
+	defer func() {
+		if recover() != nil {
+			zero = false // malformed statistics say nothing: the column is read
+		}
+	}()
 	leaf, _ := rg.Schema().Lookup(name)
 	fc, ok := rg.ColumnChunks()[leaf.ColumnIndex].(*parquet.FileColumnChunk)
 	if !ok || leaf.Node.Type().Kind() != parquet.Int64 {
@@ -202,18 +229,12 @@ func (rd *rowGroupReader) close() {
 // read appends up to cap(b) calls to b; io.EOF once the row group is done.
 func (rd *rowGroupReader) read(b []sample.Call, mc *mapperCache) ([]sample.Call, error) {
 	for len(b) < cap(b) {
-		n := cap(b) - len(b)
-		for _, c := range rd.all {
-			if err := c.fill(); err != nil {
-				if errors.Is(err, io.EOF) && c == rd.cols[0] {
-					return b, io.EOF
-				}
-				if errors.Is(err, io.EOF) {
-					err = fmt.Errorf("column %s ends before column %s", c.name, rd.cols[0].name)
-				}
-				return b, err
-			}
-			n = min(n, c.available())
+		n, err := fillAll(rd.all, cap(b)-len(b)) // rd.all[0] is the tester column
+		if err != nil {
+			return b, err
+		}
+		if n == 0 {
+			return b, io.EOF
 		}
 		b = rd.take(b, n, mc)
 	}
@@ -243,7 +264,7 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 			phases[k] = col.i64[col.off:][:n]
 		}
 	}
-	ext := rd.newExtras(n)
+	ext := newExtras(rd.extras, n)
 	for i := range n {
 		s := local[i]
 		if m := mc.get(tester[i]); m != nil {
@@ -259,7 +280,7 @@ func (rd *rowGroupReader) take(b []sample.Call, n int, mc *mapperCache) []sample
 		}
 		call.Phases = sample.Phases{DNS: valueAt(phases[0], i), Connect: valueAt(phases[1], i),
 			TLS: valueAt(phases[2], i), FirstByte: valueAt(phases[3], i)}
-		call.Extras, ext = rd.extrasAt(i, ext)
+		call.Extras, ext = extrasAt(rd.extras, rd.keys, i, ext)
 		b = append(b, call)
 	}
 	for _, col := range rd.all {
@@ -274,39 +295,6 @@ func valueAt(v []int64, i int) int64 {
 		return 0
 	}
 	return v[i]
-}
-
-// newExtras returns room for the extras of the next n rows: one slice
-// for them all, which the calls' Extras share. It is never reused, since
-// the analysis may still hold the calls of an earlier batch.
-func (rd *rowGroupReader) newExtras(n int) []sample.Extra {
-	total := 0
-	for _, col := range rd.extras {
-		for _, h := range col.has[col.off:][:n] {
-			if h {
-				total++
-			}
-		}
-	}
-	if total == 0 {
-		return nil
-	}
-	return make([]sample.Extra, 0, total)
-}
-
-// extrasAt appends the extras of the i-th of the next rows to ext and
-// returns them (nil for none) and ext.
-func (rd *rowGroupReader) extrasAt(i int, ext []sample.Extra) ([]sample.Extra, []sample.Extra) {
-	from := len(ext)
-	for k, col := range rd.extras {
-		if j := col.off + i; col.has[j] {
-			ext = append(ext, sample.Extra{Key: rd.keys[k], Value: col.f64[j]})
-		}
-	}
-	if len(ext) == from {
-		return nil, ext
-	}
-	return ext[from:len(ext):len(ext)], ext
 }
 
 // mapperCache looks up the clock mapper of each tester once.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,7 @@ type Local struct {
 var (
 	_ Testbed   = (*Local)(nil)
 	_ Retriever = (*localHandle)(nil)
+	_ Settler   = (*localHandle)(nil)
 )
 
 // NewLocal returns the local testbed for an experiment's testbed section.
@@ -144,7 +146,8 @@ func secretPipe(secret []byte) (*os.File, error) {
 }
 
 // Cleanup waits for the testers it started to exit until ctx is done, then
-// kills the ones still running; it says how many it had to kill.
+// kills the ones still running; it says how many it had to kill. It
+// removes the testers' spools the controller settled (Settler).
 func (l *Local) Cleanup(ctx context.Context) error {
 	l.mu.Lock()
 	hs := l.started
@@ -165,8 +168,8 @@ func (l *Local) Cleanup(ctx context.Context) error {
 		case <-time.After(reapWait):
 		}
 	}
-	for _, h := range hs { // the controller took what it needed (Retrieve)
-		if h.spool != "" {
+	for _, h := range hs { // the others stay for diperf analyze to merge
+		if h.spool != "" && h.settled.Load() {
 			_ = os.Remove(h.spool)
 		}
 	}
@@ -204,6 +207,10 @@ func (h *localHandle) Retrieve(ctx context.Context) ([]byte, error) {
 	return b, nil
 }
 
+// SpoolSettled says the controller holds what it needs of the tester's
+// spool: Cleanup may remove it (testbed.Settler).
+func (h *localHandle) SpoolSettled() { h.settled.Store(true) }
+
 // reapWait bounds how long Cleanup waits for a killed tester to be reaped.
 const reapWait = 2 * time.Second
 
@@ -211,9 +218,12 @@ const reapWait = 2 * time.Second
 type localHandle struct {
 	cmd   *exec.Cmd
 	host  string
-	spool string        // the tester's own sample spool ("" = none)
-	done  chan struct{} // closed once the process has been reaped
-	err   error         // its exit, valid after done
+	spool string // the tester's own sample spool ("" = none)
+	// settled says the controller holds what it needs of the spool: Cleanup
+	// removes it (else `diperf analyze` merges it).
+	settled atomic.Bool
+	done    chan struct{} // closed once the process has been reaped
+	err     error         // its exit, valid after done
 
 	mu     sync.Mutex
 	reaped bool // the tester may be reaped: its pid may name another process

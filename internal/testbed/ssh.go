@@ -38,6 +38,7 @@ type SSH struct {
 	tb      experiment.Testbed
 	timeout time.Duration
 	runID   string
+	runDir  string // the run directory (Plan.Dir), where SSHRunFile goes
 	files   []deployFile
 	keys    *hostKeys
 	auth    []ssh.AuthMethod
@@ -80,8 +81,10 @@ func (t *SSH) runRel() string { return "runs/" + t.runID }
 // testbed.connect_timeout: login, OS/arch, free disk; then deploys and
 // checks the binary runs. Hosts that fail are skipped with their reason
 // (Ready.Skipped) as long as min_hosts remain, else Prepare fails naming
-// every host's reason.
-func (t *SSH) Prepare(ctx context.Context, _ Plan) (Ready, error) {
+// every host's reason. The hosts ready are recorded in the run directory
+// (SSHRunFile), for `diperf fetch`.
+func (t *SSH) Prepare(ctx context.Context, p Plan) (Ready, error) {
+	t.runDir = p.Dir
 	if err := t.setup(); err != nil {
 		return Ready{}, err
 	}
@@ -115,6 +118,9 @@ func (t *SSH) Prepare(ctx context.Context, _ Plan) (Ready, error) {
 	}
 	if len(r.Hosts) < need {
 		return Ready{}, t.tooFew(len(r.Hosts), need, problems)
+	}
+	if err := t.recordRun(t.hosts); err != nil {
+		return Ready{}, err
 	}
 	return r, nil
 }

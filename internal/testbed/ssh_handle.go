@@ -12,6 +12,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -35,12 +36,20 @@ type sshHandle struct {
 	done  chan struct{}
 	err   error
 	spool string // the tester's spool on the host ("" = none)
+	// settled says the controller holds what it needs of the spool: the
+	// cleanup removes it (else it stays for diperf fetch).
+	settled atomic.Bool
 }
 
 var (
 	_ Handle    = (*sshHandle)(nil)
 	_ Retriever = (*sshHandle)(nil)
+	_ Settler   = (*sshHandle)(nil)
 )
+
+// SpoolSettled says the controller holds what it needs of the tester's
+// spool: the cleanup may remove it (testbed.Settler).
+func (h *sshHandle) SpoolSettled() { h.settled.Store(true) }
 
 func (h *sshHandle) Host() string { return h.host.t.name }
 func (h *sshHandle) PID() int     { return h.pid }

@@ -38,6 +38,9 @@ type sshHost struct {
 	uploads int      // files uploaded
 	kept    int      // deploy files already there, unchanged
 	stale   int      // folders of dead runs removed
+	// keptRuns are the dead runs whose testers' spools stayed (never
+	// fetched): "RUNID (N)".
+	keptRuns []string
 }
 
 // hostProblem is why a host cannot take testers; setup says it is the

@@ -3,6 +3,7 @@ package testbed
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"golang.org/x/crypto/ssh"
@@ -104,6 +105,10 @@ func (h *sshHost) note() string {
 	if h.stale > 0 {
 		s += fmt.Sprintf(", %d stale run(s) removed", h.stale)
 	}
+	if len(h.keptRuns) > 0 {
+		s += fmt.Sprintf(" but for the testers' spools of %s, never fetched: `diperf fetch RUN_DIR` on that run's directory takes them",
+			strings.Join(h.keptRuns, ", "))
+	}
 	if h.fwdNote != "" {
 		s += "; " + h.fwdNote
 	}
@@ -126,6 +131,10 @@ func (h *sshHost) sweepStale(runID string) {
 			adopt = append(adopt, p)
 		} else if strings.HasPrefix(line, "removed ") {
 			h.stale++
+		} else if f := strings.Fields(line); len(f) == 3 && f[0] == "kept" {
+			n, _ := strconv.Atoi(f[2])
+			h.stale++
+			h.keptRuns = append(h.keptRuns, fmt.Sprintf("%s (%d)", f[1], n))
 		}
 	}
 	h.made = append(adopt, h.made...)

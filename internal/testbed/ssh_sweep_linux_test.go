@@ -47,7 +47,7 @@ func TestSweepRunKillsRecordedSessionsOnly(t *testing.T) {
 	members := func(sid int) int { // process groups of the session
 		return len(groupsOfSessions(map[int]bool{sid: true}))
 	}
-	n, err := SweepRun(dir, "r1", 0, false)
+	n, _, err := SweepRun(dir, "r1", 0, false, nil)
 	if err != nil || n < 2 {
 		t.Fatalf("sweep of slot 0: %d groups, %v; want 2", n, err)
 	}
@@ -56,7 +56,7 @@ func TestSweepRunKillsRecordedSessionsOnly(t *testing.T) {
 		t.Errorf("after sweeping slot 0: session 0 has %d groups, session 1 %d; want 0 and 2",
 			members(testers[0].Process.Pid), members(testers[1].Process.Pid))
 	}
-	if _, err := SweepRun(dir, "r1", -1, true); err != nil {
+	if _, _, err := SweepRun(dir, "r1", -1, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	_ = testers[1].Wait()
@@ -67,7 +67,7 @@ func TestSweepRunKillsRecordedSessionsOnly(t *testing.T) {
 		t.Errorf("--remove left the runs folder: %v", err)
 	}
 	for _, bad := range []string{"", "..", "a/b"} {
-		if _, err := SweepRun(dir, bad, -1, true); err == nil {
+		if _, _, err := SweepRun(dir, bad, -1, true, nil); err == nil {
 			t.Errorf("SweepRun accepted run id %q", bad)
 		}
 	}
@@ -110,9 +110,9 @@ func TestSweepStaleRemovesDeadRunsOnly(t *testing.T) {
 	made := []string{dir, filepath.Join(dir, "bin"), filepath.Join(dir, "bin/diperf"), filepath.Join(dir, "files"),
 		filepath.Join(dir, "files/data"), filepath.Join(dir, "files/data/x"), outside}
 	write("runs/dead/"+MadeFile, strings.Join(made, "\x00")+"\x00")
-	removed, adopt, err := SweepStale(dir, "mine")
-	if err != nil || strings.Join(removed, ",") != "dead" || strings.Join(adopt, ",") != dir {
-		t.Fatalf("SweepStale = %v, %v, %v; want [dead], [%s]", removed, adopt, err, dir)
+	sw, err := SweepStale(dir, "mine")
+	if err != nil || strings.Join(sw.Removed, ",") != "dead" || strings.Join(sw.Adopt, ",") != dir || len(sw.Kept) != 0 {
+		t.Fatalf("SweepStale = %+v, %v; want [dead], [%s]", sw, err, dir)
 	}
 	for rel, want := range map[string]bool{"bin": false, "files/data": false, "files/other": true, "runs/dead": false,
 		"runs/live": true, "runs/mine": true, outside: true} {

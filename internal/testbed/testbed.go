@@ -146,3 +146,12 @@ type Retriever interface {
 
 // SpoolFlag is the tester flag that names its on-disk sample spool.
 const SpoolFlag = "--spool"
+
+// Settler is a Retriever whose tester's spool the testbed's Cleanup
+// keeps, for `diperf analyze` (local) or `diperf fetch` (ssh) to take,
+// unless the controller called SpoolSettled: it holds every sample of the
+// spool it needs (all arrived, or it retrieved them). A spool nobody
+// settled is never removed by a cleanup, this run's or a later one's.
+type Settler interface {
+	SpoolSettled()
+}
