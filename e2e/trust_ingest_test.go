@@ -119,9 +119,7 @@ func ingestSend(t *testing.T, conn *protocol.Conn, typ protocol.Type, v any) {
 // 1.5 GB, still completes within 300 MB and counts them.
 func TestLyingTesterCannotBreakTheRun(t *testing.T) {
 	s := joinNew(t, 1, "60s")
-	if err := os.WriteFile(s.token, []byte("a-token-of-the-run-0123456789abcdef\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	makeToken(t, s.token, "join")
 	run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out)
 	waitEvent(t, s.out, "batch-start", -1)
 	ingestLiar(t, s.addr, s.token)
