@@ -51,7 +51,7 @@ go test -race -count=1 $(go list ./... | grep -v /e2e)
 echo "== end-to-end tests (real binary, real processes, one at a time: some measure)"
 log=$(mktemp /tmp/diperf-e2e.XXXXXX.log)
 set +e
-go test -count=1 -p 1 -timeout 30m -v ./e2e/... >"$log" 2>go test -count=1 -p 1 -timeout 15m -v ./e2e/... >"$log" 2>&11
+go test -count=1 -p 1 -timeout 30m -v ./e2e/... >"$log" 2>&1
 status=$?
 set -e
 grep -E '^\s*(--- |PASS|FAIL|ok|panic)|_test.go:[0-9]+:' "$log"
