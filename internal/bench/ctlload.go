@@ -13,10 +13,11 @@ import (
 	"github.com/diperf/diperf/internal/protocol"
 )
 
-// connectors is how many testers connect at once: the controller's own
-// cap on handshakes in progress (controller.maxHandshakes); more would
-// only wait in its queue (and be reset after 10 s there). Generator
-// processes share them.
+// connectors is how many testers connect at once, shared by the
+// generator processes: what the controller's cap on handshakes in
+// progress was before issue 20 (it is now 1,024, 16 from one source:
+// controller.maxHandshakes, maxHandshakesPerSource), which the figures
+// in docs/benchmarks.md were measured with.
 const connectors = 64
 
 // settle is how long the controller is left alone with every tester
