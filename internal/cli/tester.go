@@ -185,8 +185,8 @@ func readTokenFile(path string) (credential.Token, error) {
 	case err != nil:
 		return tok, errs.Usage(fmt.Errorf("--token-file %w", err), "give the token file the controller uses (testbed.token_file)")
 	}
-	if !time.Now().Before(tok.Expires) {
-		return tok, errs.Usage(fmt.Errorf("--token-file %s: %w: it expired at %s", path, credential.ErrStale, tok.Expires.Format(time.RFC3339)),
+	if err := tok.Fresh(time.Now()); err != nil {
+		return tok, errs.Usage(fmt.Errorf("--token-file %s: %w", path, err),
 			"ask the controller's owner for a new token (diperf token FILE --runs NAME --valid 24h)")
 	}
 	return tok, nil

@@ -69,12 +69,21 @@ func Fingerprint(pub ed25519.PublicKey) string {
 // Admits reports whether the token is good for run at now: an error that
 // says why not (stale, or made for other runs).
 func (t Token) Admits(run string, now time.Time) error {
-	if !now.Before(t.Expires) {
-		return fmt.Errorf("%w: it expired at %s (%s ago)", ErrStale, t.Expires.UTC().Format(time.RFC3339),
-			now.Sub(t.Expires).Round(time.Second))
+	if err := t.Fresh(now); err != nil {
+		return err
 	}
 	if !slices.Contains(t.Runs, AnyRun) && !slices.Contains(t.Runs, run) {
 		return fmt.Errorf("%w: it is good for runs %s, not for %q", ErrOtherRun, strings.Join(t.Runs, ","), run)
+	}
+	return nil
+}
+
+// Fresh reports whether the token is still good at now: an ErrStale that
+// says when it expired, or nil.
+func (t Token) Fresh(now time.Time) error {
+	if !now.Before(t.Expires) {
+		return fmt.Errorf("%w: it expired at %s (%s ago)", ErrStale, t.Expires.UTC().Format(time.RFC3339),
+			now.Sub(t.Expires).Round(time.Second))
 	}
 	return nil
 }
