@@ -82,6 +82,8 @@ func (c *Client) handshake(conn net.Conn, req Request) (nonce, body []byte, err 
 		return nil, nil, errors.New("the server's answer has a wrong proof: not a holder of the mesh token")
 	case reply[0] == statusBusy:
 		return nil, nil, ErrBusy
+	case reply[0] == statusRefused:
+		return nil, nil, ErrRefused
 	case reply[0] != statusOK:
 		return nil, nil, fmt.Errorf("unknown answer %d", reply[0])
 	}

@@ -3,17 +3,20 @@ package netprobe
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Server limits and grace periods.
 const (
-	// MaxConns is how many connections a Server handles at once; more are
-	// closed at once.
+	// MaxConns is how many connections of peers that proved themselves (a
+	// request with the mesh token's proof) a Server handles at once; more
+	// are closed at once. Connections not yet proved are held apart
+	// (MaxUnproved) and never take one of these places.
 	MaxConns = 32
 	// handshakeTimeout bounds the wait for a request.
 	handshakeTimeout = 5 * time.Second
@@ -30,16 +33,36 @@ type Stats struct {
 	LatencyServed   uint64 // latency tests that ran at least one transaction
 	Busy            uint64 // bandwidth tests refused because the slot was held
 	Refused         uint64 // connections closed without a test: no or a wrong proof, a malformed request, too many connections
+	OverBudget      uint64 // tests refused by the Budget: the peer's share or the sensor's serving budget spent
+	Cut             uint64 // tests cut short: past their byte allowance, or a latency client that sent ahead of its answers
+}
+
+// Budget decides which tests of peers that proved themselves a Server
+// serves, and hears what each cost.
+type Budget interface {
+	// Serve is asked before a test of testTime for peer (its source
+	// address, preauth.Source). An error refuses the test: the peer is
+	// answered "refused" and the error is not sent. Else maxBytes bounds
+	// what the test may move (0: no bound) and done is called once the
+	// test is over with the time it took and the bytes it moved.
+	Serve(peer string, testTime time.Duration) (maxBytes uint64, done func(took time.Duration, bytes uint64), err error)
 }
 
 // Server is the far end of the tests: it receives bandwidth streams and
 // echoes latency transactions for the peers that hold the mesh token.
 type Server struct {
+	// Budget, when set, decides which tests are served (nil: all).
+	Budget Budget
+	// Log hears the tests cut short and refused by the Budget (nil:
+	// silent).
+	Log func(string)
+
 	token []byte
 	slot  *Slot
 	conns chan struct{}
+	pool  *preauth.Pool
 
-	bwServed, rrServed, busy, refused atomic.Uint64
+	bwServed, rrServed, busy, refused, overBudget, cut atomic.Uint64
 
 	mu     sync.Mutex
 	active map[net.Conn]struct{}
@@ -47,7 +70,8 @@ type Server struct {
 }
 
 // NewServer returns a server for the holders of token (at least 16 bytes)
-// whose bandwidth tests take slot (a new one when nil).
+// whose bandwidth tests take slot (a new one when nil). Set Budget and
+// Log before Serve.
 func NewServer(token []byte, slot *Slot) (*Server, error) {
 	if len(token) < 16 {
 		return nil, fmt.Errorf("netprobe: the mesh token has %d bytes; want at least 16", len(token))
@@ -56,17 +80,20 @@ func NewServer(token []byte, slot *Slot) (*Server, error) {
 		slot = &Slot{}
 	}
 	return &Server{token: append([]byte(nil), token...), slot: slot,
-		conns: make(chan struct{}, MaxConns), active: map[net.Conn]struct{}{}}, nil
+		conns: make(chan struct{}, MaxConns), pool: preauth.NewPool(unprovedLimits),
+		active: map[net.Conn]struct{}{}}, nil
 }
 
 // Stats returns the counts so far.
 func (s *Server) Stats() Stats {
 	return Stats{BandwidthServed: s.bwServed.Load(), LatencyServed: s.rrServed.Load(),
-		Busy: s.busy.Load(), Refused: s.refused.Load()}
+		Busy: s.busy.Load(), Refused: s.refused.Load(), OverBudget: s.overBudget.Load(), Cut: s.cut.Load()}
 }
 
 // Serve accepts connections on ln until ln is closed, then closes the
 // connections it is serving, waits for their handlers and returns nil.
+// Each connection is first counted among those not yet proved (a pool of
+// its own, see MaxUnproved), and is refused at once when there is no room.
 func (s *Server) Serve(ln net.Listener) error {
 	defer s.wg.Wait()
 	defer s.closeActive()
@@ -83,9 +110,8 @@ func (s *Server) Serve(ln net.Listener) error {
 			}
 			return fmt.Errorf("netprobe: accept: %w", err)
 		}
-		select {
-		case s.conns <- struct{}{}:
-		default:
+		e, err := s.pool.Admit(c)
+		if err != nil {
 			s.refused.Add(1)
 			c.Close()
 			continue
@@ -94,10 +120,9 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
-			defer func() { <-s.conns }()
 			defer s.track(c, false)
 			defer c.Close()
-			s.handle(c)
+			s.serveConn(c, e)
 		}()
 	}
 }
@@ -113,6 +138,7 @@ func (s *Server) track(c net.Conn, on bool) {
 }
 
 func (s *Server) closeActive() {
+	s.pool.CloseAll()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.active {
@@ -120,99 +146,6 @@ func (s *Server) closeActive() {
 	}
 }
 
-// handle runs one connection: nonce, request, proof, then the test.
-func (s *Server) handle(c net.Conn) {
-	start := time.Now()
-	_ = c.SetDeadline(start.Add(handshakeTimeout))
-	nonce := newNonce()
-	if _, err := c.Write(nonce); err != nil {
-		s.refused.Add(1)
-		return
-	}
-	raw := make([]byte, RequestSize)
-	if _, err := io.ReadFull(c, raw); err != nil {
-		s.refused.Add(1)
-		return
-	}
-	req, err := ParseRequest(s.token, nonce, raw)
-	if err != nil {
-		s.refused.Add(1)
-		return
-	}
-	body := raw[:requestBody]
-	if req.Kind == KindBandwidth && !s.slot.TryAcquire() {
-		s.busy.Add(1)
-		_, _ = c.Write(append([]byte{statusBusy}, replyMAC(s.token, nonce, body, statusBusy)...))
-		return
-	}
-	if req.Kind == KindBandwidth {
-		defer s.slot.Release()
-	}
-	_ = c.SetDeadline(time.Now().Add(req.TestTime + grace))
-	if _, err := c.Write(append([]byte{statusOK}, replyMAC(s.token, nonce, body, statusOK)...)); err != nil {
-		return
-	}
-	switch req.Kind {
-	case KindBandwidth:
-		if receive(c, req.TestTime, s.token, nonce, body) == nil {
-			s.bwServed.Add(1)
-			drain(c)
-		}
-	case KindLatency:
-		if echo(c, req.Size) > 0 {
-			s.rrServed.Add(1)
-		}
-	}
-}
-
-// receive counts what arrives for testTime in bins and sends the report.
-func receive(c net.Conn, testTime time.Duration, token, nonce, request []byte) error {
-	t0 := time.Now()
-	end := t0.Add(testTime)
-	_ = c.SetReadDeadline(end)
-	rep := report{Elapsed: testTime, Bins: make([]uint64, testTime/Bin)}
-	buf := make([]byte, 128<<10)
-	for {
-		n, err := c.Read(buf)
-		if n > 0 {
-			i := min(int(time.Since(t0)/Bin), len(rep.Bins)-1)
-			rep.Bins[i] += uint64(n)
-		}
-		if err != nil {
-			var ne net.Error
-			if !errors.As(err, &ne) || !ne.Timeout() {
-				return fmt.Errorf("netprobe: receiving: %w", err)
-			}
-			break
-		}
-	}
-	_ = c.SetWriteDeadline(time.Now().Add(grace))
-	if _, err := c.Write(encodeReport(token, nonce, request, rep)); err != nil {
-		return fmt.Errorf("netprobe: sending the report: %w", err)
-	}
-	return nil
-}
-
-// drain discards what still arrives after the counting window, until the
-// sender closes or for at most drainTime, so that the report is not lost
-// to a reset of a connection closed with unread data.
-func drain(c net.Conn) {
-	_ = c.SetReadDeadline(time.Now().Add(drainTime))
-	_, _ = io.Copy(io.Discard, c)
-}
-
-// echo answers size-byte requests with size bytes until the client closes
-// (or the deadline passes) and returns the transactions served.
-func echo(c net.Conn, size int) int {
-	buf := make([]byte, size)
-	n := 0
-	for {
-		if _, err := io.ReadFull(c, buf); err != nil {
-			return n
-		}
-		if _, err := c.Write(buf); err != nil {
-			return n
-		}
-		n++
-	}
-}
+// handle runs one connection that no pool counts: nonce, request, proof,
+// then the test.
+func (s *Server) handle(c net.Conn) { s.serveConn(c, nil) }

@@ -66,8 +66,9 @@ func (k Kind) String() string {
 
 // Reply statuses.
 const (
-	statusOK   byte = 0
-	statusBusy byte = 1
+	statusOK      byte = 0
+	statusBusy    byte = 1
+	statusRefused byte = 2 // the server's Budget refused the test
 )
 
 // Request is what a client asks of a server.
