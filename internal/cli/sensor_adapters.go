@@ -123,10 +123,11 @@ func (p *probeAdapter) Run(ctx context.Context, t sensor.Test, d time.Duration) 
 		r, err := p.c.Latency(ctx, t.Peer.Addr, d, 0)
 		return sensor.Measurement{LatencyMs: ms(r.Latency), P50Ms: ms(r.P50), P90Ms: ms(r.P90), P99Ms: ms(r.P99)}, busyErr(err)
 	}
-	if !p.slot.TryAcquire() {
-		return sensor.Measurement{}, sensor.ErrBusy // serving a peer's bandwidth test: ours would measure half
+	ctx, release, err := takeSlot(ctx, p.slot, t.Peer.Name, d)
+	if err != nil {
+		return sensor.Measurement{}, err // serving a peer's bandwidth test: ours would measure half
 	}
-	defer p.slot.Release()
+	defer release()
 	r, err := p.c.Bandwidth(ctx, t.Peer.Addr, d)
 	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Sent),
 		DataStart: r.Start, DataTime: r.TestTime}, busyErr(err)

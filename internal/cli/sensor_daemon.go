@@ -72,6 +72,7 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	served := f.serveBudget(srv, slot, e.stderr)
 	go func() { _ = srv.Serve(ln) }()
 	dc, err := directory.NewClient(f.dir, token, nil)
 	if err != nil {
@@ -91,7 +92,8 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		OnList: func(st sensor.Stats) {
 			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",
 				st.Lists, st.Tests, st.Busy, st.Missed, 100*st.Fraction, st.BytesPerHour)
-		}},
+		},
+		Served: served},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()
 	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v\n",
@@ -188,8 +190,8 @@ func (f *sensorFlags) check() error {
 		return errs.Usagef("--period must be above 0, got %v", f.period)
 	case f.testTime <= 0 || f.testTime > f.period:
 		return errs.Usagef("--test-time must be above 0 and at most --period (%v), got %v", f.period, f.testTime)
-	case f.testTime > time.Hour:
-		return errs.Usagef("--test-time must be at most 1h, got %v", f.testTime)
+	case f.testTime > netprobe.MaxTestTime:
+		return errs.Usagef("--test-time must be at most %v, the longest test a sensor serves, got %v", netprobe.MaxTestTime, f.testTime)
 	case f.budget < 0 || f.budget > 1:
 		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
 	case f.bytesPerHour < 0:

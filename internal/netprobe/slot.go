@@ -106,3 +106,10 @@ func (s *Slot) Held() bool {
 	defer s.mu.Unlock()
 	return s.held
 }
+
+// HoldLimit is the longest a bandwidth test of testTime holds the slot at
+// either end: the handshake, the test time and the grace for the report.
+// A hold past it is stuck, not slow.
+func HoldLimit(testTime time.Duration) time.Duration {
+	return handshakeTimeout + testTime + grace
+}

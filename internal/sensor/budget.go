@@ -16,6 +16,8 @@ type Ledger struct {
 	spent time.Duration // time in tests
 	bytes float64       // bytes its tests moved
 	tests int           // tests run
+
+	served *Served // tests served to peers, charged too (nil: none)
 }
 
 // NewLedger starts accounting at start.
@@ -34,13 +36,14 @@ func (l *Ledger) Add(took time.Duration, bytes float64) {
 // next test is assumed to move as much as the average one so far).
 func (l *Ledger) Earliest(b Budget, testTime time.Duration) time.Time {
 	t := l.start
+	spent, bytes := l.totals()
 	if b.Fraction > 0 {
 		// (spent + testTime) <= Fraction × (next + testTime − start)
-		need := time.Duration(float64(l.spent+testTime)/b.Fraction) - testTime
+		need := time.Duration(float64(spent+testTime)/b.Fraction) - testTime
 		t = l.start.Add(need)
 	}
 	if b.BytesPerHour > 0 && l.tests > 0 {
-		next := l.bytes + l.bytes/float64(l.tests)
+		next := bytes + l.bytes/float64(l.tests)
 		need := time.Duration(next/b.BytesPerHour*float64(time.Hour)) - testTime
 		t = maxTime(t, l.start.Add(need))
 	}
@@ -48,13 +51,15 @@ func (l *Ledger) Earliest(b Budget, testTime time.Duration) time.Time {
 }
 
 // Spent is what the sensor spent by now: the share of its time in tests
-// and its bytes an hour.
+// (its own, and those it served when the ledger counts them) and its
+// bytes an hour.
 func (l *Ledger) Spent(now time.Time) (fraction, bytesPerHour float64) {
 	el := now.Sub(l.start)
 	if el <= 0 {
 		return 0, 0
 	}
-	return float64(l.spent) / float64(el), l.bytes / el.Hours()
+	spent, bytes := l.totals()
+	return float64(spent) / float64(el), bytes / el.Hours()
 }
 
 func maxTime(a, b time.Time) time.Time {

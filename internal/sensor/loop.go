@@ -74,6 +74,9 @@ type Config struct {
 	// OnList hears what the sensor did and spent so far after each list
 	// (nil: nothing).
 	OnList func(Stats)
+	// Served, when set, is the account of the tests this sensor serves:
+	// charged to the budget beside its own (Ledger.CountServed).
+	Served *Served
 }
 
 // Stats is what a sensor did: tests done, tries refused as busy, tests
@@ -90,6 +93,9 @@ type Stats struct {
 func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 	cfg = withDefaults(cfg)
 	l := loop{cfg: cfg, dir: dir, pr: pr, ledger: NewLedger(time.Now())}
+	if cfg.Served != nil {
+		l.ledger.CountServed(cfg.Served)
+	}
 	for ctx.Err() == nil {
 		peers, err := dir.Sensors(ctx)
 		if err != nil {

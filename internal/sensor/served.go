@@ -1,0 +1,124 @@
+package sensor
+
+import (
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ServeWindow is the window over which a sensor's serving is limited.
+const ServeWindow = time.Hour
+
+// Served accounts for the tests a sensor serves to its peers, and
+// decides which it serves: within any ServeWindow, the tests served take
+// at most the budget's share of the time (Fraction × ServeWindow) and,
+// with a byte cap, at most BytesPerHour over the window; one peer (a
+// source address) at most half of each. A Ledger that counts it
+// (CountServed) charges what was served to the sensor's budget beside its
+// own tests. Safe for concurrent use.
+type Served struct {
+	b Budget
+
+	mu    sync.Mutex
+	tests []*servedTest // within the window, oldest first
+	took  time.Duration // all served so far
+	bytes float64       // all moved so far
+}
+
+// servedTest is one test served: its time and bytes are the test time
+// asked for until it is done, then what it really took and moved.
+type servedTest struct {
+	at    time.Time
+	peer  string
+	took  time.Duration
+	bytes uint64
+}
+
+// NewServed returns the account of a sensor with budget b (b.Fraction
+// above 0: the effective share, see Config.Budget).
+func NewServed(b Budget) *Served { return &Served{b: b} }
+
+// Serve decides whether peer may have a test of testTime served now (an
+// error says why not) and books it; maxBytes is what the test may move (0:
+// no byte cap); done records what it really took and moved.
+func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, done func(time.Duration, uint64), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.expire(now)
+	allT, allB, peerT, peerB := s.sums(peer)
+	capT := time.Duration(s.b.Fraction * float64(ServeWindow))
+	switch {
+	case allT+testTime > capT:
+		return 0, nil, fmt.Errorf("this sensor's serving budget is spent: %v served in the last %v, at most %v", allT, ServeWindow, capT)
+	case peerT+testTime > capT/2:
+		return 0, nil, fmt.Errorf("%s's share is spent: %v served to it in the last %v, at most %v", peer, peerT, ServeWindow, capT/2)
+	}
+	if s.b.BytesPerHour > 0 {
+		capB := uint64(s.b.BytesPerHour * ServeWindow.Hours())
+		if maxBytes = min(left(capB, allB), left(capB/2, peerB)); maxBytes == 0 {
+			return 0, nil, fmt.Errorf("the bytes this sensor serves %s are spent: %d served to it, %d in all, in the last %v", peer, peerB, allB, ServeWindow)
+		}
+	}
+	t := &servedTest{at: now, peer: peer, took: testTime}
+	s.tests = append(s.tests, t)
+	return maxBytes, func(took time.Duration, bytes uint64) { s.done(t, took, bytes) }, nil
+}
+
+// done records what t really took and moved.
+func (s *Served) done(t *servedTest, took time.Duration, bytes uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t.took, t.bytes = took, bytes
+	s.took += took
+	s.bytes += float64(bytes)
+}
+
+// Totals is what the tests served so far took and moved.
+func (s *Served) Totals() (time.Duration, float64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.took, s.bytes
+}
+
+// expire forgets the tests that started before the window.
+func (s *Served) expire(now time.Time) {
+	i := 0
+	for i < len(s.tests) && now.Sub(s.tests[i].at) >= ServeWindow {
+		i++
+	}
+	s.tests = append(s.tests[:0], s.tests[i:]...)
+}
+
+// sums is what the window holds in all and for peer.
+func (s *Served) sums(peer string) (allT time.Duration, allB uint64, peerT time.Duration, peerB uint64) {
+	for _, t := range s.tests {
+		allT, allB = allT+t.took, allB+t.bytes
+		if t.peer == peer {
+			peerT, peerB = peerT+t.took, peerB+t.bytes
+		}
+	}
+	return allT, allB, peerT, peerB
+}
+
+// left is what is left of max after used, 0 when none.
+func left(max, used uint64) uint64 {
+	if used >= max {
+		return 0
+	}
+	return max - used
+}
+
+// CountServed makes l charge the tests s records as served to the budget
+// beside the sensor's own: Earliest and Spent count both.
+func (l *Ledger) CountServed(s *Served) { l.served = s }
+
+// totals is the time and bytes l charges: the sensor's own tests, and
+// those served when it counts them.
+func (l *Ledger) totals() (time.Duration, float64) {
+	if l.served == nil {
+		return l.spent, l.bytes
+	}
+	t, b := l.served.Totals()
+	return l.spent + t, l.bytes + b
+}
