@@ -58,8 +58,8 @@ func (s *Slot) Take(ctx context.Context, who string, limit time.Duration) (conte
 	release := func() { cancel(); s.releaseGen(gen, "") }
 	if limit > 0 {
 		tm := time.AfterFunc(limit, func() {
-			cancel()
 			s.releaseGen(gen, fmt.Sprintf("the bandwidth slot was held by %s for more than %v: released, its test stopped", who, limit))
+			cancel()
 		})
 		release = func() { tm.Stop(); cancel(); s.releaseGen(gen, "") }
 	}

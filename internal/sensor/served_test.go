@@ -1,0 +1,103 @@
+package sensor
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// serve books a test of d for peer and records it as taking d; the error
+// of a refusal.
+func serve(s *Served, peer string, d time.Duration) error {
+	_, done, err := s.Serve(peer, d)
+	if err == nil {
+		done(d, 0)
+	}
+	return err
+}
+
+// TestServedLimits: within a ServeWindow, one peer gets at most half of
+// the serving budget (Fraction × ServeWindow) and all peers together at
+// most all of it; a window later, a peer is served again (fake time).
+func TestServedLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := NewServed(Budget{Fraction: 0.01}) // 36 s an hour; a peer's share 18 s
+		const test = 5 * time.Second
+		for _, peer := range []string{"10.0.0.1", "10.0.0.2"} {
+			for i := range 3 {
+				if err := serve(s, peer, test); err != nil {
+					t.Fatalf("%s's test %d: %v", peer, i+1, err)
+				}
+			}
+			if err := serve(s, peer, test); err == nil || !strings.Contains(err.Error(), peer+"'s share is spent") {
+				t.Errorf("%s's 4th test of 5 s (20 s > its share of 18 s): err = %v", peer, err)
+			}
+		}
+		if err := serve(s, "10.0.0.3", test); err != nil {
+			t.Errorf("a third peer within the budget (35 of 36 s): %v", err)
+		}
+		if err := serve(s, "10.0.0.4", test); err == nil || !strings.Contains(err.Error(), "serving budget is spent") {
+			t.Errorf("a fourth peer past the budget (40 of 36 s): err = %v", err)
+		}
+		time.Sleep(ServeWindow)
+		if err := serve(s, "10.0.0.1", test); err != nil {
+			t.Errorf("a window later: %v", err)
+		}
+		if took, _ := s.Totals(); took != 8*test {
+			t.Errorf("served %v in all, want 8 tests of %v", took, test)
+		}
+	})
+}
+
+// TestServedBytes: with a byte cap, a test may move what is left of the
+// peer's share (half of BytesPerHour over the window) and of the total;
+// none left is a refusal.
+func TestServedBytes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := NewServed(Budget{Fraction: 0.5, BytesPerHour: 1000})
+		max, done, err := s.Serve("a", time.Second)
+		if err != nil || max != 500 {
+			t.Fatalf("first test: may move %d bytes (%v), want the peer's share, 500", max, err)
+		}
+		done(time.Second, 400)
+		if max, _, _ = s.Serve("a", time.Second); max != 100 {
+			t.Errorf("second test may move %d, want the 100 left of the share", max)
+		}
+		if _, _, err := s.Serve("b", time.Second); err != nil {
+			t.Errorf("another peer: %v", err)
+		}
+		_, done, _ = s.Serve("c", time.Second)
+		done(time.Second, 600)
+		if _, _, err := s.Serve("d", time.Second); err == nil {
+			t.Error("a test once the 1000 bytes were served was not refused")
+		}
+	})
+}
+
+// TestLedgerCountsServed: a ledger that counts the tests served reports
+// them in its share of time and bytes, and delays the sensor's own next
+// test by them.
+func TestLedgerCountsServed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := Budget{Fraction: 0.1}
+		start := time.Now()
+		l, s := NewLedger(start), NewServed(b)
+		l.CountServed(s)
+		l.Add(time.Second, 100)
+		before := l.Earliest(b, time.Second)
+		_, done, err := s.Serve("peer", 3*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done(3*time.Second, 900)
+		time.Sleep(100 * time.Second)
+		f, bph := l.Spent(time.Now())
+		if f != 0.04 || bph != 1000*36 {
+			t.Errorf("spent %.3f of the time, %.0f bytes an hour; want own 1 s + served 3 s of 100 s = 0.04, 1000 bytes in 100 s", f, bph)
+		}
+		if after := l.Earliest(b, time.Second); after.Sub(before) != 30*time.Second {
+			t.Errorf("the next own test moved by %v, want the 3 s served / 0.1 = 30 s", after.Sub(before))
+		}
+	})
+}
