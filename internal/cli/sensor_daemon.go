@@ -35,7 +35,7 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.groups, "groups", sensor.GroupLocal, "its groups: local, and global for a site's promoted sensors")
 	fs.DurationVar(&f.period, "period", sensor.DefaultPeriod, "one test per period at most")
 	fs.DurationVar(&f.testTime, "test-time", sensor.DefaultTestTime, "each test's length")
-	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, at most (default: test-time / period)")
+	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, its own tests and those it serves, at most (default: 2 × test-time / period)")
 	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
 }
 
@@ -87,7 +87,7 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stderr, "diperf sensor %s (site %s, groups %s): tests at %s, one %v test per %v\n",
 		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, f.testTime, f.period)
 	st := sensor.Run(ctx, sensor.Config{Self: self, Period: f.period, TestTime: f.testTime,
-		Budget: sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour},
+		Budget: f.effectiveBudget(),
 		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) },
 		OnList: func(st sensor.Stats) {
 			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",

@@ -15,14 +15,22 @@ import (
 // sensor.Config.Served) within their limits, and what the server and the
 // slot do of note is said on stderr.
 func (f *sensorFlags) serveBudget(srv *netprobe.Server, slot *netprobe.Slot, stderr io.Writer) *sensor.Served {
-	b := sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour}
-	if b.Fraction == 0 {
-		b.Fraction = float64(f.testTime) / float64(f.period)
-	}
-	served := sensor.NewServed(b)
+	served := sensor.NewServed(f.effectiveBudget(), time.Now())
 	log := func(s string) { fmt.Fprintln(stderr, "diperf sensor:", s) }
 	srv.Budget, srv.Log, slot.Log = served, log, log
 	return served
+}
+
+// effectiveBudget is the sensor's budget: --budget, by default twice
+// test-time/period: its own tests, one a period, and as much again for
+// the tests it serves (in a mesh, a sensor is the far end of about as
+// many tests as it runs).
+func (f *sensorFlags) effectiveBudget() sensor.Budget {
+	b := sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour}
+	if b.Fraction == 0 {
+		b.Fraction = min(1, 2*float64(f.testTime)/float64(f.period))
+	}
+	return b
 }
 
 // takeSlot takes this sensor's bandwidth slot for its own test to peer,

@@ -28,6 +28,9 @@ func (l *Ledger) Add(took time.Duration, bytes float64) {
 	l.spent += took
 	l.bytes += bytes
 	l.tests++
+	if l.served != nil {
+		l.served.addOwn(took)
+	}
 }
 
 // Earliest is when a test of length testTime may start, at the soonest,

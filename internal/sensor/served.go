@@ -10,19 +10,24 @@ import (
 const ServeWindow = time.Hour
 
 // Served accounts for the tests a sensor serves to its peers, and
-// decides which it serves: within any ServeWindow, the tests served take
-// at most the budget's share of the time (Fraction × ServeWindow) and,
-// with a byte cap, at most BytesPerHour over the window; one peer (a
-// source address) at most half of each. A Ledger that counts it
-// (CountServed) charges what was served to the sensor's budget beside its
-// own tests. Safe for concurrent use.
+// decides which it serves: a test is served only while the sensor's time
+// in tests, its own and those served (with this one), stays within
+// Fraction of its time since start; within any ServeWindow, the tests
+// served take at most Fraction × ServeWindow and, with a byte cap, move
+// at most BytesPerHour over the window; one peer (a source address) at
+// most half of each. A Ledger that counts it (CountServed) charges what
+// was served to the sensor's budget beside its own tests, and tells it of
+// its own. Safe for concurrent use.
 type Served struct {
-	b Budget
+	b     Budget
+	start time.Time
 
-	mu    sync.Mutex
-	tests []*servedTest // within the window, oldest first
-	took  time.Duration // all served so far
-	bytes float64       // all moved so far
+	mu      sync.Mutex
+	tests   []*servedTest // within the window, oldest first
+	took    time.Duration // all served so far
+	bytes   float64       // all moved so far
+	pending time.Duration // the test time of the tests being served
+	own     time.Duration // the sensor's own tests so far (Ledger.Add)
 }
 
 // servedTest is one test served: its time and bytes are the test time
@@ -35,8 +40,8 @@ type servedTest struct {
 }
 
 // NewServed returns the account of a sensor with budget b (b.Fraction
-// above 0: the effective share, see Config.Budget).
-func NewServed(b Budget) *Served { return &Served{b: b} }
+// above 0: the effective share, see Config.Budget) that started at start.
+func NewServed(b Budget, start time.Time) *Served { return &Served{b: b, start: start} }
 
 // Serve decides whether peer may have a test of testTime served now (an
 // error says why not) and books it; maxBytes is what the test may move (0:
@@ -48,7 +53,10 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 	s.expire(now)
 	allT, allB, peerT, peerB := s.sums(peer)
 	capT := time.Duration(s.b.Fraction * float64(ServeWindow))
+	spent := s.own + s.took + s.pending + testTime
 	switch {
+	case float64(spent) > s.b.Fraction*float64(now.Sub(s.start)+testTime):
+		return 0, nil, fmt.Errorf("this sensor's budget is spent: %v of %v in tests, its own and served, at most %.3g of it", spent-testTime, now.Sub(s.start).Round(time.Millisecond), s.b.Fraction)
 	case allT+testTime > capT:
 		return 0, nil, fmt.Errorf("this sensor's serving budget is spent: %v served in the last %v, at most %v", allT, ServeWindow, capT)
 	case peerT+testTime > capT/2:
@@ -62,13 +70,15 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 	}
 	t := &servedTest{at: now, peer: peer, took: testTime}
 	s.tests = append(s.tests, t)
-	return maxBytes, func(took time.Duration, bytes uint64) { s.done(t, took, bytes) }, nil
+	s.pending += testTime
+	return maxBytes, func(took time.Duration, bytes uint64) { s.done(t, testTime, took, bytes) }, nil
 }
 
-// done records what t really took and moved.
-func (s *Served) done(t *servedTest, took time.Duration, bytes uint64) {
+// done records what t, booked for testTime, really took and moved.
+func (s *Served) done(t *servedTest, testTime, took time.Duration, bytes uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.pending -= testTime
 	t.took, t.bytes = took, bytes
 	s.took += took
 	s.bytes += float64(bytes)
@@ -109,8 +119,16 @@ func left(max, used uint64) uint64 {
 	return max - used
 }
 
+// addOwn records a test of the sensor's own that took took.
+func (s *Served) addOwn(took time.Duration) {
+	s.mu.Lock()
+	s.own += took
+	s.mu.Unlock()
+}
+
 // CountServed makes l charge the tests s records as served to the budget
-// beside the sensor's own: Earliest and Spent count both.
+// beside the sensor's own: Earliest and Spent count both, and s hears of
+// the tests l books (Add), to serve within what they leave of the budget.
 func (l *Ledger) CountServed(s *Served) { l.served = s }
 
 // totals is the time and bytes l charges: the sensor's own tests, and

@@ -22,8 +22,9 @@ func serve(s *Served, peer string, d time.Duration) error {
 // most all of it; a window later, a peer is served again (fake time).
 func TestServedLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewServed(Budget{Fraction: 0.01}) // 36 s an hour; a peer's share 18 s
+		s := NewServed(Budget{Fraction: 0.01}, time.Now()) // 36 s an hour; a peer's share 18 s
 		const test = 5 * time.Second
+		time.Sleep(10 * time.Hour) // the budget since start (6 min) is not what limits here
 		for _, peer := range []string{"10.0.0.1", "10.0.0.2"} {
 			for i := range 3 {
 				if err := serve(s, peer, test); err != nil {
@@ -55,7 +56,8 @@ func TestServedLimits(t *testing.T) {
 // none left is a refusal.
 func TestServedBytes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewServed(Budget{Fraction: 0.5, BytesPerHour: 1000})
+		s := NewServed(Budget{Fraction: 0.5, BytesPerHour: 1000}, time.Now())
+		time.Sleep(time.Minute)
 		max, done, err := s.Serve("a", time.Second)
 		if err != nil || max != 500 {
 			t.Fatalf("first test: may move %d bytes (%v), want the peer's share, 500", max, err)
@@ -82,8 +84,9 @@ func TestLedgerCountsServed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := Budget{Fraction: 0.1}
 		start := time.Now()
-		l, s := NewLedger(start), NewServed(b)
+		l, s := NewLedger(start), NewServed(b, time.Now())
 		l.CountServed(s)
+		time.Sleep(100 * time.Second)
 		l.Add(time.Second, 100)
 		before := l.Earliest(b, time.Second)
 		_, done, err := s.Serve("peer", 3*time.Second)
@@ -91,13 +94,39 @@ func TestLedgerCountsServed(t *testing.T) {
 			t.Fatal(err)
 		}
 		done(3*time.Second, 900)
-		time.Sleep(100 * time.Second)
 		f, bph := l.Spent(time.Now())
 		if f != 0.04 || bph != 1000*36 {
 			t.Errorf("spent %.3f of the time, %.0f bytes an hour; want own 1 s + served 3 s of 100 s = 0.04, 1000 bytes in 100 s", f, bph)
 		}
 		if after := l.Earliest(b, time.Second); after.Sub(before) != 30*time.Second {
 			t.Errorf("the next own test moved by %v, want the 3 s served / 0.1 = 30 s", after.Sub(before))
+		}
+	})
+}
+
+// TestServedWithinBudgetSinceStart: a test is served only while the
+// sensor's time in tests, its own (booked in the ledger) and those
+// served, stays within its budget since start: its own tests and the
+// ones it serves share it, and it is a cap (fake time).
+func TestServedWithinBudgetSinceStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := Budget{Fraction: 0.1}
+		l, s := NewLedger(time.Now()), NewServed(b, time.Now())
+		l.CountServed(s)
+		if err := serve(s, "peer", time.Second); err == nil {
+			t.Error("a test of 1 s served at start, with a budget of 10% of no time")
+		}
+		time.Sleep(10 * time.Second)
+		l.Add(time.Second, 0) // its own: 1 s of 10 s, the whole budget
+		if err := serve(s, "peer", time.Second); err == nil || !strings.Contains(err.Error(), "budget is spent") {
+			t.Errorf("a test past the budget its own tests spent: err = %v", err)
+		}
+		time.Sleep(10 * time.Second) // 1 s of 20 s: 1 s more fits (2 of 21 s)
+		if err := serve(s, "peer", time.Second); err != nil {
+			t.Errorf("a test within the budget: %v", err)
+		}
+		if f, _ := l.Spent(time.Now()); f > b.Fraction {
+			t.Errorf("spent %.3f of the time, budget %.3f", f, b.Fraction)
 		}
 	})
 }
