@@ -35,7 +35,7 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&f.groups, "groups", sensor.GroupLocal, "its groups: local, and global for a site's promoted sensors")
 	fs.DurationVar(&f.period, "period", sensor.DefaultPeriod, "one test per period at most")
 	fs.DurationVar(&f.testTime, "test-time", sensor.DefaultTestTime, "each test's length")
-	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, its own tests and those it serves, at most (default: 2 × test-time / period)")
+	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, its own tests and those it serves, at most (default: 3 × test-time / period)")
 	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
 }
 

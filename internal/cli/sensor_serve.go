@@ -21,14 +21,19 @@ func (f *sensorFlags) serveBudget(srv *netprobe.Server, slot *netprobe.Slot, std
 	return served
 }
 
-// effectiveBudget is the sensor's budget: --budget, by default twice
-// test-time/period: its own tests, one a period, and as much again for
-// the tests it serves (in a mesh, a sensor is the far end of about as
-// many tests as it runs).
+// budgetShares is the default budget in test-time/period: a sensor's own
+// tests (one a period), about as many served to its peers (in a mesh, a
+// sensor is the far end of about as many tests as it runs), and room for
+// more: a site's global sensors are also tested by the other sites'
+// (1.5 more in a mesh of 2 sites of 2).
+const budgetShares = 3
+
+// effectiveBudget is the sensor's budget: --budget, by default
+// budgetShares × test-time/period.
 func (f *sensorFlags) effectiveBudget() sensor.Budget {
 	b := sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour}
 	if b.Fraction == 0 {
-		b.Fraction = min(1, 2*float64(f.testTime)/float64(f.period))
+		b.Fraction = min(1, budgetShares*float64(f.testTime)/float64(f.period))
 	}
 	return b
 }

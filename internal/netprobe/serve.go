@@ -92,4 +92,4 @@ func (s *Server) log(format string, a ...any) {
 // budget: its share of serving for this peer, or its whole serving
 // budget, is spent for now (see Budget). The caller counts the test as
 // missed; the far end has room again as its window moves on.
-var ErrRefused = errors.New("netprobe: the far end refused the test: its serving budget for this peer is spent for now")
+var ErrRefused = errors.New("netprobe: the far end refused the test: its test budget, or its share for this peer, is spent for now")
