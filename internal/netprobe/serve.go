@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync/atomic"
 	"time"
 
 	"github.com/diperf/diperf/internal/preauth"
@@ -24,7 +25,9 @@ func (s *Server) serveTest(c net.Conn, req Request, nonce, body []byte) {
 	maxBytes, done, err := s.admit(peer, req.TestTime)
 	if err != nil {
 		s.overBudget.Add(1)
-		s.log("refused a %s test from %s: %v", req.Kind, c.RemoteAddr(), err)
+		if s.refusalLog.Allow() {
+			s.log("refused a %s test from %s: %v (said at most once every %v; all are counted)", req.Kind, c.RemoteAddr(), err, refusalLogEvery)
+		}
 		_, _ = c.Write(append([]byte{statusRefused}, replyMAC(s.token, nonce, body, statusRefused)...))
 		return
 	}
@@ -93,3 +96,18 @@ func (s *Server) log(format string, a ...any) {
 // budget, is spent for now (see Budget). The caller counts the test as
 // missed; the far end has room again as its window moves on.
 var ErrRefused = errors.New("netprobe: the far end refused the test: its test budget, or its share for this peer, is spent for now")
+
+// refusalLogEvery is how often at most the server says it refused a test
+// for its budget: a member may ask again as fast as it likes.
+const refusalLogEvery = 10 * time.Second
+
+// every lets one event through per interval.
+type every struct {
+	last atomic.Int64 // unix ns of the last one let through
+}
+
+// Allow reports whether an event now is the first of its interval.
+func (e *every) Allow() bool {
+	now, last := time.Now().UnixNano(), e.last.Load()
+	return (last == 0 || now-last >= int64(refusalLogEvery)) && e.last.CompareAndSwap(last, now)
+}

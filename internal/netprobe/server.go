@@ -63,6 +63,7 @@ type Server struct {
 	pool  *preauth.Pool
 
 	bwServed, rrServed, busy, refused, overBudget, cut atomic.Uint64
+	refusalLog                                         every
 
 	mu     sync.Mutex
 	active map[net.Conn]struct{}
