@@ -12,10 +12,11 @@ const ServeWindow = time.Hour
 // Served accounts for the tests a sensor serves to its peers, and
 // decides which it serves: a test is served only while the sensor's time
 // in tests, its own and those served (with this one), stays within
-// Fraction of its time since start; within any ServeWindow, the tests
-// served take at most Fraction × ServeWindow and, with a byte cap, move
-// at most BytesPerHour over the window; one peer (a source address) at
-// most half of each. A Ledger that counts it (CountServed) charges what
+// Fraction of its time since start; within any ServeWindow (or since
+// start, when shorter), the tests served take at most Fraction of it
+// and, with a byte cap, move at most BytesPerHour over the window; one
+// peer (a source address) at most half of each: one peer never takes
+// more than half the budget. A Ledger that counts it (CountServed) charges what
 // was served to the sensor's budget beside its own tests, and tells it of
 // its own. Safe for concurrent use.
 type Served struct {
@@ -52,7 +53,8 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 	now := time.Now()
 	s.expire(now)
 	allT, allB, peerT, peerB := s.sums(peer)
-	capT := time.Duration(s.b.Fraction * float64(ServeWindow))
+	// the window's share, of the time up since start when shorter
+	capT := time.Duration(s.b.Fraction * float64(min(ServeWindow, now.Sub(s.start))+testTime))
 	spent := s.own + s.took + s.pending + testTime
 	switch {
 	case float64(spent) > s.b.Fraction*float64(now.Sub(s.start)+testTime):

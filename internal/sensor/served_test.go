@@ -130,3 +130,23 @@ func TestServedWithinBudgetSinceStart(t *testing.T) {
 		}
 	})
 }
+
+// TestServedOnePeerHalfSinceStart: soon after a sensor starts, one peer
+// testing it back to back gets at most half of its budget so far; the
+// other half stays for its own tests and its other peers (fake time).
+func TestServedOnePeerHalfSinceStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := NewServed(Budget{Fraction: 0.5}, time.Now())
+		time.Sleep(100 * time.Second) // a budget of 50 s so far
+		n := 0
+		for serve(s, "attacker", time.Second) == nil {
+			n++
+		}
+		if n != 25 {
+			t.Errorf("one peer was served %d tests of 1 s in the first 100 s; want half the budget, 25", n)
+		}
+		if err := serve(s, "peer", time.Second); err != nil {
+			t.Errorf("another peer then: %v", err)
+		}
+	})
+}
