@@ -15,8 +15,9 @@ const ServeWindow = time.Hour
 // Fraction of its time since start; within any ServeWindow (or since
 // start, when shorter), the tests served take at most Fraction of it
 // and, with a byte cap, move at most BytesPerHour over the window; one
-// peer (a source address) at most half of each: one peer never takes
-// more than half the budget. A Ledger that counts it (CountServed) charges what
+// peer (a source address) at most its fair share of each: 1/(n+1) with
+// n peers served in the window, the sensor's own tests counting as one
+// more (one peer alone: half). A Ledger that counts it (CountServed) charges what
 // was served to the sensor's budget beside its own tests, and tells it of
 // its own. Safe for concurrent use.
 type Served struct {
@@ -52,28 +53,40 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 	defer s.mu.Unlock()
 	now := time.Now()
 	s.expire(now)
-	allT, allB, peerT, peerB := s.sums(peer)
-	// the window's share, of the time up since start when shorter
-	capT := time.Duration(s.b.Fraction * float64(min(ServeWindow, now.Sub(s.start))+testTime))
-	spent := s.own + s.took + s.pending + testTime
-	switch {
-	case float64(spent) > s.b.Fraction*float64(now.Sub(s.start)+testTime):
-		return 0, nil, fmt.Errorf("this sensor's budget is spent: %v of %v in tests, its own and served, at most %.3g of it", spent-testTime, now.Sub(s.start).Round(time.Millisecond), s.b.Fraction)
-	case allT+testTime > capT:
-		return 0, nil, fmt.Errorf("this sensor's serving budget is spent: %v served in the last %v, at most %v", allT, ServeWindow, capT)
-	case peerT+testTime > capT/2:
-		return 0, nil, fmt.Errorf("%s's share is spent: %v served to it in the last %v, at most %v", peer, peerT, ServeWindow, capT/2)
+	w := s.sums(peer)
+	if err := s.overTime(w, peer, testTime, now); err != nil {
+		return 0, nil, err
 	}
 	if s.b.BytesPerHour > 0 {
 		capB := uint64(s.b.BytesPerHour * ServeWindow.Hours())
-		if maxBytes = min(left(capB, allB), left(capB/2, peerB)); maxBytes == 0 {
-			return 0, nil, fmt.Errorf("the bytes this sensor serves %s are spent: %d served to it, %d in all, in the last %v", peer, peerB, allB, ServeWindow)
+		if maxBytes = min(left(capB, w.allB), left(capB/uint64(w.peers+1), w.peerB)); maxBytes == 0 {
+			return 0, nil, fmt.Errorf("the bytes this sensor serves %s are spent: %d served to it, %d in all, in the last %v", peer, w.peerB, w.allB, ServeWindow)
 		}
 	}
 	t := &servedTest{at: now, peer: peer, took: testTime}
 	s.tests = append(s.tests, t)
 	s.pending += testTime
 	return maxBytes, func(took time.Duration, bytes uint64) { s.done(t, testTime, took, bytes) }, nil
+}
+
+// overTime says why a test of testTime for peer would pass a limit of
+// time, nil if none: the budget since start, the serving budget over the
+// window (or since start, when shorter), the peer's fair share of it.
+func (s *Served) overTime(w window, peer string, testTime time.Duration, now time.Time) error {
+	up := now.Sub(s.start)
+	capT := time.Duration(s.b.Fraction * float64(min(ServeWindow, up)+testTime))
+	share := capT / time.Duration(w.peers+1)
+	spent := s.own + s.took + s.pending
+	switch {
+	case float64(spent+testTime) > s.b.Fraction*float64(up+testTime):
+		return fmt.Errorf("this sensor's budget is spent: %v of %v in tests, its own and served, at most %.3g of it", spent, up.Round(time.Millisecond), s.b.Fraction)
+	case w.allT+testTime > capT:
+		return fmt.Errorf("this sensor's serving budget is spent: %v served in the last %v, at most %v", w.allT, ServeWindow, capT)
+	case w.peerT+testTime > share:
+		return fmt.Errorf("%s's share is spent: %v served to it in the last %v, at most %v (one part in %d of %v: its peers served and its own tests)",
+			peer, w.peerT, ServeWindow, share.Round(time.Millisecond), w.peers+1, capT.Round(time.Millisecond))
+	}
+	return nil
 }
 
 // done records what t, booked for testTime, really took and moved.
@@ -102,15 +115,29 @@ func (s *Served) expire(now time.Time) {
 	s.tests = append(s.tests[:0], s.tests[i:]...)
 }
 
+// window is what the tests served within the window took and moved, in
+// all and for one peer, and how many peers they were for (that one
+// included).
+type window struct {
+	allT, peerT time.Duration
+	allB, peerB uint64
+	peers       int
+}
+
 // sums is what the window holds in all and for peer.
-func (s *Served) sums(peer string) (allT time.Duration, allB uint64, peerT time.Duration, peerB uint64) {
+func (s *Served) sums(peer string) window {
+	w := window{peers: 1}
+	seen := map[string]bool{peer: true}
 	for _, t := range s.tests {
-		allT, allB = allT+t.took, allB+t.bytes
+		w.allT, w.allB = w.allT+t.took, w.allB+t.bytes
 		if t.peer == peer {
-			peerT, peerB = peerT+t.took, peerB+t.bytes
+			w.peerT, w.peerB = w.peerT+t.took, w.peerB+t.bytes
+		} else if !seen[t.peer] {
+			seen[t.peer] = true
+			w.peers++
 		}
 	}
-	return allT, allB, peerT, peerB
+	return w
 }
 
 // left is what is left of max after used, 0 when none.

@@ -17,29 +17,40 @@ func serve(s *Served, peer string, d time.Duration) error {
 	return err
 }
 
-// TestServedLimits: within a ServeWindow, one peer gets at most half of
-// the serving budget (Fraction × ServeWindow) and all peers together at
-// most all of it; a window later, a peer is served again (fake time).
+// TestServedLimits: within a ServeWindow, the peers together get at most
+// the budget (Fraction × ServeWindow), and each its fair share of it: one
+// part in n+1 with n peers, the sensor's own tests being one more; a
+// window later, a peer is served again (fake time).
 func TestServedLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewServed(Budget{Fraction: 0.01}, time.Now()) // 36 s an hour; a peer's share 18 s
+		s := NewServed(Budget{Fraction: 0.01}, time.Now()) // 36 s an hour
 		const test = 5 * time.Second
 		time.Sleep(10 * time.Hour) // the budget since start (6 min) is not what limits here
-		for _, peer := range []string{"10.0.0.1", "10.0.0.2"} {
-			for i := range 3 {
-				if err := serve(s, peer, test); err != nil {
-					t.Fatalf("%s's test %d: %v", peer, i+1, err)
+		for _, p := range []struct {
+			peer     string
+			ok       int
+			share    string
+			refusals string
+		}{
+			{"10.0.0.1", 3, "18.025s (one part in 2", "alone: half, 18 s"},
+			{"10.0.0.2", 2, "12.017s (one part in 3", "with another: a third, 12 s"},
+			{"10.0.0.3", 1, "9.013s (one part in 4", "with two others: a quarter, 9 s"},
+		} {
+			for i := range p.ok {
+				if err := serve(s, p.peer, test); err != nil {
+					t.Fatalf("%s's test %d: %v", p.peer, i+1, err)
 				}
 			}
-			if err := serve(s, peer, test); err == nil || !strings.Contains(err.Error(), peer+"'s share is spent") {
-				t.Errorf("%s's 4th test of 5 s (20 s > its share of 18 s): err = %v", peer, err)
+			if err := serve(s, p.peer, test); err == nil || !strings.Contains(err.Error(), p.peer+"'s share is spent") ||
+				!strings.Contains(err.Error(), "at most "+p.share) {
+				t.Errorf("%s's test %d of 5 s, past its share (%s): err = %v", p.peer, p.ok+1, p.refusals, err)
 			}
 		}
-		if err := serve(s, "10.0.0.3", test); err != nil {
-			t.Errorf("a third peer within the budget (35 of 36 s): %v", err)
+		if err := serve(s, "10.0.0.4", test); err != nil {
+			t.Errorf("a fourth peer within the budget (35 of 36 s): %v", err)
 		}
-		if err := serve(s, "10.0.0.4", test); err == nil || !strings.Contains(err.Error(), "serving budget is spent") {
-			t.Errorf("a fourth peer past the budget (40 of 36 s): err = %v", err)
+		if err := serve(s, "10.0.0.5", test); err == nil || !strings.Contains(err.Error(), "serving budget is spent") {
+			t.Errorf("a fifth peer past the budget (40 of 36 s): err = %v", err)
 		}
 		time.Sleep(ServeWindow)
 		if err := serve(s, "10.0.0.1", test); err != nil {
