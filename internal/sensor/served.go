@@ -17,28 +17,19 @@ const ServeWindow = time.Hour
 // and, with a byte cap, move at most BytesPerHour over the window; one
 // peer (a source address) at most its fair share of each: 1/(n+1) with
 // n peers served in the window, the sensor's own tests counting as one
-// more (one peer alone: half). A Ledger that counts it (CountServed) charges what
-// was served to the sensor's budget beside its own tests, and tells it of
-// its own. Safe for concurrent use.
+// more (one peer alone: half). A Ledger that counts it (CountServed)
+// charges what was served to the sensor's budget beside its own tests,
+// and tells it of its own. Safe for concurrent use.
 type Served struct {
 	b     Budget
 	start time.Time
 
 	mu      sync.Mutex
-	tests   []*servedTest // within the window, oldest first
+	win     servedWindow  // the tests served within the window
 	took    time.Duration // all served so far
 	bytes   float64       // all moved so far
 	pending time.Duration // the test time of the tests being served
 	own     time.Duration // the sensor's own tests so far (Ledger.Add)
-}
-
-// servedTest is one test served: its time and bytes are the test time
-// asked for until it is done, then what it really took and moved.
-type servedTest struct {
-	at    time.Time
-	peer  string
-	took  time.Duration
-	bytes uint64
 }
 
 // NewServed returns the account of a sensor with budget b (b.Fraction
@@ -52,8 +43,8 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
-	s.expire(now)
-	w := s.sums(peer)
+	s.win.expire(now)
+	w := s.win.sums(peer)
 	if err := s.overTime(w, peer, testTime, now); err != nil {
 		return 0, nil, err
 	}
@@ -63,8 +54,7 @@ func (s *Served) Serve(peer string, testTime time.Duration) (maxBytes uint64, do
 			return 0, nil, fmt.Errorf("the bytes this sensor serves %s are spent: %d served to it, %d in all, in the last %v", peer, w.peerB, w.allB, ServeWindow)
 		}
 	}
-	t := &servedTest{at: now, peer: peer, took: testTime}
-	s.tests = append(s.tests, t)
+	t := s.win.add(now, peer, testTime)
 	s.pending += testTime
 	return maxBytes, func(took time.Duration, bytes uint64) { s.done(t, testTime, took, bytes) }, nil
 }
@@ -94,7 +84,7 @@ func (s *Served) done(t *servedTest, testTime, took time.Duration, bytes uint64)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pending -= testTime
-	t.took, t.bytes = took, bytes
+	s.win.update(t, took, bytes)
 	s.took += took
 	s.bytes += float64(bytes)
 }
@@ -104,40 +94,6 @@ func (s *Served) Totals() (time.Duration, float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.took, s.bytes
-}
-
-// expire forgets the tests that started before the window.
-func (s *Served) expire(now time.Time) {
-	i := 0
-	for i < len(s.tests) && now.Sub(s.tests[i].at) >= ServeWindow {
-		i++
-	}
-	s.tests = append(s.tests[:0], s.tests[i:]...)
-}
-
-// window is what the tests served within the window took and moved, in
-// all and for one peer, and how many peers they were for (that one
-// included).
-type window struct {
-	allT, peerT time.Duration
-	allB, peerB uint64
-	peers       int
-}
-
-// sums is what the window holds in all and for peer.
-func (s *Served) sums(peer string) window {
-	w := window{peers: 1}
-	seen := map[string]bool{peer: true}
-	for _, t := range s.tests {
-		w.allT, w.allB = w.allT+t.took, w.allB+t.bytes
-		if t.peer == peer {
-			w.peerT, w.peerB = w.peerT+t.took, w.peerB+t.bytes
-		} else if !seen[t.peer] {
-			seen[t.peer] = true
-			w.peers++
-		}
-	}
-	return w
 }
 
 // left is what is left of max after used, 0 when none.
