@@ -17,7 +17,7 @@ const ServeWindow = time.Hour
 // and, with a byte cap, move at most BytesPerHour over the window; one
 // peer (a source address) at most its fair share of each: 1/(n+1) with
 // n peers served in the window, the sensor's own tests counting as one
-// more (one peer alone: half), beyond its first test in the window. A Ledger that counts it (CountServed)
+// more (one peer alone: half); the test that passes it is the last one. A Ledger that counts it (CountServed)
 // charges what was served to the sensor's budget beside its own tests,
 // and tells it of its own. Safe for concurrent use.
 type Served struct {
@@ -72,7 +72,7 @@ func (s *Served) overTime(w window, peer string, testTime time.Duration, now tim
 		return fmt.Errorf("this sensor's budget is spent: %v of %v in tests, its own and served, at most %.3g of it", spent, up.Round(time.Millisecond), s.b.Fraction)
 	case w.allT+testTime > capT:
 		return fmt.Errorf("this sensor's serving budget is spent: %v served in the last %v, at most %v", w.allT, ServeWindow, capT)
-	case w.peerT > 0 && w.peerT+testTime > share: // a first test is not: a sensor just up would refuse all
+	case w.peerT >= share: // it may pass its share by one test: a sensor just up would refuse all
 		return fmt.Errorf("%s's share is spent: %v served to it in the last %v, at most %v (one part in %d of %v: its peers served and its own tests)",
 			peer, w.peerT, ServeWindow, share.Round(time.Millisecond), w.peers+1, capT.Round(time.Millisecond))
 	}

@@ -1,6 +1,7 @@
 package sensor
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -19,47 +20,60 @@ func serve(s *Served, peer string, d time.Duration) error {
 
 // TestServedLimits: within a ServeWindow, the peers together get at most
 // the budget (Fraction × ServeWindow), and each its fair share of it: one
-// part in n+1 with n peers, the sensor's own tests being one more; a
-// window later, a peer is served again (fake time).
+// part in n+1 with n peers, the sensor's own tests being one more, the
+// test that passes it being its last; a window later, a peer is served
+// again (fake time).
 func TestServedLimits(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		s := NewServed(Budget{Fraction: 0.01}, time.Now()) // 36 s an hour
-		const test = 5 * time.Second
-		time.Sleep(10 * time.Hour) // the budget since start (6 min) is not what limits here
-		for _, p := range []struct {
-			peer     string
-			ok       int
-			share    string
-			refusals string
-		}{
-			{"10.0.0.1", 3, "18.025s (one part in 2", "alone: half, 18 s"},
-			{"10.0.0.2", 2, "12.017s (one part in 3", "with another: a third, 12 s"},
-			{"10.0.0.3", 1, "9.013s (one part in 4", "with two others: a quarter, 9 s"},
-		} {
-			for i := range p.ok {
-				if err := serve(s, p.peer, test); err != nil {
-					t.Fatalf("%s's test %d: %v", p.peer, i+1, err)
+	const test = 5 * time.Second
+	// up is a sensor up for 10 h: its budget since start (6 min) is not
+	// what limits here; 36 s an hour are.
+	up := func(t *testing.T) *Served {
+		s := NewServed(Budget{Fraction: 0.01}, time.Now())
+		time.Sleep(10 * time.Hour)
+		return s
+	}
+	t.Run("shares", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := up(t)
+			wantShare(t, s, "10.0.0.1", 4, "at most 18.025s (one part in 2") // alone: 20 s served, past half
+			time.Sleep(ServeWindow)
+			if err := serve(s, "10.0.0.1", test); err != nil {
+				t.Errorf("a window later: %v", err)
+			}
+			wantShare(t, s, "10.0.0.2", 3, "at most 12.017s (one part in 3") // beside 10.0.0.1: 15 s, past a third
+			if took, _ := s.Totals(); took != 8*test {
+				t.Errorf("served %v in all, want 8 tests of %v", took, test)
+			}
+		})
+	})
+	t.Run("total", func(t *testing.T) {
+		synctest.Test(t, func(t *testing.T) {
+			s := up(t)
+			for i := range 7 {
+				if err := serve(s, fmt.Sprintf("10.0.1.%d", i), test); err != nil {
+					t.Fatalf("peer %d's test (%d of 36 s): %v", i, 5*(i+1), err)
 				}
 			}
-			if err := serve(s, p.peer, test); err == nil || !strings.Contains(err.Error(), p.peer+"'s share is spent") ||
-				!strings.Contains(err.Error(), "at most "+p.share) {
-				t.Errorf("%s's test %d of 5 s, past its share (%s): err = %v", p.peer, p.ok+1, p.refusals, err)
+			if err := serve(s, "10.0.1.9", test); err == nil || !strings.Contains(err.Error(), "serving budget is spent") {
+				t.Errorf("a test past the budget (40 of 36 s): err = %v", err)
 			}
-		}
-		if err := serve(s, "10.0.0.4", test); err != nil {
-			t.Errorf("a fourth peer within the budget (35 of 36 s): %v", err)
-		}
-		if err := serve(s, "10.0.0.5", test); err == nil || !strings.Contains(err.Error(), "serving budget is spent") {
-			t.Errorf("a fifth peer past the budget (40 of 36 s): err = %v", err)
-		}
-		time.Sleep(ServeWindow)
-		if err := serve(s, "10.0.0.1", test); err != nil {
-			t.Errorf("a window later: %v", err)
-		}
-		if took, _ := s.Totals(); took != 8*test {
-			t.Errorf("served %v in all, want 8 tests of %v", took, test)
-		}
+		})
 	})
+}
+
+// wantShare checks that peer is served ok tests of 5 s, then refused for
+// its share, saying share.
+func wantShare(t *testing.T, s *Served, peer string, ok int, share string) {
+	t.Helper()
+	for i := range ok {
+		if err := serve(s, peer, 5*time.Second); err != nil {
+			t.Fatalf("%s's test %d: %v", peer, i+1, err)
+		}
+	}
+	if err := serve(s, peer, 5*time.Second); err == nil || !strings.Contains(err.Error(), peer+"'s share is spent") ||
+		!strings.Contains(err.Error(), share) {
+		t.Errorf("%s's test %d of 5 s, past its share: err = %v, want its share, %s", peer, ok+1, err, share)
+	}
 }
 
 // TestServedBytes: with a byte cap, a test may move what is left of the
@@ -153,8 +167,8 @@ func TestServedOnePeerHalfSinceStart(t *testing.T) {
 		for serve(s, "attacker", time.Second) == nil {
 			n++
 		}
-		if n != 25 {
-			t.Errorf("one peer was served %d tests of 1 s in the first 100 s; want half the budget, 25", n)
+		if n != 26 {
+			t.Errorf("one peer was served %d tests of 1 s in the first 100 s; want half the budget (25.25 s), passed by one test: 26", n)
 		}
 		if err := serve(s, "peer", time.Second); err != nil {
 			t.Errorf("another peer then: %v", err)
