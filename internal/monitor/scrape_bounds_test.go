@@ -1,0 +1,120 @@
+package monitor
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/experiment"
+)
+
+// pageSeries is how many series the big page has, and pageLine how long
+// each of its lines is: m{i="XXXXX"} 1 and a newline, i in 5 hex digits.
+const (
+	pageSeries = 1_000_000
+	pageLine   = len(`m{i="00000"} 1`) + 1
+)
+
+// writeBigPage writes a page of pageSeries series to w, the last label
+// first, without holding the page: the test's heap is the scraper's.
+func writeBigPage(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line := []byte(`m{i="00000"} 1` + "\n")
+	for i := pageSeries - 1; i >= 0; i-- {
+		for d := range 5 {
+			line[5+d] = "0123456789abcdef"[(i>>(4*(4-d)))&15]
+		}
+		if _, err := bw.Write(line); err != nil {
+			return
+		}
+	}
+	_ = bw.Flush()
+}
+
+// heapPeak samples the heap in use every millisecond until stop is called,
+// and returns its largest value.
+func heapPeak() (stop func() uint64) {
+	var peak uint64
+	done, quit := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-quit:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() uint64 { close(quit); <-done; return peak }
+}
+
+// collect is a sink that keeps every point.
+type collect struct {
+	mu  sync.Mutex
+	pts []Point
+}
+
+func (c *collect) sink(p []Point) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pts = append(c.pts, p...)
+	return nil
+}
+
+// TestMillionSeriesPageIsBoundedBySeries scrapes, over loopback HTTP, a
+// page of 1,000,000 series (15 MB, the last series first): the scraper
+// keeps the 500 first in label order and says it dropped the 999,500
+// others, and the heap never grows by more than half the page (before the
+// fix it read the whole page, then built every series: 800 MB and more).
+func TestMillionSeriesPageIsBoundedBySeries(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeBigPage(w) }))
+	defer srv.Close()
+	var c collect
+	s := &Scraper{Sink: c.sink, Now: time.Now, Fetch: httpGet}
+	ep := Endpoint{Name: "big", URL: srv.URL + "/metrics", Format: experiment.FormatPrometheus, Interval: 5 * time.Minute}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	stop := heapPeak()
+	s.once(context.Background(), ep)
+	peak := stop()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	const pageBytes = int64(pageSeries * pageLine)
+	growth := int64(peak) - int64(before.HeapAlloc)
+	t.Logf("page %d bytes; heap %d before, peak %d (+%d), %d after", pageBytes, before.HeapAlloc, peak, growth, after.HeapAlloc)
+	if growth > pageBytes/2 {
+		t.Errorf("the heap grew by %d bytes while scraping a page of %d bytes: want less than half the page", growth, pageBytes)
+	}
+	kept := map[string]bool{}
+	var up, dropped float64 = -1, -1
+	for _, p := range c.pts {
+		switch p.Metric {
+		case "m":
+			kept[p.Labels] = true
+		case Up:
+			up = p.Value
+		case SeriesDropped:
+			dropped = p.Value
+		}
+	}
+	if up != 1 || len(kept) != MaxSeries || dropped != pageSeries-MaxSeries {
+		t.Fatalf("up %v, %d series kept, %v dropped; want up 1, %d kept, %d dropped", up, len(kept), dropped, MaxSeries, pageSeries-MaxSeries)
+	}
+	for i := range MaxSeries {
+		if l := fmt.Sprintf(`i="%05x"`, i); !kept[l] {
+			t.Errorf("series %s not kept: want the %d first in label order", l, MaxSeries)
+		}
+	}
+}
