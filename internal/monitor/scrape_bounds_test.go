@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,6 +117,46 @@ func TestMillionSeriesPageIsBoundedBySeries(t *testing.T) {
 	for i := range MaxSeries {
 		if l := fmt.Sprintf(`i="%05x"`, i); !kept[l] {
 			t.Errorf("series %s not kept: want the %d first in label order", l, MaxSeries)
+		}
+	}
+	if d := s.Dropped()["big"]; d != pageSeries-MaxSeries {
+		t.Errorf("Dropped says %d, want %d", d, pageSeries-MaxSeries)
+	}
+}
+
+// TestMaxSeriesOfAnEndpoint: an endpoint's max_series bounds what it
+// keeps, and the drops add up over scrapes.
+func TestMaxSeriesOfAnEndpoint(t *testing.T) {
+	exp, err := experiment.Parse([]byte(`name: m
+client: {exec: [true]}
+monitor:
+  - {name: small, url: "http://127.0.0.1:1/metrics", max_series: 3}
+`), "m.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ep := Endpoints(exp)[0]
+	var c collect
+	s := &Scraper{Sink: c.sink, Now: time.Now, Fetch: func(context.Context, string) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader("b 2\na 1\nd 4\nc 3\ne 5\n")), nil
+	}}
+	s.once(context.Background(), ep)
+	s.once(context.Background(), ep)
+	var got []string
+	for _, p := range c.pts[:3] {
+		got = append(got, p.Metric)
+	}
+	if strings.Join(got, " ") != "a b c" || s.Dropped()["small"] != 4 {
+		t.Errorf("kept %v, dropped %d; want a b c, and 2 dropped twice", got, s.Dropped()["small"])
+	}
+	for _, bad := range []string{"-1", "100001"} {
+		_, err := experiment.Parse([]byte(strings.Replace(`name: m
+client: {exec: [true]}
+monitor:
+  - {name: small, url: "http://127.0.0.1:1/metrics", max_series: N}
+`, "N", bad, 1)), "m.yaml")
+		if err == nil || !strings.Contains(err.Error(), "max_series") {
+			t.Errorf("max_series %s: %v; want refused", bad, err)
 		}
 	}
 }
