@@ -82,16 +82,21 @@ func (v *validator) monitor() {
 		if f := m.FormatOrDefault(); f != FormatPrometheus && f != FormatStubStatus {
 			v.item(key, key+".format", fmt.Sprintf("want %s or %s, got %q", FormatPrometheus, FormatStubStatus, m.Format))
 		}
-		if m.Interval != 0 && m.Interval.D() < MinMonitorInterval {
-			v.item(key, key+".interval", fmt.Sprintf("must be at least %v, got %v", MinMonitorInterval, m.Interval))
-		}
-		if m.MaxSeries < 0 || m.MaxSeries > MaxMonitorSeries {
-			v.item(key, key+".max_series", fmt.Sprintf("want 1 to %d series (0 or none: 500), got %d", MaxMonitorSeries, m.MaxSeries))
-		}
-		for j, g := range m.Metrics {
-			if _, err := path.Match(g, ""); err != nil || g == "" {
-				v.item(key, fmt.Sprintf("%s.metrics[%d]", key, j), fmt.Sprintf("not a valid glob: %q", g))
-			}
+		v.monitorBounds(key, m)
+	}
+}
+
+// monitorBounds checks an endpoint's interval, max_series and globs.
+func (v *validator) monitorBounds(key string, m MonitorEndpoint) {
+	if m.Interval != 0 && m.Interval.D() < MinMonitorInterval {
+		v.item(key, key+".interval", fmt.Sprintf("must be at least %v, got %v", MinMonitorInterval, m.Interval))
+	}
+	if m.MaxSeries < 0 || m.MaxSeries > MaxMonitorSeries {
+		v.item(key, key+".max_series", fmt.Sprintf("want 1 to %d series (0 or none: 500), got %d", MaxMonitorSeries, m.MaxSeries))
+	}
+	for j, g := range m.Metrics {
+		if _, err := path.Match(g, ""); err != nil || g == "" {
+			v.item(key, fmt.Sprintf("%s.metrics[%d]", key, j), fmt.Sprintf("not a valid glob: %q", g))
 		}
 	}
 }
