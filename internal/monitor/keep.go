@@ -94,21 +94,39 @@ func (k *keeper) result() ([]Series, int) {
 	return kept, k.seen - len(kept)
 }
 
+// MaxKeptBytes bounds the bytes of the series kept from one scrape
+// (names, labels, and seriesOverhead each), whatever their number: a
+// page of long label values keeps fewer series.
+const MaxKeptBytes = 4 << 20
+
+// seriesOverhead is what a kept series costs beside its text.
+const seriesOverhead = 64
+
 // bounded holds the max series that come first in metric and label order
-// of those offered.
+// of those offered, within MaxKeptBytes.
 type bounded struct {
-	max int
-	h   seriesHeap
+	max   int
+	bytes int
+	h     seriesHeap
 }
 
 func (b *bounded) offer(s Series) {
-	if len(b.h) < b.max {
+	switch {
+	case len(b.h) < b.max:
 		heap.Push(&b.h, s)
-	} else if before(s, b.h[0]) {
+		b.bytes += size(s)
+	case before(s, b.h[0]):
+		b.bytes += size(s) - size(b.h[0])
 		b.h[0] = s
 		heap.Fix(&b.h, 0)
 	}
+	for b.bytes > MaxKeptBytes {
+		b.bytes -= size(heap.Pop(&b.h).(Series))
+	}
 }
+
+// size is what keeping s costs.
+func size(s Series) int { return len(s.Metric) + len(s.Labels) + seriesOverhead }
 
 // before orders series by metric, then labels.
 func before(a, b Series) bool {

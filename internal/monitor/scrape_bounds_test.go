@@ -160,3 +160,59 @@ monitor:
 		}
 	}
 }
+
+// longSeries and longValue shape a page of long series: longSeries lines
+// of a label value of longValue bytes, 15 MB in all.
+const (
+	longSeries = 250
+	longValue  = 60 << 10
+)
+
+// writeLongPage writes the page of long series without holding it.
+func writeLongPage(w http.ResponseWriter) {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	value := strings.Repeat("x", longValue)
+	for i := range longSeries {
+		fmt.Fprintf(bw, "m{i=\"%03d\",v=\"%s\"} 1\n", i, value)
+	}
+	_ = bw.Flush()
+}
+
+// TestLongSeriesAreBoundedByBytes scrapes a page of 250 series of 60 KiB
+// each (15 MB): the series kept are the first in label order that fit in
+// MaxKeptBytes, the others are dropped and counted, and what the scrape
+// leaves held (its points, kept by the test) is within MaxKeptBytes and
+// 1 MiB (before, each series was kept whatever its length: the bound of
+// 500 series let the whole 15 MB through).
+func TestLongSeriesAreBoundedByBytes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeLongPage(w) }))
+	defer srv.Close()
+	var c collect
+	s := &Scraper{Sink: c.sink, Now: time.Now, Fetch: httpGet}
+	ep := Endpoint{Name: "long", URL: srv.URL, Format: experiment.FormatPrometheus, Interval: 5 * time.Minute}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	s.once(context.Background(), ep)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("heap %d before, %d after (+%d)", before.HeapAlloc, after.HeapAlloc, held)
+	kept := 0
+	for _, p := range c.pts {
+		if p.Metric == "m" {
+			if want := fmt.Sprintf(`i="%03d"`, kept); !strings.HasPrefix(p.Labels, want) {
+				t.Errorf("kept series %d is %.20s, want %s", kept, p.Labels, want)
+			}
+			kept++
+		}
+	}
+	fit := MaxKeptBytes / (len(`m`) + len(`i="000",v=""`) + longValue + seriesOverhead)
+	if kept != fit || s.Dropped()["long"] != longSeries-fit {
+		t.Errorf("%d series kept, %d dropped; want the %d that fit in %d bytes, %d dropped", kept, s.Dropped()["long"], fit, MaxKeptBytes, longSeries-fit)
+	}
+	if held > MaxKeptBytes+1<<20 {
+		t.Errorf("the scrape left %d bytes held, want at most MaxKeptBytes (%d) and 1 MiB", held, MaxKeptBytes)
+	}
+	runtime.KeepAlive(c.pts)
+}
