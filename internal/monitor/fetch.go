@@ -27,9 +27,21 @@ var ErrRedirect = errors.New("redirected")
 // errTooLarge is a page past MaxBody.
 var errTooLarge = errors.New("page larger than 16 MiB")
 
+// maxHeader bounds the header of a page's response (net/http's default
+// is 10 MB).
+const maxHeader = 64 << 10
+
 // client is the scraper's HTTP client: redirects are followed within the
-// endpoint's own scheme, host and port only.
-var client = &http.Client{CheckRedirect: sameOrigin}
+// endpoint's own scheme, host and port only, and a response's header is
+// at most maxHeader bytes.
+var client = &http.Client{CheckRedirect: sameOrigin, Transport: transport()}
+
+// transport is net/http's default transport with the header bounded.
+func transport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxResponseHeaderBytes = maxHeader
+	return t
+}
 
 // sameOrigin lets a redirect through when it stays on the first
 // request's scheme, host and port, at most maxRedirects times.

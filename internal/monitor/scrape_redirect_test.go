@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -134,5 +135,20 @@ func TestScrapeInFlightAtTheEndIsNotAFailure(t *testing.T) {
 	}
 	if up := upOf(c.pts); up != 1 || len(c.pts) != 3 {
 		t.Errorf("points %+v; want only the last scrape's, up 1", c.pts)
+	}
+}
+
+// TestHugeHeaderIsRefused: a page whose response header is 1 MB is a
+// failed scrape (net/http alone takes up to 10 MB of header).
+func TestHugeHeaderIsRefused(t *testing.T) {
+	base := serveOn(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		for i := range 16 {
+			w.Header().Set("X-Pad-"+strconv.Itoa(i), strings.Repeat("p", 64<<10))
+		}
+		_, _ = w.Write([]byte("m 1\n"))
+	}))
+	pts, failed := scrapeOnce(t, base+"/metrics")
+	if !failed || upOf(pts) != 0 {
+		t.Errorf("a 1 MB header: failed %v, up %v; want a failed scrape", failed, upOf(pts))
 	}
 }
