@@ -133,6 +133,7 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Fatalf("open %s: %v", url, err)
 	}
 	dashWait(t, ctx, 30*time.Second, "3 testers running", func(s pageState) bool { return s.Running >= 3 })
+	dashNoCookie(t, ctx)
 
 	var shown []seen
 	shown = append(shown, dashCadence(t, ctx, 8)...)
