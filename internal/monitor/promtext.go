@@ -86,23 +86,9 @@ func (p *lineParser) comment(line string) error {
 // sample parses NAME{LABELS} VALUE [TIMESTAMP], or {"NAME",LABELS} VALUE.
 func (p *lineParser) sample(b []byte) (Series, error) {
 	c := cursor{b: b}
-	name := c.ident(true)
-	p.pairs = p.pairs[:0]
-	at := c.i
-	if c.skipSpace(); c.peek() != '{' {
-		c.i = at
-	} else {
-		c.i++
-		quoted, err := p.labels(&c, name == "")
-		if err != nil {
-			return Series{}, err
-		}
-		if name == "" {
-			name = quoted
-		}
-	}
-	if name == "" {
-		return Series{}, errors.New("no metric name")
+	name, err := p.head(&c)
+	if err != nil {
+		return Series{}, err
 	}
 	v, err := c.value()
 	if err != nil {
@@ -116,6 +102,29 @@ func (p *lineParser) sample(b []byte) (Series, error) {
 		return Series{}, err
 	}
 	return Series{Metric: name, Labels: labels, Value: v}, nil
+}
+
+// head reads the metric's name and its labels, into p.pairs.
+func (p *lineParser) head(c *cursor) (string, error) {
+	name := c.ident(true)
+	p.pairs = p.pairs[:0]
+	at := c.i
+	if c.skipSpace(); c.peek() != '{' {
+		c.i = at
+	} else {
+		c.i++
+		quoted, err := p.labels(c, name == "")
+		if err != nil {
+			return "", err
+		}
+		if name == "" {
+			name = quoted
+		}
+	}
+	if name == "" {
+		return "", errors.New("no metric name")
+	}
+	return name, nil
 }
 
 // canonicalPairs sorts pairs and joins them; a label given twice is an
