@@ -53,9 +53,9 @@ func (c *cursor) token() string {
 }
 
 // value reads the sample's value and its optional timestamp, up to the
-// end of the line.
+// end of the line: after a blank, or right after the labels' brace.
 func (c *cursor) value() (float64, error) {
-	if c.peek() != ' ' && c.peek() != '\t' {
+	if c.peek() != ' ' && c.peek() != '\t' && (c.i == 0 || c.b[c.i-1] != '}') {
 		return 0, fmt.Errorf("want a blank and a value at column %d", c.i+1)
 	}
 	c.skipSpace()
