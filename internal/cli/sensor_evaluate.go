@@ -70,6 +70,9 @@ func evaluateTrace(path string, o forecast.Options) (*evaluation, error) {
 	if err != nil {
 		return nil, errs.Usage(fmt.Errorf("%s: %w", path, err), "columns: time (Unix seconds or RFC 3339), value, optionally test_time")
 	}
+	if err := enoughPoints(path, series); err != nil {
+		return nil, err
+	}
 	ev := &evaluation{Trace: path, ByTestTime: len(series) > 1,
 		Baseline: fmt.Sprintf("random: each forecast drawn uniformly from the series' whole range [min, max] (Gloperf §4), PCG seeded with %d", o.Seed)}
 	for _, s := range series {
@@ -78,6 +81,21 @@ func evaluateTrace(path string, o forecast.Options) (*evaluation, error) {
 		ev.Series = append(ev.Series, x)
 	}
 	return ev, nil
+}
+
+// enoughPoints refuses a trace with a series of fewer than two
+// measurements: the first is only observed, so nothing would be scored.
+func enoughPoints(path string, series []forecast.Series) error {
+	for _, s := range series {
+		if n := len(s.Points); n < 2 {
+			what := "the trace has"
+			if s.TestTime != "" {
+				what = fmt.Sprintf("test time %q has", s.TestTime)
+			}
+			return errs.Usagef("%s: %s %d measurement: a forecast is scored from the second on, give at least 2", path, what, n)
+		}
+	}
+	return nil
 }
 
 // printEvaluation prints the tables for people.
