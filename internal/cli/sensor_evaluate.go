@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -239,13 +240,13 @@ func periodChart(s forecast.Evaluation, what string, of func(forecast.PeriodScor
 }
 
 // testTimeChart draws each method's whole-series MAE against the test
-// time, nil when the test times are not numbers.
+// time, nil when the test times are not finite numbers from 0 up.
 func testTimeChart(series []forecast.Evaluation) []byte {
 	var x []float64
 	var lines []forecast.Line
 	for _, s := range series {
 		v, err := strconv.ParseFloat(strings.TrimSuffix(s.TestTime, "s"), 64)
-		if err != nil {
+		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
 			return nil
 		}
 		x = append(x, v)

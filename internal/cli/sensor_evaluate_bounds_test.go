@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,41 @@ func TestSensorEvaluateByteOrderMark(t *testing.T) {
 	var ev evaluation
 	if err := json.Unmarshal(out.Bytes(), &ev); err != nil || len(ev.Series) != 1 || ev.Series[0].Points != 3 {
 		t.Errorf("%v: %s", err, out.String())
+	}
+}
+
+// TestSensorEvaluateOddTestTimes: test times that are not finite numbers
+// ("nan", "inf", "-1") are labels: every file --out writes and the JSON parse
+// and hold no NaN or Inf (no MAE-by-test-time graph is drawn).
+func TestSensorEvaluateOddTestTimes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var trace strings.Builder
+	trace.WriteString("time,test_time,value\n")
+	for i := range 30 {
+		for j, tt := range []string{"nan", "inf", "-1", "2"} {
+			trace.WriteString(itoa(4*i+j) + "," + tt + "," + itoa(i%7) + "\n")
+		}
+	}
+	path := filepath.Join(dir, "trace.csv")
+	if err := os.WriteFile(path, []byte(trace.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"sensor", "evaluate", "--json", "--out", filepath.Join(dir, "out"), path}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), new(evaluation)); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "out", "*.svg"))
+	if len(files) != 8 {
+		t.Errorf("%d SVG files, want the 2 by period of each of the 4 test times: %v", len(files), files)
+	}
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if err := xml.Unmarshal(b, new(struct{})); err != nil || strings.Contains(string(b), "NaN") || strings.Contains(string(b), "Inf") {
+			t.Errorf("%s: %v\n%s", filepath.Base(f), err, b)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/diperf/diperf/internal/jsonnum"
 )
 
 // unknownText stands for a figure that is not known in the map's table
@@ -43,10 +45,10 @@ func (r Row) MarshalJSON() ([]byte, error) {
 
 // knownOrNil is &v when v is known, else nil.
 func knownOrNil(v float64) *float64 {
-	if !known(v) {
+	if v <= 0 {
 		return nil
 	}
-	return &v
+	return jsonnum.Ptr(v)
 }
 
 // shadeOf is the opacity of a heat map cell of bandwidth bps, between
