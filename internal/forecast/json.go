@@ -2,7 +2,8 @@ package forecast
 
 import (
 	"encoding/json"
-	"math"
+
+	"github.com/diperf/diperf/internal/jsonnum"
 )
 
 // MarshalJSON writes the score with mae and mse null when no forecast
@@ -13,7 +14,7 @@ func (s Score) MarshalJSON() ([]byte, error) {
 		plain
 		MAE *float64 `json:"mae"`
 		MSE *float64 `json:"mse"`
-	}{plain(s), orNull(s.MAE), orNull(s.MSE)})
+	}{plain(s), jsonnum.Ptr(s.MAE), jsonnum.Ptr(s.MSE)})
 }
 
 // MarshalJSON writes the score with its errors null where they are not
@@ -26,14 +27,5 @@ func (s PeriodScore) MarshalJSON() ([]byte, error) {
 		MSE    *float64 `json:"mse"`
 		MinMAE *float64 `json:"min_mae"`
 		MaxMAE *float64 `json:"max_mae"`
-	}{plain(s), orNull(s.MAE), orNull(s.MSE), orNull(s.MinMAE), orNull(s.MaxMAE)})
-}
-
-// orNull is &v when v is finite, else nil (null in JSON): jsonnum.Ptr,
-// which this leaf package cannot import.
-func orNull(v float64) *float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return nil
-	}
-	return &v
+	}{plain(s), jsonnum.Ptr(s.MAE), jsonnum.Ptr(s.MSE), jsonnum.Ptr(s.MinMAE), jsonnum.Ptr(s.MaxMAE)})
 }
