@@ -59,7 +59,7 @@ func validateCmd(_ context.Context, e *env, args []string) error {
 // parseTolerance reads --tolerance: a percentage from 0 to
 // monitor.MaxTolerance, the % sign optional.
 func parseTolerance(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
 	if err != nil || monitor.CheckTolerance(v) != nil {
 		return 0, errs.Usagef("--tolerance: want a percentage from 0%% to %d%% such as 1%%, got %q", monitor.MaxTolerance, s)
 	}
