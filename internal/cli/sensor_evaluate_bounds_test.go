@@ -43,17 +43,19 @@ func TestSensorEvaluateRefusesWhatOverflows(t *testing.T) {
 // mark (as spreadsheets do) is read like one without.
 func TestSensorEvaluateByteOrderMark(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "bom.csv")
-	if err := os.WriteFile(path, []byte("\ufefftime,value\n1,5\n2,6\n3,7\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var out, errb bytes.Buffer
-	if code := Main([]string{"sensor", "evaluate", "--json", path}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
-	}
-	var ev evaluation
-	if err := json.Unmarshal(out.Bytes(), &ev); err != nil || len(ev.Series) != 1 || ev.Series[0].Points != 3 {
-		t.Errorf("%v: %s", err, out.String())
+	for i, header := range []string{"time,value", `"time","value"`} {
+		path := filepath.Join(t.TempDir(), "bom"+itoa(i)+".csv")
+		if err := os.WriteFile(path, []byte("\ufeff"+header+"\n1,5\n2,6\n3,7\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if code := Main([]string{"sensor", "evaluate", "--json", path}, &out, &errb); code != 0 {
+			t.Fatalf("header %s: exit %d: %s", header, code, errb.String())
+		}
+		var ev evaluation
+		if err := json.Unmarshal(out.Bytes(), &ev); err != nil || len(ev.Series) != 1 || ev.Series[0].Points != 3 {
+			t.Errorf("header %s: %v: %s", header, err, out.String())
+		}
 	}
 }
 

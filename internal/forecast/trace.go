@@ -1,6 +1,7 @@
 package forecast
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -27,6 +28,17 @@ const MaxValue = 1e150
 // byteOrderMark is UTF-8's, which some spreadsheets write first.
 const byteOrderMark = "\uFEFF"
 
+// skipByteOrderMark returns r without the byte-order mark it may start
+// with (before the CSV reader sees it: it would take a quote after it
+// for a bare one).
+func skipByteOrderMark(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(len(byteOrderMark)); err == nil && string(b) == byteOrderMark {
+		br.Discard(len(byteOrderMark)) //nolint:errcheck // the bytes were just peeked
+	}
+	return br
+}
+
 // The times a trace may hold: whole seconds inside int64 nanoseconds
 // since 1970.
 var (
@@ -44,14 +56,11 @@ var (
 // MaxValue; each series must be in time order. A UTF-8 byte-order mark
 // before the header is skipped.
 func ReadTrace(r io.Reader) ([]Series, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(skipByteOrderMark(r))
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err != nil {
 		return nil, fmt.Errorf("trace: header: %w", err)
-	}
-	if len(header) > 0 {
-		header[0] = strings.TrimPrefix(header[0], byteOrderMark)
 	}
 	ti, vi, tti := columns(header)
 	if ti < 0 || vi < 0 {
