@@ -20,7 +20,7 @@ func TestMetricsExposition(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	registerAll(t, c, "b", `we"ird\name`) // results are between registered sensors
-	clk.Add(time.Minute)                   // and these two are stale: one live below
+	clk.Add(time.Minute)                  // and these two are stale: one live below
 	if _, err := c.Register(ctx, reg("a", "local")); err != nil {
 		t.Fatal(err)
 	}
