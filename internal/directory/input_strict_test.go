@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,12 @@ func TestSlowBodyIs408(t *testing.T) {
 	want := `diperf_directory_refused_requests_total{route="POST /v1/results",code="408"} 1`
 	if !strings.Contains(text.String(), want+"\n") {
 		t.Errorf("/metrics lacks %s:\n%s", want, text.String())
+	}
+	checkExposition(t, text.String())
+	if path, err := exec.LookPath("promtool"); err == nil {
+		cmd := exec.Command(path, "check", "metrics")
+		cmd.Stdin = strings.NewReader(text.String())
+		out, err := cmd.CombinedOutput()
+		checkPromtool(t, err, string(out), text.String())
 	}
 }
