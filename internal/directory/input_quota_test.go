@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -206,5 +207,28 @@ func TestNewNamesRate(t *testing.T) {
 	want := `diperf_directory_refused_requests_total{route="POST /v1/sensors",code="429"} 2`
 	if text := metricsText(t, base); !strings.Contains(text, want+"\n") {
 		t.Errorf("/metrics lacks %s:\n%s", want, text)
+	}
+}
+
+// TestSensorCapUnderConcurrentRegistrations: new names registered at once
+// on many connections never take the directory past its number.
+func TestSensorCapUnderConcurrentRegistrations(t *testing.T) {
+	c, _, base := quotaServer(t, Options{MaxSensors: 5})
+	codes := make(chan int, 40)
+	var wg sync.WaitGroup
+	for i := range cap(codes) {
+		wg.Go(func() {
+			code, _ := post(t, base+"/v1/sensors", fmt.Sprintf(`{"name":"c%d","address":"h:1","groups":["local"],"version":"1"}`, i))
+			codes <- code
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for code := range codes {
+		n[code]++
+	}
+	if l, err := c.Sensors(context.Background(), ""); err != nil || len(l) != 5 || n[200] != 5 || n[403] != 35 {
+		t.Fatalf("%d sensors listed (%v), answers %v; want 5 taken, 35 refused (403)", len(l), err, n)
 	}
 }
