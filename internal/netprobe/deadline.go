@@ -10,7 +10,7 @@ import (
 // the far end did not connect, did not answer the handshake in time, or
 // did not answer as a holder of the mesh token. Nothing was measured and
 // no test data was sent; the caller backs the peer off.
-var ErrUnreachable = errors.New("netprobe: the far end did not connect or answer: no test ran")
+var ErrUnreachable = errors.New("no test ran")
 
 // The client's waits for a peer that does not connect or answer: a dead or
 // black-holed peer costs seconds, not the ~130 s of the kernel's SYN
