@@ -36,7 +36,7 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	fs.DurationVar(&f.period, "period", sensor.DefaultPeriod, "one test per period at most")
 	fs.DurationVar(&f.testTime, "test-time", sensor.DefaultTestTime, "each test's length")
 	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, at most (default: test-time / period)")
-	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
+	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send and receive an hour, counted at its sockets (0: no cap)")
 }
 
 // sensorDaemon is `diperf sensor --directory URL ...`: it serves tests,
@@ -91,11 +91,14 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		OnList: func(st sensor.Stats) {
 			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",
 				st.Lists, st.Tests, st.Busy, st.Missed, 100*st.Fraction, st.BytesPerHour)
+			if st.Unreachable+st.HeldBack+st.Capped > 0 {
+				fmt.Fprintf(e.stderr, "diperf sensor: %s\n", heldBack(st))
+			}
 		}},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()
-	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v\n",
-		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt)
+	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v; %s\n",
+		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt, heldBack(st))
 	return nil
 }
 
@@ -190,10 +193,10 @@ func (f *sensorFlags) check() error {
 		return errs.Usagef("--test-time must be above 0 and at most --period (%v), got %v", f.period, f.testTime)
 	case f.testTime > time.Hour:
 		return errs.Usagef("--test-time must be at most 1h, got %v", f.testTime)
-	case f.budget < 0 || f.budget > 1:
+	case !(f.budget >= 0 && f.budget <= 1): // NaN too
 		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
-	case f.bytesPerHour < 0:
-		return errs.Usagef("--bytes-per-hour must be 0 (no cap) or more, got %v", f.bytesPerHour)
+	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
+		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
 	case f.name == "":
 		return errs.Usagef("--name must not be empty")
 	}
@@ -203,4 +206,12 @@ func (f *sensorFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// heldBack says what the loop did not test as planned: peers that did not
+// answer, tests held back (a peer backed off, the byte budget spent),
+// tests stopped at the byte budget.
+func heldBack(st sensor.Stats) string {
+	return fmt.Sprintf("%d missed as the peer did not answer, %d held back, %d stopped at the byte budget",
+		st.Unreachable, st.HeldBack, st.Capped)
 }

@@ -10,6 +10,10 @@ type Budget struct {
 	BytesPerHour float64 // bytes its tests send and receive an hour, at most (0: no cap)
 }
 
+// MaxBytesPerHour is the largest byte budget: 1e18 bytes an hour is
+// 2.2 Pbit/s, past any link.
+const MaxBytesPerHour = 1e18
+
 // Ledger accounts for what a sensor spent since it started.
 type Ledger struct {
 	start time.Time
