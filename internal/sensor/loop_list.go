@@ -8,7 +8,7 @@ import (
 
 // runList runs every test of the list in turn, but those to a peer held
 // back and those the byte budget does not allow; it returns how many it
-// tried, and false if ctx ended first.
+// tried (their peer answered or not), and false if ctx ended first.
 func (l *loop) runList(ctx context.Context, tests []Test) (tried int, done bool) {
 	for _, t := range tests {
 		if until, held := l.hold.held(t.Peer.Name, time.Now()); held {
@@ -22,10 +22,12 @@ func (l *loop) runList(ctx context.Context, tests []Test) (tried int, done bool)
 		if !l.allow(&t) {
 			continue
 		}
-		tried++
 		m, took, err := l.tryBusy(ctx, t)
 		if ctx.Err() != nil {
 			return tried, false
+		}
+		if !errors.Is(err, ErrOverBudget) {
+			tried++
 		}
 		l.record(ctx, t, m, took, err)
 	}
