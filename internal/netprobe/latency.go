@@ -95,11 +95,18 @@ func transact(s *session, testTime time.Duration, size int, maxBytes uint64) (La
 		last = now
 		n++
 	}
-	r := LatencyResult{Transactions: n, Elapsed: last.Sub(start), Capped: capped}
+	r := summarize(h, n, last.Sub(start))
+	r.Capped = capped
+	return r, nil
+}
+
+// summarize is n round trips in elapsed, recorded in h.
+func summarize(h *hdr.Histogram, n int, elapsed time.Duration) LatencyResult {
+	r := LatencyResult{Transactions: n, Elapsed: elapsed}
 	r.PerSec = float64(n) / r.Elapsed.Seconds()
 	r.Latency = time.Duration(float64(time.Second) / r.PerSec)
 	r.P50 = time.Duration(h.ValueAtQuantile(50))
 	r.P90 = time.Duration(h.ValueAtQuantile(90))
 	r.P99 = time.Duration(h.ValueAtQuantile(99))
-	return r, nil
+	return r
 }

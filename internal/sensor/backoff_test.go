@@ -26,4 +26,3 @@ func TestBackoffDoublesToItsCapAndResets(t *testing.T) {
 		t.Errorf("after a test that ran, a failure holds back %v, want a period", got)
 	}
 }
-
