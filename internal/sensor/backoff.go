@@ -40,8 +40,8 @@ func (b *backoff) failed(peer string, now time.Time) time.Duration {
 // ok forgets peer's failures.
 func (b *backoff) ok(peer string) { delete(b.peers, peer) }
 
-// held reports whether peer is held back at now, and until when.
-func (b *backoff) held(peer string, now time.Time) (time.Time, bool) {
+// held reports whether peer is held back at now.
+func (b *backoff) held(peer string, now time.Time) bool {
 	h, ok := b.peers[peer]
-	return h.until, ok && now.Before(h.until)
+	return ok && now.Before(h.until)
 }

@@ -14,10 +14,10 @@ func TestBackoffDoublesToItsCapAndResets(t *testing.T) {
 		if got := b.failed("b", now); got != want*time.Minute {
 			t.Errorf("failure %d: held back %v, want %v", i+1, got, want*time.Minute)
 		}
-		if _, held := b.held("b", now.Add(want*time.Minute-1)); !held {
+		if !b.held("b", now.Add(want*time.Minute-1)) {
 			t.Errorf("failure %d: not held back just before its end", i+1)
 		}
-		if _, held := b.held("b", now.Add(want*time.Minute)); held {
+		if b.held("b", now.Add(want*time.Minute)) {
 			t.Errorf("failure %d: still held back at its end", i+1)
 		}
 	}

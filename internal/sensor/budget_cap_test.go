@@ -99,3 +99,39 @@ func TestLoopKeepsEveryHourWithinTheByteBudget(t *testing.T) {
 		}
 	})
 }
+
+// busyBytesProber refuses the first try as busy, after moving 200 bytes
+// (the handshake), and records each try's allowance.
+type busyBytesProber struct {
+	mu      sync.Mutex
+	allowed []float64
+}
+
+func (p *busyBytesProber) Run(ctx context.Context, t Test, d time.Duration) (Measurement, error) {
+	p.mu.Lock()
+	p.allowed = append(p.allowed, t.MaxBytes)
+	first := len(p.allowed) == 1
+	p.mu.Unlock()
+	if first {
+		return Measurement{Bytes: 200}, ErrBusy
+	}
+	sleepCtx(ctx, d)
+	return Measurement{Bytes: t.MaxBytes}, nil
+}
+
+// The bytes of a try refused as busy count: the next try of the test gets
+// what is left of its allowance.
+func TestBusyTryCountsAgainstTheAllowance(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		self := Peer{Name: "a", Groups: []string{"local"}}
+		dir := &fakeDir{peers: []Peer{self, {Name: "b", Groups: []string{"local"}}}}
+		pr := &busyBytesProber{}
+		cfg := Config{Self: self, Period: time.Minute, TestTime: 5 * time.Second, Budget: Budget{BytesPerHour: 1e4}}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		Run(ctx, cfg, dir, pr)
+		if len(pr.allowed) < 2 || pr.allowed[0] != 1e4 || pr.allowed[1] != 1e4-200 {
+			t.Errorf("allowances of the tries %v, want 10000 then 9800", pr.allowed)
+		}
+	})
+}

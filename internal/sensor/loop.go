@@ -207,6 +207,9 @@ func (l *loop) tryBusy(ctx context.Context, t Test) (Measurement, time.Duration,
 		if try == BusyTries {
 			return m, took, err
 		}
+		if t.MaxBytes > 0 { // the refusal's bytes count: the next try gets what is left
+			t.MaxBytes = max(1, t.MaxBytes-m.Bytes)
+		}
 		backoff := l.cfg.TestTime + time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.TestTime)+1))
 		if !sleepCtx(ctx, backoff) {
 			return m, took, ctx.Err()

@@ -11,9 +11,8 @@ import (
 // tried (their peer answered or not), and false if ctx ended first.
 func (l *loop) runList(ctx context.Context, tests []Test) (tried int, done bool) {
 	for _, t := range tests {
-		if until, held := l.hold.held(t.Peer.Name, time.Now()); held {
-			l.st.HeldBack++
-			l.log("%s test to %s: not tried, the peer is held back until %s", t.Kind, t.Peer.Name, until.Format(time.TimeOnly))
+		if l.hold.held(t.Peer.Name, time.Now()) {
+			l.st.HeldBack++ // said when it failed
 			continue
 		}
 		if !l.waitTurn(ctx) {
