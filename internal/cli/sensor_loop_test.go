@@ -151,10 +151,11 @@ func TestSensorDeadPeerCostsSeconds(t *testing.T) {
 	if !strings.Contains(log, "dead: ") || !strings.Contains(log, "held back") {
 		t.Errorf("the log does not say the dead peer failed and is held back:\n%s", log)
 	}
-	// 4 s: at most 2 s lost to the dead peer (1 s a try, the second a
-	// period and more later), at least 2 s to test the live one, a test
-	// every 300 ms to 375 ms
-	if len(dir.results) < 4 || st.Fraction > cfg.Budget.Fraction {
+	// 4 s: at most 2 s lost to the dead peer (1 s a try; the second
+	// after its hold), so 2 s less the random delays to test the live
+	// one, a test every 400 ms to 475 ms (a period and a delay, or the
+	// 0.5 budget of 200 ms tests): 3 at least on a busy machine
+	if len(dir.results) < 3 || st.Fraction > cfg.Budget.Fraction {
 		t.Errorf("%d tests of the live peer in 4 s, %.2f of the time charged as testing (budget %.2f); log:\n%s",
 			len(dir.results), st.Fraction, cfg.Budget.Fraction, log)
 	}
