@@ -193,10 +193,12 @@ func (f *sensorFlags) check() error {
 		return errs.Usagef("--test-time must be above 0 and at most --period (%v), got %v", f.period, f.testTime)
 	case f.testTime > time.Hour:
 		return errs.Usagef("--test-time must be at most 1h, got %v", f.testTime)
-	case !(f.budget >= 0 && f.budget <= 1): // NaN too
+	case f.budget < 0 || f.budget > 1:
 		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
 	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
 		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
+	case !(f.budget >= 0): // NaN, which passes the comparisons above
+		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
 	case f.name == "":
 		return errs.Usagef("--name must not be empty")
 	}
