@@ -91,9 +91,6 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		OnList: func(st sensor.Stats) {
 			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",
 				st.Lists, st.Tests, st.Busy, st.Missed, 100*st.Fraction, st.BytesPerHour)
-			if st.Unreachable+st.HeldBack+st.Capped > 0 {
-				fmt.Fprintf(e.stderr, "diperf sensor: %s\n", heldBack(st))
-			}
 		}},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()

@@ -7,10 +7,10 @@ import "time"
 const BackoffPeriods = 12
 
 // backoff holds back the peers whose tests failed: after n failures in a
-// row, a peer is not tried for base·2^(n−1), at most BackoffPeriods·base;
-// a test that runs to the end forgets its failures.
+// row, a peer is not tried for base·2^(n−1), at most BackoffPeriods·base
+// (base: the period); a test that runs to the end forgets its failures.
+// The zero value holds no peer back.
 type backoff struct {
-	base  time.Duration
 	peers map[string]hold
 }
 
@@ -19,18 +19,17 @@ type hold struct {
 	until time.Time
 }
 
-func newBackoff(base time.Duration) *backoff {
-	return &backoff{base: base, peers: map[string]hold{}}
-}
-
 // failed counts a failure of peer at now and returns how long it is held
 // back.
-func (b *backoff) failed(peer string, now time.Time) time.Duration {
+func (b *backoff) failed(peer string, now time.Time, base time.Duration) time.Duration {
+	if b.peers == nil {
+		b.peers = map[string]hold{}
+	}
 	h := b.peers[peer]
 	h.fails++
-	wait := b.base * BackoffPeriods
+	wait := base * BackoffPeriods
 	if h.fails <= 4 { // 2^4 > BackoffPeriods: past it, the cap
-		wait = min(wait, b.base<<(h.fails-1))
+		wait = min(wait, base<<(h.fails-1))
 	}
 	h.until = now.Add(wait)
 	b.peers[peer] = h

@@ -8,10 +8,10 @@ import (
 // A failing peer is held back a period, then two, four, eight, and at
 // most BackoffPeriods; a test that runs forgets its failures.
 func TestBackoffDoublesToItsCapAndResets(t *testing.T) {
-	b := newBackoff(time.Minute)
+	var b backoff
 	now := time.Unix(1e9, 0)
 	for i, want := range []time.Duration{1, 2, 4, 8, 12, 12, 12} {
-		if got := b.failed("b", now); got != want*time.Minute {
+		if got := b.failed("b", now, time.Minute); got != want*time.Minute {
 			t.Errorf("failure %d: held back %v, want %v", i+1, got, want*time.Minute)
 		}
 		if !b.held("b", now.Add(want*time.Minute-1)) {
@@ -22,7 +22,7 @@ func TestBackoffDoublesToItsCapAndResets(t *testing.T) {
 		}
 	}
 	b.ok("b")
-	if got := b.failed("b", now); got != time.Minute {
+	if got := b.failed("b", now, time.Minute); got != time.Minute {
 		t.Errorf("after a test that ran, a failure holds back %v, want a period", got)
 	}
 }

@@ -10,38 +10,28 @@ type Budget struct {
 	BytesPerHour float64 // bytes its tests send and receive an hour, at most (0: no cap)
 }
 
-// MaxBytesPerHour is the largest byte budget: 1e18 bytes an hour is
-// 2.2 Pbit/s, past any link.
-const MaxBytesPerHour = 1e18
-
 // Ledger accounts for what a sensor spent since it started.
 type Ledger struct {
 	start time.Time
 	spent time.Duration // time in tests
 	bytes float64       // bytes its tests moved
 	tests int           // tests run
-	hour  hourWindow    // the bytes of the last hour, by minute
 }
 
 // NewLedger starts accounting at start.
 func NewLedger(start time.Time) *Ledger { return &Ledger{start: start} }
 
-// Add records one test that took took and moved bytes, now.
-func (l *Ledger) Add(took time.Duration, bytes float64) { l.AddAt(time.Now(), took, bytes) }
-
-// AddAt records one test that started at at, took took and moved bytes.
-func (l *Ledger) AddAt(at time.Time, took time.Duration, bytes float64) {
+// Add records one test that took took and moved bytes.
+func (l *Ledger) Add(took time.Duration, bytes float64) {
 	l.spent += took
 	l.bytes += bytes
 	l.tests++
-	l.hour.add(at, bytes)
 }
 
 // Earliest is when a test of length testTime may start, at the soonest,
 // so that the time spent testing stays within b.Fraction of the time
-// since start once it is done, and the bytes within b.BytesPerHour, on
-// average since start and within the last hour (the next test is assumed
-// to move as much as the average one so far).
+// since start once it is done, and the bytes within b.BytesPerHour (the
+// next test is assumed to move as much as the average one so far).
 func (l *Ledger) Earliest(b Budget, testTime time.Duration) time.Time {
 	t := l.start
 	if b.Fraction > 0 {
@@ -53,7 +43,6 @@ func (l *Ledger) Earliest(b Budget, testTime time.Duration) time.Time {
 		next := l.bytes + l.bytes/float64(l.tests)
 		need := time.Duration(next/b.BytesPerHour*float64(time.Hour)) - testTime
 		t = maxTime(t, l.start.Add(need))
-		t = maxTime(t, l.hour.freeAt(b.BytesPerHour-l.bytes/float64(l.tests)))
 	}
 	return t
 }
@@ -73,12 +62,4 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// AddBytes records the bytes moved at at by a test that did not run (its
-// peer did not connect or answer): they count against the byte budget,
-// its time is not testing.
-func (l *Ledger) AddBytes(at time.Time, bytes float64) {
-	l.bytes += bytes
-	l.hour.add(at, bytes)
 }

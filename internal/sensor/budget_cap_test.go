@@ -11,29 +11,32 @@ import (
 
 // A test's byte allowance is the budget less the bytes of the last
 // hour's tests (by the minute); the minutes leave the window an hour on.
-func TestLedgerAllowanceIsTheHoursRemainder(t *testing.T) {
+func TestAllowanceIsTheHoursRemainder(t *testing.T) {
 	t0 := time.Unix(60*16_666_667, 0) // on a minute
-	l := NewLedger(t0)
+	var w hourWindow
 	b := Budget{BytesPerHour: 1e6}
-	if got, capped := l.Allowance(b, t0); !capped || got != 1e6 {
+	if got, capped := w.allowance(b, t0); !capped || got != 1e6 {
 		t.Errorf("first allowance %v (capped %v), want the whole 1e6", got, capped)
 	}
-	l.AddAt(t0, 5*time.Second, 6e5)
-	l.AddBytes(t0.Add(30*time.Minute), 1e5) // a peer that did not answer: its handshake bytes count
+	w.add(t0, 6e5)
+	w.add(t0.Add(30*time.Minute), 1e5) // a peer that did not answer: its handshake bytes count
 	for _, c := range []struct {
 		at   time.Duration
 		want float64
 	}{{time.Minute, 3e5}, {59*time.Minute + 59*time.Second, 3e5}, {time.Hour, 9e5}, {90 * time.Minute, 1e6}} {
-		if got, _ := l.Allowance(b, t0.Add(c.at)); got != c.want {
+		if got, _ := w.allowance(b, t0.Add(c.at)); got != c.want {
 			t.Errorf("allowance at +%v: %v, want %v", c.at, got, c.want)
 		}
 	}
-	if got, capped := l.Allowance(Budget{}, t0); capped || got < 1e300 {
+	if got, capped := w.allowance(Budget{}, t0); capped || got < 1e300 {
 		t.Errorf("no byte budget: allowance %v (capped %v), want no cap", got, capped)
 	}
-	// the next average test (6e5) fits once the first minute leaves the window
-	if got := l.hour.freeAt(b.BytesPerHour - 6e5); !got.Equal(t0.Add(time.Hour)) {
+	// another test of 6e5 fits once the first minute leaves the window
+	if got := w.earliest(b, 6e5); !got.Equal(t0.Add(time.Hour)) {
 		t.Errorf("room for another test at +%v, want +1h", got.Sub(t0))
+	}
+	if got := w.earliest(b, 2e5); !got.IsZero() {
+		t.Errorf("room for a test of 2e5 at %v, want now", got)
 	}
 }
 

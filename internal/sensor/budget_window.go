@@ -6,6 +6,10 @@ import (
 	"time"
 )
 
+// MaxBytesPerHour is the largest byte budget: 1e18 bytes an hour is
+// 2.2 Pbit/s, past any link.
+const MaxBytesPerHour = 1e18
+
 // hourWindow holds the bytes of a sensor's own tests by the minute they
 // started, over the last hour: what its byte budget still allows now.
 type hourWindow struct {
@@ -59,12 +63,33 @@ func (w *hourWindow) freeAt(limit float64) time.Time {
 	return t
 }
 
-// Allowance is what a test starting at now may move, in bytes both ways,
+// allowance is what a test starting at now may move, in bytes both ways,
 // within b.BytesPerHour: the budget less the bytes of the last hour's
 // tests (by the minute). capped is false when there is no byte budget.
-func (l *Ledger) Allowance(b Budget, now time.Time) (bytes float64, capped bool) {
+func (w *hourWindow) allowance(b Budget, now time.Time) (bytes float64, capped bool) {
 	if b.BytesPerHour <= 0 {
 		return math.Inf(1), false
 	}
-	return max(0, b.BytesPerHour-l.hour.sum(now)), true
+	return max(0, b.BytesPerHour-w.sum(now)), true
+}
+
+// earliest is when the window leaves room for a test of avg bytes within
+// b.BytesPerHour (zero time: now).
+func (w *hourWindow) earliest(b Budget, avg float64) time.Time {
+	if b.BytesPerHour <= 0 {
+		return time.Time{}
+	}
+	return w.freeAt(b.BytesPerHour - avg)
+}
+
+// AddBytes records bytes moved by a test that did not run (its peer did
+// not connect or answer): they count, its time is not testing.
+func (l *Ledger) AddBytes(bytes float64) { l.bytes += bytes }
+
+// Average is the bytes of the average test so far (0 before the first).
+func (l *Ledger) Average() float64 {
+	if l.tests == 0 {
+		return 0
+	}
+	return l.bytes / float64(l.tests)
 }

@@ -109,7 +109,7 @@ type Stats struct {
 // returns what it did.
 func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 	cfg = withDefaults(cfg)
-	l := loop{cfg: cfg, dir: dir, pr: pr, ledger: NewLedger(time.Now()), hold: newBackoff(cfg.Period)}
+	l := loop{cfg: cfg, dir: dir, pr: pr, ledger: NewLedger(time.Now())}
 	for ctx.Err() == nil {
 		peers, ok := l.peers(ctx)
 		if !ok {
@@ -172,10 +172,11 @@ type loop struct {
 	dir     Directory
 	pr      Prober
 	ledger  *Ledger
-	hold    *backoff
-	known   []Peer    // the eligible peers the directory listed last
-	dirDown bool      // the directory did not answer the last query
-	last    time.Time // when the last test started
+	hold    backoff    // the peers held back after failures
+	hour    hourWindow // the bytes of the last hour's tests
+	known   []Peer     // the eligible peers the directory listed last
+	dirDown bool       // the directory did not answer the last query
+	last    time.Time  // when the last test started
 	st      Stats
 }
 
@@ -186,6 +187,7 @@ type loop struct {
 // ended first.
 func (l *loop) waitTurn(ctx context.Context) bool {
 	start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
+	start = maxTime(start, l.hour.earliest(l.cfg.Budget, l.ledger.Average()))
 	if !l.last.IsZero() {
 		start = maxTime(start, l.last.Add(l.cfg.Period))
 	}
@@ -231,11 +233,13 @@ func (l *loop) one(ctx context.Context, t Test) (Measurement, time.Duration, err
 	m, err := l.pr.Run(ctx, t, l.cfg.TestTime)
 	took := time.Since(l.last)
 	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrOverBudget) {
-		l.ledger.AddBytes(l.last, m.Bytes)
+		l.ledger.AddBytes(m.Bytes)
+		l.hour.add(l.last, m.Bytes)
 		l.last = prev
 		return m, took, err
 	}
-	l.ledger.AddAt(l.last, took, m.Bytes)
+	l.ledger.Add(took, m.Bytes)
+	l.hour.add(l.last, m.Bytes)
 	return m, took, err
 }
 

@@ -36,7 +36,7 @@ func (l *loop) runList(ctx context.Context, tests []Test) (tried int, done bool)
 // allow sets t's byte allowance from the budget; false, said and counted,
 // when none is left.
 func (l *loop) allow(t *Test) bool {
-	bytes, capped := l.ledger.Allowance(l.cfg.Budget, time.Now())
+	bytes, capped := l.hour.allowance(l.cfg.Budget, time.Now())
 	if !capped {
 		return true
 	}
@@ -64,7 +64,7 @@ func (l *loop) record(ctx context.Context, t Test, m Measurement, took time.Dura
 		if errors.Is(err, ErrUnreachable) {
 			l.st.Unreachable++
 		}
-		wait := l.hold.failed(t.Peer.Name, time.Now())
+		wait := l.hold.failed(t.Peer.Name, time.Now(), l.cfg.Period)
 		l.log("%s test to %s: %v; the peer is held back for %v", t.Kind, t.Peer.Name, err, wait)
 	default:
 		l.hold.ok(t.Peer.Name)
