@@ -36,7 +36,7 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	fs.DurationVar(&f.period, "period", sensor.DefaultPeriod, "one test per period at most")
 	fs.DurationVar(&f.testTime, "test-time", sensor.DefaultTestTime, "each test's length")
 	fs.Float64Var(&f.budget, "budget", 0, "the share of time spent testing, at most (default: test-time / period)")
-	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send and receive an hour, counted at its sockets (0: no cap)")
+	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
 }
 
 // sensorDaemon is `diperf sensor --directory URL ...`: it serves tests,
