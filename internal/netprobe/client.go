@@ -50,17 +50,14 @@ func (s *session) traffic() Traffic {
 func (c *Client) open(ctx context.Context, addr string, req Request) (*session, error) {
 	fail := func(err error) error {
 		if ctx.Err() != nil {
-			return fmt.Errorf("netprobe: %s test to %s: %w", req.Kind, addr, ctx.Err())
+			err = ctx.Err()
 		}
-		if errors.Is(err, ErrBusy) {
-			return fmt.Errorf("netprobe: %s test to %s: %w", req.Kind, addr, err)
-		}
-		return fmt.Errorf("netprobe: %s test to %s: %w: %w", req.Kind, addr, ErrUnreachable, err)
+		return fmt.Errorf("netprobe: %s test to %s: %w", req.Kind, addr, err)
 	}
 	wait := AnswerTime(req.TestTime)
 	conn, err := c.dial(ctx, addr, wait)
 	if err != nil {
-		return nil, fail(err)
+		return nil, fail(fmt.Errorf("%w: %w", ErrUnreachable, err))
 	}
 	s := &session{conn: &countConn{Conn: conn}, raw: conn, stop: context.AfterFunc(ctx, func() { conn.Close() })}
 	if s.nonce, s.body, err = c.handshake(s.conn, req, wait); err != nil {
@@ -86,29 +83,31 @@ func (c *Client) dial(ctx context.Context, addr string, wait time.Duration) (net
 }
 
 // handshake reads the server's nonce, sends the request and checks the
-// server's answer, waiting at most wait for each.
+// server's answer, waiting at most wait for each. A peer that does not
+// answer, or not as a holder of the mesh token, is ErrUnreachable; its
+// answers (busy, or another) are not.
 func (c *Client) handshake(conn net.Conn, req Request, wait time.Duration) (nonce, body []byte, err error) {
 	_ = conn.SetDeadline(time.Now().Add(wait))
 	nonce = make([]byte, NonceSize)
 	if _, err := io.ReadFull(conn, nonce); err != nil {
-		return nil, nil, fmt.Errorf("reading the server's nonce (waited at most %v): %w", wait, err)
+		return nil, nil, fmt.Errorf("%w: reading the server's nonce (waited at most %v): %w", ErrUnreachable, wait, err)
 	}
 	raw, err := EncodeRequest(c.Token, nonce, req)
 	if err != nil {
 		return nil, nil, err
 	}
 	if _, err := conn.Write(raw); err != nil {
-		return nil, nil, fmt.Errorf("sending the request: %w", err)
+		return nil, nil, fmt.Errorf("%w: sending the request: %w", ErrUnreachable, err)
 	}
 	_ = conn.SetDeadline(time.Now().Add(wait))
 	reply := make([]byte, replySize)
 	if _, err := io.ReadFull(conn, reply); err != nil {
-		return nil, nil, fmt.Errorf("no answer to the request (a wrong mesh token is answered by a closed connection): %w", err)
+		return nil, nil, fmt.Errorf("%w: no answer to the request within %v (a wrong mesh token is answered by a closed connection): %w", ErrUnreachable, wait, err)
 	}
 	body = raw[:requestBody]
 	switch {
 	case !equalMAC(reply[1:], replyMAC(c.Token, nonce, body, reply[0])):
-		return nil, nil, errors.New("the server's answer has a wrong proof: not a holder of the mesh token")
+		return nil, nil, fmt.Errorf("%w: the server's answer has a wrong proof: not a holder of the mesh token", ErrUnreachable)
 	case reply[0] == statusBusy:
 		return nil, nil, ErrBusy
 	case reply[0] != statusOK:

@@ -2,6 +2,7 @@ package netprobe
 
 import (
 	"context"
+	"errors"
 	"net"
 	"syscall"
 	"testing"
@@ -84,5 +85,35 @@ func TestDeadPeerCostsSeconds(t *testing.T) {
 				t.Errorf("%s test to a %s peer: %v after %v; want an error after %v", kind, tc.name, err, took, testTime)
 			}
 		}
+	}
+}
+
+// A peer that does not answer is ErrUnreachable (no test ran); one that
+// answers busy is not: it is alive and tried again soon.
+func TestUnreachableIsNotBusy(t *testing.T) {
+	ctx := context.Background()
+	c := &Client{Token: testToken}
+	if _, err := c.Latency(ctx, silent(t), Bin, 1); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("a silent peer: %v, want ErrUnreachable", err)
+	}
+	closed, err := listenLoopback()
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	if _, err := c.Bandwidth(ctx, closed.Addr().String(), Bin); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("a closed port: %v, want ErrUnreachable", err)
+	}
+	slot := &Slot{}
+	_, addr := startServer(t, slot)
+	if !slot.TryAcquire() {
+		t.Fatal("a new slot is held")
+	}
+	defer slot.Release()
+	if _, err := c.Bandwidth(ctx, addr, Bin); !errors.Is(err, ErrBusy) || errors.Is(err, ErrUnreachable) {
+		t.Errorf("a busy peer: %v, want ErrBusy and not ErrUnreachable", err)
+	}
+	if _, err := (&Client{Token: []byte("not-the-mesh-token-at-all-0123")}).Latency(ctx, addr, Bin, 1); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("a peer without our token: %v, want ErrUnreachable", err)
 	}
 }
