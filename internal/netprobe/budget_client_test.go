@@ -112,3 +112,18 @@ func TestUnreportedTestCountsItsBytes(t *testing.T) {
 		t.Errorf("waited %v for the report", took)
 	}
 }
+
+// A latency test within a byte allowance stops before the transaction
+// that would pass it, and says so.
+func TestLatencyStopsAtItsAllowance(t *testing.T) {
+	_, addr := startServer(t, nil)
+	const allowance = 10_000
+	r, err := (&Client{Token: testToken}).LatencyWithin(context.Background(), addr, time.Second, 1, allowance)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Capped || r.Wire.Total() > allowance || r.Wire.Total()+2 <= allowance || r.Transactions < 1 || r.Elapsed >= time.Second {
+		t.Errorf("capped %v, traffic %+v, %d transactions in %v: want capped within %d bytes, the last pair not fitting",
+			r.Capped, r.Wire, r.Transactions, r.Elapsed, allowance)
+	}
+}
