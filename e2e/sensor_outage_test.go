@@ -66,10 +66,11 @@ func TestSensorsTestThroughADirectoryOutage(t *testing.T) {
 			}
 		}
 	}
-	// 4 s at a test per 0.3–0.4 s, less busy retries: 6 each at least (the
-	// list it was on when the directory went down holds two)
+	// 4 s at a test per 0.3–0.4 s, less busy retries and missed tests: 5
+	// each at least (the list it was on when the directory went down
+	// holds two)
 	t.Logf("measured while the directory was down: %v", whileDown)
-	if whileDown["o1"] < 6 || whileDown["o2"] < 6 {
-		t.Errorf("results measured in the 4 s the directory was down: %v; want 6 from each sensor at least", whileDown)
+	if whileDown["o1"] < 5 || whileDown["o2"] < 5 {
+		t.Errorf("results measured in the 4 s the directory was down: %v; want 5 from each sensor at least", whileDown)
 	}
 }
