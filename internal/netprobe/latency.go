@@ -76,14 +76,9 @@ func transact(s *session, testTime time.Duration, size int, maxBytes uint64) (La
 	h := hdr.New(1, int64(grace+MaxTestTime), 2)
 	buf := make([]byte, size)
 	start := time.Now()
-	end := start.Add(testTime)
-	last := start
-	n := 0
-	capped := false
-	for last.Before(end) {
-		if capped = s.conn.total() > maxBytes-2*uint64(size); capped {
-			break
-		}
+	end, last, n := start.Add(testTime), start, 0
+	fits := func() bool { return s.conn.total() <= maxBytes-2*uint64(size) }
+	for last.Before(end) && fits() {
 		if _, err := s.conn.Write(buf); err != nil {
 			return LatencyResult{}, fmt.Errorf("request %d: %w", n+1, err)
 		}
@@ -96,7 +91,7 @@ func transact(s *session, testTime time.Duration, size int, maxBytes uint64) (La
 		n++
 	}
 	r := summarize(h, n, last.Sub(start))
-	r.Capped = capped
+	r.Capped = !fits()
 	return r, nil
 }
 
