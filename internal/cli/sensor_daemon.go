@@ -193,11 +193,11 @@ func (f *sensorFlags) check() error {
 	case f.testTime > netprobe.MaxTestTime:
 		return errs.Usagef("--test-time must be at most %v, the longest test a sensor serves, got %v", netprobe.MaxTestTime, f.testTime)
 	case f.budget < 0 || f.budget > 1:
-		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
+		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
 		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
 	case !(f.budget >= 0): // NaN, which passes the comparisons above
-		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
+		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case f.name == "":
 		return errs.Usagef("--name must not be empty")
 	}

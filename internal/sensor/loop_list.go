@@ -40,6 +40,9 @@ func (l *loop) allow(t *Test) bool {
 	if !capped {
 		return true
 	}
+	if l.cfg.Served != nil { // what it served in the hour is spent too
+		bytes = max(0, bytes-l.cfg.Served.HourBytes(time.Now()))
+	}
 	if bytes < 1 {
 		l.st.HeldBack++
 		l.log("%s test to %s: not run, the byte budget (%.0f bytes an hour) is spent", t.Kind, t.Peer.Name, l.cfg.Budget.BytesPerHour)

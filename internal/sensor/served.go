@@ -104,6 +104,14 @@ func left(max, used uint64) uint64 {
 	return max - used
 }
 
+// HourBytes is what the tests served in the last ServeWindow moved.
+func (s *Served) HourBytes(now time.Time) float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.win.expire(now)
+	return float64(s.win.all.bytes)
+}
+
 // addOwn records a test of the sensor's own that took took.
 func (s *Served) addOwn(took time.Duration) {
 	s.mu.Lock()
