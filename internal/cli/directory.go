@@ -45,8 +45,19 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	return serveDirectory(ctx, e, o)
 }
 
-// serveDirectory opens the database and serves until ctx is done.
+// serveDirectory opens the database and serves until ctx is done. The
+// TLS certificate and key are checked first: a bad one is refused (exit
+// 2) before anything is made or served.
 func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
+	cfg := directory.ServeConfig{Unproved: directory.DefaultUnproved()}
+	scheme := "http"
+	if o.tlsCert != "" {
+		var err error
+		if cfg.TLS, err = directory.LoadTLS(o.tlsCert, o.tlsKey); err != nil {
+			return errs.Usage(err, "give --tls-cert a PEM certificate valid now and --tls-key its private key")
+		}
+		scheme = "https"
+	}
 	token, err := directoryToken(e, o.tokenFile)
 	if err != nil {
 		return err
@@ -60,13 +71,10 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 	if err != nil {
 		return errs.Usage(err, "is --listen a free local address?")
 	}
-	scheme := "http"
-	if o.tlsCert != "" {
-		scheme = "https"
-	}
-	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; interrupt to stop\n", scheme, ln.Addr(), o.db)
+	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; at most %d connections without the token, %d from one source; interrupt to stop\n",
+		scheme, ln.Addr(), o.db, cfg.Unproved.Conns, cfg.Unproved.PerSource)
 	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl})
-	return directory.Serve(ctx, ln, srv.Handler(), o.tlsCert, o.tlsKey)
+	return directory.ServeWith(ctx, ln, srv.Handler(), cfg)
 }
 
 // directoryToken reads the directory's token from path (private to its

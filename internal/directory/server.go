@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Lease bounds and default.
@@ -56,16 +58,20 @@ func (s *Server) Handler() http.Handler {
 	return s.auth(mux)
 }
 
-// auth answers 401 with an empty body to a request without the token.
+// auth answers 401 with an empty body to a request without the token,
+// and closes its connection; a request with it proves its connection
+// (preauth.Proved).
 func (s *Server) auth(next http.Handler) http.Handler {
 	want := []byte("Bearer " + string(s.token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
 		if len(s.token) == 0 || subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="diperf directory"`)
+			w.Header().Set("Connection", "close") // one request a connection for who has no token
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
+		preauth.Proved(r)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		next.ServeHTTP(w, r)
 	})
