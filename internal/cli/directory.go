@@ -19,6 +19,9 @@ type directoryOptions struct {
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "remove" {
+		return directoryRemoveCmd(ctx, e, args[1:])
+	}
 	fs := newFlags(e, "directory", "--listen ADDR --db FILE [--token-file F] [--tls-cert F --tls-key F] [--ttl D]")
 	var o directoryOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7300", "TCP address to serve the API on")

@@ -24,6 +24,7 @@ type Server struct {
 	token []byte
 	ttl   time.Duration
 	now   func() time.Time
+	seen  seenSigs // the signatures taken within SignatureWindow
 }
 
 // Options configure a Server.
@@ -49,13 +50,14 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/sensors", s.register)
 	mux.HandleFunc("POST /v1/sensors/{name}/renew", s.renew)
+	mux.HandleFunc("DELETE /v1/sensors/{name}", s.deregister)
 	mux.HandleFunc("GET /v1/sensors", s.sensors)
 	mux.HandleFunc("POST /v1/results", s.addResult)
 	mux.HandleFunc("GET /v1/results", s.results)
 	mux.HandleFunc("POST /v1/forecasts", s.addForecast)
 	mux.HandleFunc("GET /v1/forecasts", s.forecasts)
 	mux.HandleFunc("GET /metrics", s.metrics)
-	return s.auth(mux)
+	return s.auth(s.verify(mux))
 }
 
 // auth answers 401 with an empty body to a request without the token,
@@ -91,8 +93,14 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if reg.TTLSeconds > 0 {
 		ttl = max(time.Duration(reg.TTLSeconds*float64(time.Second)), MinTTL)
 	}
+	undo, err := s.claim(r, reg.Name)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	now := s.now()
 	if err := s.store.Register(r.Context(), reg, ttl, now); err != nil {
+		undo()
 		writeError(w, err)
 		return
 	}
@@ -102,6 +110,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renew(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	if err := checkToken("name", name, MaxName); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.authorize(r, "name", name); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -136,6 +148,10 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := s.authorize(r, "src", res.Src); err != nil {
+		writeError(w, err)
+		return
+	}
 	id, err := s.store.AddResult(r.Context(), res)
 	if err != nil {
 		writeError(w, err)
@@ -164,6 +180,10 @@ func (s *Server) addForecast(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := s.authorize(r, "src", f.Src); err != nil {
+		writeError(w, err)
+		return
+	}
 	id, err := s.store.AddForecast(r.Context(), f)
 	if err != nil {
 		writeError(w, err)
@@ -186,12 +206,20 @@ func (s *Server) forecasts(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-// writeError answers 400 for a FieldError, 404 for an unknown sensor,
+// writeError answers 400 for a FieldError, 403 for a request not its
+// sender's to make (ErrForbidden, OwnerError), 404 for an unknown sensor,
 // 413 for a body too large, 500 for the rest.
 func writeError(w http.ResponseWriter, err error) {
 	var fe *FieldError
 	var mbe *http.MaxBytesError
+	var oe *OwnerError
 	switch {
+	case errors.As(err, &oe):
+		writeJSON(w, http.StatusForbidden, &FieldError{Field: oe.Field, Msg: oe.Msg})
+	case errors.Is(err, ErrForbidden):
+		writeJSON(w, http.StatusForbidden, &FieldError{Msg: err.Error()})
+	case errors.Is(err, errBusySigs):
+		writeJSON(w, http.StatusServiceUnavailable, &FieldError{Msg: err.Error()})
 	case errors.As(err, &mbe):
 		writeJSON(w, http.StatusRequestEntityTooLarge, &FieldError{Msg: fmt.Sprintf("body larger than %d bytes", mbe.Limit)})
 	case errors.As(err, &fe):
