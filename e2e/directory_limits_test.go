@@ -149,4 +149,3 @@ func writeCert(t *testing.T, dir, name string, notAfter time.Time) (certFile, ke
 	}
 	return certFile, keyFile
 }
-
