@@ -98,7 +98,16 @@ func (s *Server) authorize(r *http.Request, field, name string) error {
 	if err != nil || key == nil {
 		return err
 	}
-	return owns(field, name, key, signerOf(r))
+	return s.ownedBy(r, field, name, key)
+}
+
+// ownedBy checks that r is signed by key, the one name is bound to, and
+// that its signature was not taken before (it is taken now).
+func (s *Server) ownedBy(r *http.Request, field, name string, key ed25519.PublicKey) error {
+	if err := owns(field, name, key, signerOf(r)); err != nil {
+		return err
+	}
+	return s.seen.take(signatureOf(r), s.now())
 }
 
 // owns checks that signer is key, the one name is bound to.
@@ -125,13 +134,15 @@ func (s *Server) claim(r *http.Request, name string) (undo func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := owns("name", name, key, signer); err != nil {
+	undo = func() {}
+	if made {
+		undo = func() { _ = s.store.unbind(context.WithoutCancel(r.Context()), name, signer) }
+	}
+	if err := s.ownedBy(r, "name", name, key); err != nil {
+		undo()
 		return nil, err
 	}
-	if !made {
-		return func() {}, nil
-	}
-	return func() { _ = s.store.unbind(context.WithoutCancel(r.Context()), name, signer) }, nil
+	return undo, nil
 }
 
 // OwnerError is a request for a name bound to another key, or not

@@ -21,7 +21,7 @@ func (s *Server) deregister(w http.ResponseWriter, r *http.Request) {
 		err = &OwnerError{Field: "name", Msg: clip(name) + " is bound to no key: only an operator removes it (diperf directory remove)"}
 	}
 	if err == nil {
-		err = owns("name", name, key, signerOf(r))
+		err = s.ownedBy(r, "name", name, key)
 	}
 	if err == nil {
 		err = s.store.Deregister(r.Context(), name)

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 )
 
@@ -19,19 +18,35 @@ import (
 // taken already, or a name bound to another key.
 var ErrForbidden = errors.New("forbidden")
 
-// signerKey is the context key of a signed request's public key.
+// signerKey is the context key of a signed request's signature.
 type signerKey struct{}
+
+// signed is a request's signature that verified within the window.
+type signed struct {
+	key ed25519.PublicKey
+	sig [ed25519.SignatureSize]byte
+	at  int64 // Unix ns
+}
+
+// signatureOf is r's signature, nil when r is not signed.
+func signatureOf(r *http.Request) *signed {
+	v, _ := r.Context().Value(signerKey{}).(*signed)
+	return v
+}
 
 // signerOf is the public key that signed r, nil when r is not signed.
 func signerOf(r *http.Request) ed25519.PublicKey {
-	k, _ := r.Context().Value(signerKey{}).(ed25519.PublicKey)
-	return k
+	if v := signatureOf(r); v != nil {
+		return v.key
+	}
+	return nil
 }
 
 // verify checks the signature of a signed request (one with the
 // signature header) before next sees it: a signature that does not
-// verify, signed more than SignatureWindow from the directory's clock, or
-// seen before, is 403. Its body is read here (at most MaxBody bytes) and
+// verify, or signed more than SignatureWindow from the directory's clock,
+// is 403. (One taken twice for a name is refused where it is taken:
+// Server.taken.) Its body is read here (at most MaxBody bytes) and
 // given to next again. An unsigned request goes on as it came.
 func (s *Server) verify(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -47,19 +62,19 @@ func (s *Server) verify(next http.Handler) http.Handler {
 			writeError(w, fmt.Errorf("reading the body: %w", err))
 			return
 		}
-		key, err := s.checkSignature(r, body)
+		sig, err := s.checkSignature(r, body)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), signerKey{}, key)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), signerKey{}, sig)))
 	})
 }
 
-// checkSignature returns the key that signed r (body: its body), or why
-// the signature is refused.
-func (s *Server) checkSignature(r *http.Request, body []byte) (ed25519.PublicKey, error) {
+// checkSignature returns r's signature (body: its body), or why it is
+// refused.
+func (s *Server) checkSignature(r *http.Request, body []byte) (*signed, error) {
 	key, kerr := base64.StdEncoding.DecodeString(r.Header.Get(HeaderKey))
 	sig, serr := base64.StdEncoding.DecodeString(r.Header.Get(HeaderSignature))
 	at, terr := strconv.ParseInt(r.Header.Get(HeaderSignedAt), 10, 64)
@@ -79,49 +94,5 @@ func (s *Server) checkSignature(r *http.Request, body []byte) (ed25519.PublicKey
 	if !ed25519.Verify(key, SignedMessage(r.Method, r.URL.RequestURI(), body, at), sig) {
 		return nil, fmt.Errorf("%w: the signature does not verify with %s", ErrForbidden, HeaderKey)
 	}
-	if err := s.seen.add([ed25519.SignatureSize]byte(sig), at, now); err != nil {
-		return nil, err
-	}
-	return key, nil
+	return &signed{key: key, sig: [ed25519.SignatureSize]byte(sig), at: at}, nil
 }
-
-// maxSeen bounds the signatures the directory remembers: about 40 MB.
-const maxSeen = 1 << 18
-
-// seenSigs remembers the signatures taken within the window, so that a
-// request recorded on the way (plain HTTP) cannot be sent again.
-type seenSigs struct {
-	mu      sync.Mutex
-	at      map[[ed25519.SignatureSize]byte]int64 // signature → signed at (Unix ns)
-	pruneAt int                                   // prune when the map grows past this
-}
-
-// add records sig, signed at at, and refuses one seen already. Past
-// maxSeen signatures within the window, it refuses new ones (503).
-func (p *seenSigs) add(sig [ed25519.SignatureSize]byte, at int64, now time.Time) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.at == nil {
-		p.at, p.pruneAt = map[[ed25519.SignatureSize]byte]int64{}, 1024
-	}
-	if _, ok := p.at[sig]; ok {
-		return fmt.Errorf("%w: this signature was taken already (a request sent again)", ErrForbidden)
-	}
-	if len(p.at) >= p.pruneAt {
-		oldest := now.Add(-SignatureWindow).UnixNano()
-		for k, t := range p.at {
-			if t < oldest {
-				delete(p.at, k)
-			}
-		}
-		p.pruneAt = max(2*len(p.at), 1024)
-	}
-	if len(p.at) >= maxSeen {
-		return errBusySigs
-	}
-	p.at[sig] = at
-	return nil
-}
-
-// errBusySigs is a signed request past maxSeen within the window.
-var errBusySigs = errors.New("too many signed requests in the last minutes; try again")
