@@ -24,9 +24,21 @@ import (
 // TestDirectoryIdleFlood runs the directory with 256 open files at most
 // (soft and hard) and holds 400 idle connections to it, each from its own
 // source address: a member's requests (with the token) are each answered
-// within 3 s, again and again while the flood lasts.
+// within 3 s, again and again while the flood lasts. The same when each
+// connection sends one byte of a request and then nothing.
 func TestDirectoryIdleFlood(t *testing.T) {
-	t.Parallel()
+	for name, say := range map[string][]byte{"silent": nil, "one-byte": []byte("G")} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			directoryFlood(t, say)
+		})
+	}
+}
+
+// directoryFlood floods a directory limited to 256 files with 400
+// connections that each send say, then nothing, and checks a member's
+// requests.
+func directoryFlood(t *testing.T, say []byte) {
 	dir := t.TempDir()
 	tok, addr := filepath.Join(dir, "token"), freeAddr(t)
 	if err := os.WriteFile(tok, []byte("e2e-directory-flood-token-0123456789\n"), 0o600); err != nil {
@@ -34,7 +46,7 @@ func TestDirectoryIdleFlood(t *testing.T) {
 	}
 	cmd := exec.Command("sh", limitedCmd(256, "directory", "--listen", addr, "--db", filepath.Join(dir, "d.db"), "--token-file", tok)...)
 	waitServing(t, cmd, "serving http://")
-	flood := startIdleFlood(t, addr, 400)
+	flood := startFlood(t, addr, 400, say)
 	flood.waitOpen(t, 400)
 	hc := &http.Client{Timeout: 3 * time.Second}
 	c, err := directory.NewClient("http://"+addr, []byte("e2e-directory-flood-token-0123456789"), hc)

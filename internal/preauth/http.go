@@ -5,14 +5,16 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
-	"sync"
 )
 
 // HTTPListener wraps an HTTP server's listener ln: each connection it
 // accepts is admitted to pool, or closed at once when the pool has no
 // room (Pool.Admit). A connection counts in the pool from its acceptance
-// until one of its requests is Proved, or it is closed; it is heard from
-// (no longer closed to make room) at its first byte. The server must set
+// until one of its requests is Proved, or it is closed, and may be closed
+// to make room until then, whatever it sent: a client's request header
+// comes whole within a round trip, and a peer that sends part of one and
+// stalls holds no more than a silent one (only bytes still waiting in the
+// socket spare a connection). The server must set
 // ConnContext (as its ConnContext) so that Proved finds a request's
 // connection, plain or TLS. A server using it should bound the time to a
 // request's header (http.Server.ReadHeaderTimeout, e.g.
@@ -66,20 +68,11 @@ func (l *limitedListener) Accept() (net.Conn, error) {
 	}
 }
 
-// unproved is a connection counted in the pool: heard from at its first
-// byte, given back when closed or proved.
+// unproved is a connection counted in the pool, given back when closed
+// or proved.
 type unproved struct {
 	net.Conn
-	e     *Entry
-	heard sync.Once
-}
-
-func (c *unproved) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	if n > 0 {
-		c.heard.Do(c.e.Spoke)
-	}
-	return n, err
+	e *Entry
 }
 
 func (c *unproved) Close() error {
