@@ -49,15 +49,17 @@ func SignRequest(req *http.Request, body []byte, key ed25519.PrivateKey, now tim
 	req.Header.Set(HeaderSignature, base64.StdEncoding.EncodeToString(sig))
 }
 
-// SignWith makes the client sign every request with key (the sensor's):
+// SignWith makes the client sign every request that writes (all but GET)
+// with key (the sensor's):
 // the directory binds the name the client registers first to key, and
 // then takes registrations, renewals, deregistrations, results and
 // forecasts for that name only signed by it.
 func (c *Client) SignWith(key ed25519.PrivateKey) { c.key = key }
 
-// sign signs req (body: its body) when the client has a key.
+// sign signs req (body: its body) when the client has a key and req
+// writes: reads need only the token, and so do not depend on the clocks.
 func (c *Client) sign(req *http.Request, body []byte) {
-	if c.key != nil {
+	if c.key != nil && req.Method != http.MethodGet {
 		SignRequest(req, body, c.key, time.Now())
 	}
 }
