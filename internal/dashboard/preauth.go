@@ -26,7 +26,7 @@ const (
 // (preauth.HTTPListener) until they prove themselves.
 func newHTTPServer(h http.Handler) *http.Server {
 	return &http.Server{Handler: h, ReadHeaderTimeout: preauth.FirstByteTimeout, IdleTimeout: idleTimeout,
-		ConnContext: preauth.ConnContext}
+		ConnContext: preauth.ConnContext, ConnState: preauth.ConnState}
 }
 
 // proved records that r came with the token: its connection leaves the

@@ -44,6 +44,7 @@ func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, cfg ServeCo
 		MaxHeaderBytes:    16 << 10,
 		TLSConfig:         cfg.TLS,
 		ConnContext:       preauth.ConnContext,
+		ConnState:         preauth.ConnState,
 	}
 	ln = preauth.HTTPListener(ln, preauth.NewPool(cfg.Unproved))
 	done := make(chan error, 1)

@@ -10,13 +10,13 @@ import (
 // HTTPListener wraps an HTTP server's listener ln: each connection it
 // accepts is admitted to pool, or closed at once when the pool has no
 // room (Pool.Admit). A connection counts in the pool from its acceptance
-// until one of its requests is Proved, or it is closed, and may be closed
-// to make room until then, whatever it sent: a client's request header
-// comes whole within a round trip, and a peer that sends part of one and
-// stalls holds no more than a silent one (only bytes still waiting in the
-// socket spare a connection). The server must set
-// ConnContext (as its ConnContext) so that Proved finds a request's
-// connection, plain or TLS. A server using it should bound the time to a
+// until one of its requests is Proved, or it is closed. It may be closed
+// to make room until it has sent a whole request header (ConnState): a
+// client's header comes whole within a round trip, and a peer that sends
+// part of one and stalls holds no more than a silent one (bytes still
+// waiting in the socket spare a connection too). The server must set
+// ConnContext and ConnState (as its hooks of those names) so that Proved
+// and ConnState find a request's connection, plain or TLS. A server using it should bound the time to a
 // request's header (http.Server.ReadHeaderTimeout, e.g.
 // FirstByteTimeout) and close a connection whose request did not prove
 // itself (a "Connection: close" header on the refusal), so that no peer
@@ -39,12 +39,29 @@ func ConnContext(ctx context.Context, c net.Conn) context.Context {
 // It does nothing for a request whose connection is not counted.
 func Proved(r *http.Request) {
 	c, _ := r.Context().Value(connKey{}).(net.Conn)
+	if u := unprovedOf(c); u != nil {
+		u.e.Release()
+	}
+}
+
+// ConnState is the http.Server.ConnState of a server on an HTTPListener:
+// a connection that sent a whole request header (http.StateActive: its
+// request goes to the handler, which proves it or refuses it) is no
+// longer closed to make room.
+func ConnState(c net.Conn, st http.ConnState) {
+	if u := unprovedOf(c); u != nil && st == http.StateActive {
+		u.e.Spoke()
+	}
+}
+
+// unprovedOf is c as counted in a pool (under TLS: the connection
+// beneath), nil when it is not.
+func unprovedOf(c net.Conn) *unproved {
 	if tc, ok := c.(*tls.Conn); ok {
 		c = tc.NetConn()
 	}
-	if u, ok := c.(*unproved); ok {
-		u.e.Release()
-	}
+	u, _ := c.(*unproved)
+	return u
 }
 
 // limitedListener admits each connection to pool, or closes it at once.
