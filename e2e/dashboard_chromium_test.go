@@ -133,6 +133,7 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Fatalf("open %s: %v", url, err)
 	}
 	dashWait(t, ctx, 30*time.Second, "3 testers running", func(s pageState) bool { return s.Running >= 3 })
+	dashNoCookie(t, ctx)
 
 	var shown []seen
 	shown = append(shown, dashCadence(t, ctx, 8)...)
@@ -160,8 +161,8 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	s = dashWait(t, ctx, 60*time.Second, "the report link", func(s pageState) bool { return s.Report != "" })
 	shown = append(shown, shownOf(s)...)
-	if s.Report != "report" {
-		t.Errorf("the report link is %q, want report", s.Report)
+	if s.Report != "report?token="+token {
+		t.Errorf("the report link is %q, want report?token=%s (the page's token, never a cookie)", s.Report, token)
 	}
 	dashReport(t, ctx, url, token, out)
 	dashShot(t, ctx, dashEndedFigure)
@@ -268,7 +269,7 @@ func rowFailed(s pageState, index int) bool {
 }
 
 // dashReport checks that the page's report link serves report.html, as
-// the browser (with its cookie) and a script (with the bearer token) get it.
+// the browser (the token in the link) and a script (with the bearer token) get it.
 func dashReport(t *testing.T, ctx context.Context, url, token, out string) {
 	t.Helper()
 	want, err := os.ReadFile(filepath.Join(out, rundir.Report))

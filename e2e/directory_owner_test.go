@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,12 +40,17 @@ func TestDirectoryNameBelongsToItsSensor(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := c.Register(ctx, directory.Registration{Name: "s1", Address: "127.0.0.66:9", Groups: []string{"local"}, Version: "1"}); err == nil {
-		t.Error("a token holder took the name s1 (registered it at another address)")
+	evil := directory.Registration{Name: "s1", Address: "127.0.0.66:9", Groups: []string{"local"}, Version: "1"}
+	if _, err := c.Register(ctx, evil); !isStatus(err, 403) {
+		t.Errorf("a token holder registering s1 at another address: %v, want 403", err)
 	}
-	if _, err := c.AddResult(ctx, directory.Result{Src: "s1", Dst: "s1", Kind: directory.KindLatency, LatencyMs: 1, LatencyP50Ms: 1,
-		LatencyP90Ms: 1, LatencyP99Ms: 1, TestTimeS: 1, MeasuredAt: time.Now().UTC()}); err == nil {
-		t.Error("a token holder wrote a result as s1")
+	evil.Name = "other" // a name of its own, as the results' destination
+	if _, err := c.Register(ctx, evil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.AddResult(ctx, directory.Result{Src: "s1", Dst: "other", Kind: directory.KindLatency, LatencyMs: 1, LatencyP50Ms: 1,
+		LatencyP90Ms: 1, LatencyP99Ms: 1, TestTimeS: 1, MeasuredAt: time.Now().UTC()}); !isStatus(err, 403) {
+		t.Errorf("a token holder writing a result as s1: %v, want 403", err)
 	}
 	time.Sleep(2500 * time.Millisecond) // s1 renews every second (a 3 s lease)
 	if a := listedAt(t, c, "s1"); a != own {
@@ -70,6 +76,12 @@ func TestDirectoryNameBelongsToItsSensor(t *testing.T) {
 		t.Fatalf("directory remove: exit %d\n%s", r.code, r.stderr)
 	}
 	waitServing(t, sensor("--key-file", other), "diperf sensor s1")
+}
+
+// isStatus reports whether err is the directory's answer code.
+func isStatus(err error, code int) bool {
+	var api *directory.APIError
+	return errors.As(err, &api) && api.Status == code
 }
 
 // listedAt is the address the directory lists name at ("" if none).

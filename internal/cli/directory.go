@@ -16,13 +16,14 @@ import (
 type directoryOptions struct {
 	listen, db, tokenFile, tlsCert, tlsKey string
 	ttl                                    time.Duration
+	maxSensors, newNamesPerHour            int
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 && args[0] == "remove" {
 		return directoryRemoveCmd(ctx, e, args[1:])
 	}
-	fs := newFlags(e, "directory", "--listen ADDR --db FILE [--token-file F] [--tls-cert F --tls-key F] [--ttl D]")
+	fs := newFlags(e, "directory", "--listen ADDR --db FILE [--token-file F] [--tls-cert F --tls-key F] [--ttl D] [--max-sensors N] [--new-names-per-hour N]")
 	var o directoryOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7300", "TCP address to serve the API on")
 	fs.StringVar(&o.db, "db", "", "SQLite database file (made if missing; WAL mode)")
@@ -30,6 +31,8 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM), with --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the certificate's private key (PEM)")
 	fs.DurationVar(&o.ttl, "ttl", directory.DefaultTTL, "lease of a registration that asks none; a sensor not renewing within it is stale")
+	fs.IntVar(&o.maxSensors, "max-sensors", directory.DefaultMaxSensors, fmt.Sprintf("most sensors registered at once (at most %d: their list must fit in what a client reads)", directory.MaxSensorsLimit))
+	fs.IntVar(&o.newNamesPerHour, "new-names-per-hour", directory.DefaultNewNamesPerHour, "names new to the directory one address may register in an hour")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -44,6 +47,12 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if o.ttl < directory.MinTTL {
 		return errs.Usagef("--ttl must be at least %v", directory.MinTTL)
+	}
+	if o.maxSensors < 1 || o.maxSensors > directory.MaxSensorsLimit {
+		return errs.Usagef("--max-sensors must be from 1 to %d (the list of that many fits in what a client reads), got %d", directory.MaxSensorsLimit, o.maxSensors)
+	}
+	if o.newNamesPerHour < 1 {
+		return errs.Usagef("--new-names-per-hour must be at least 1, got %d", o.newNamesPerHour)
 	}
 	return serveDirectory(ctx, e, o)
 }
@@ -76,7 +85,8 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 	}
 	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; at most %d connections without the token, %d from one source; interrupt to stop\n",
 		scheme, ln.Addr(), o.db, cfg.Unproved.Conns, cfg.Unproved.PerSource)
-	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl})
+	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl,
+		MaxSensors: o.maxSensors, NewNamesPerHour: o.newNamesPerHour})
 	return directory.ServeWith(ctx, ln, srv.Handler(), cfg)
 }
 

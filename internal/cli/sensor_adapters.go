@@ -31,10 +31,15 @@ type dirAdapter struct {
 // not answer: at the default one test per 5 minutes, 10,000 is a month.
 const maxPending = 10_000
 
+// Sensors lists the peers; a directory that answers again first gets the
+// results kept while it did not.
 func (d *dirAdapter) Sensors(ctx context.Context) ([]sensor.Peer, error) {
 	ss, err := d.c.Sensors(ctx, "")
 	if err != nil {
 		return nil, err
+	}
+	if len(d.pending) > 0 {
+		_ = d.flush(ctx) // what it does not take stays kept, for the next write
 	}
 	return netmap.Peers(ss), nil
 }
@@ -61,6 +66,12 @@ func (d *dirAdapter) send(ctx context.Context, dr directory.Result) error {
 		d.pending = append(d.pending[:0], d.pending[over:]...)
 		d.dropped += over
 	}
+	return d.flush(ctx)
+}
+
+// flush sends the results kept, in order, until the directory does not
+// answer; one it refuses as invalid is dropped and said.
+func (d *dirAdapter) flush(ctx context.Context) error {
 	var refused error
 	for len(d.pending) > 0 {
 		_, err := d.c.AddResult(ctx, d.pending[0])
@@ -119,24 +130,42 @@ type probeAdapter struct {
 }
 
 func (p *probeAdapter) Run(ctx context.Context, t sensor.Test, d time.Duration) (sensor.Measurement, error) {
+	allowed := uint64(t.MaxBytes) // 0: no cap
 	if t.Kind == sensor.Latency {
-		r, err := p.c.Latency(ctx, t.Peer.Addr, d, 0)
-		return sensor.Measurement{LatencyMs: ms(r.Latency), P50Ms: ms(r.P50), P90Ms: ms(r.P90), P99Ms: ms(r.P99)}, busyErr(err)
+		r, err := p.c.LatencyWithin(ctx, t.Peer.Addr, d, 0, allowed)
+		return sensor.Measurement{LatencyMs: ms(r.Latency), P50Ms: ms(r.P50), P90Ms: ms(r.P90), P99Ms: ms(r.P99),
+			Bytes: float64(r.Wire.Total()), Capped: r.Capped}, probeErr(err)
 	}
 	if !p.slot.TryAcquire() {
 		return sensor.Measurement{}, sensor.ErrBusy // serving a peer's bandwidth test: ours would measure half
 	}
 	defer p.slot.Release()
-	r, err := p.c.Bandwidth(ctx, t.Peer.Addr, d)
-	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Sent),
-		DataStart: r.Start, DataTime: r.TestTime}, busyErr(err)
+	r, err := p.c.BandwidthWithin(ctx, t.Peer.Addr, d, allowed)
+	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Wire.Total()),
+		Capped: r.Capped, DataStart: r.Start, DataTime: r.TestTime}, probeErr(err)
 }
 
-func busyErr(err error) error {
-	if errors.Is(err, netprobe.ErrBusy) {
+// probeErr is a netprobe error as the loop knows it: busy, a peer that
+// did not answer, an allowance too small; the message is netprobe's.
+func probeErr(err error) error {
+	switch {
+	case errors.Is(err, netprobe.ErrBusy):
 		return sensor.ErrBusy
+	case errors.Is(err, netprobe.ErrUnreachable):
+		return alsoIs{err, sensor.ErrUnreachable}
+	case errors.Is(err, netprobe.ErrAllowance):
+		return alsoIs{err, sensor.ErrOverBudget}
 	}
 	return err
 }
+
+// alsoIs is an error that is also target, with its own message.
+type alsoIs struct {
+	error
+	target error
+}
+
+func (e alsoIs) Is(target error) bool { return target == e.target }
+func (e alsoIs) Unwrap() error        { return e.error }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

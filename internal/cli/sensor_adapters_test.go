@@ -43,6 +43,11 @@ func TestSensorKeepsResultsWhileTheDirectoryIsDown(t *testing.T) {
 	d := &dirAdapter{c: c}
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)
+	for _, n := range []string{"a", "b"} { // the directory takes results between registered sensors
+		if _, err := c.Register(ctx, directory.Registration{Name: n, Address: "127.0.0.1:1", Version: "1", Groups: []string{"local"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write := func(i int) error {
 		return d.Write(ctx, sensor.Result{Src: "a", Dst: "b", Kind: sensor.Latency, At: t0.Add(time.Duration(i) * time.Minute),
 			Took: time.Second, Measurement: sensor.Measurement{LatencyMs: float64(i + 1), P50Ms: 1, P90Ms: 1, P99Ms: 1}})

@@ -101,8 +101,8 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		}},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()
-	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v\n",
-		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt)
+	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v; %s\n",
+		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt, heldBack(st))
 	return nil
 }
 
@@ -199,8 +199,10 @@ func (f *sensorFlags) check() error {
 		return errs.Usagef("--test-time must be at most 1h, got %v", f.testTime)
 	case f.budget < 0 || f.budget > 1:
 		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
-	case f.bytesPerHour < 0:
-		return errs.Usagef("--bytes-per-hour must be 0 (no cap) or more, got %v", f.bytesPerHour)
+	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
+		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
+	case !(f.budget >= 0): // NaN, which passes the comparisons above
+		return errs.Usagef("--budget is a share of the time, from 0 (test-time / period) to 1, got %v", f.budget)
 	case f.name == "":
 		return errs.Usagef("--name must not be empty")
 	}
@@ -210,4 +212,12 @@ func (f *sensorFlags) check() error {
 		}
 	}
 	return nil
+}
+
+// heldBack says what the loop did not test as planned: peers that did not
+// answer, tests held back (a peer backed off, the byte budget spent),
+// tests stopped at the byte budget.
+func heldBack(st sensor.Stats) string {
+	return fmt.Sprintf("%d missed as the peer did not answer, %d held back, %d stopped at the byte budget",
+		st.Unreachable, st.HeldBack, st.Capped)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -70,6 +71,9 @@ func evaluateTrace(path string, o forecast.Options) (*evaluation, error) {
 	if err != nil {
 		return nil, errs.Usage(fmt.Errorf("%s: %w", path, err), "columns: time (Unix seconds or RFC 3339), value, optionally test_time")
 	}
+	if err := enoughPoints(path, series); err != nil {
+		return nil, err
+	}
 	ev := &evaluation{Trace: path, ByTestTime: len(series) > 1,
 		Baseline: fmt.Sprintf("random: each forecast drawn uniformly from the series' whole range [min, max] (Gloperf §4), PCG seeded with %d", o.Seed)}
 	for _, s := range series {
@@ -78,6 +82,21 @@ func evaluateTrace(path string, o forecast.Options) (*evaluation, error) {
 		ev.Series = append(ev.Series, x)
 	}
 	return ev, nil
+}
+
+// enoughPoints refuses a trace with a series of fewer than two
+// measurements: the first is only observed, so nothing would be scored.
+func enoughPoints(path string, series []forecast.Series) error {
+	for _, s := range series {
+		if n := len(s.Points); n < 2 {
+			what := "the trace has"
+			if s.TestTime != "" {
+				what = fmt.Sprintf("test time %q has", s.TestTime)
+			}
+			return errs.Usagef("%s: %s %d measurement: a forecast is scored from the second on, give at least 2", path, what, n)
+		}
+	}
+	return nil
 }
 
 // printEvaluation prints the tables for people.
@@ -221,13 +240,13 @@ func periodChart(s forecast.Evaluation, what string, of func(forecast.PeriodScor
 }
 
 // testTimeChart draws each method's whole-series MAE against the test
-// time, nil when the test times are not numbers.
+// time, nil when the test times are not finite numbers from 0 up.
 func testTimeChart(series []forecast.Evaluation) []byte {
 	var x []float64
 	var lines []forecast.Line
 	for _, s := range series {
 		v, err := strconv.ParseFloat(strings.TrimSuffix(s.TestTime, "s"), 64)
-		if err != nil {
+		if err != nil || !(v >= 0) || math.IsInf(v, 1) {
 			return nil
 		}
 		x = append(x, v)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/monitor"
 	"github.com/diperf/diperf/internal/pipeline"
 )
 
@@ -31,12 +32,12 @@ func validateCmd(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tolerance, err := strconv.ParseFloat(strings.TrimSuffix(*tol, "%"), 64)
-	switch {
-	case *counter == "":
+	if *counter == "" {
 		return errs.Usagef("--counter is required: the server's counter to compare with")
-	case err != nil || tolerance < 0:
-		return errs.Usagef("--tolerance: want a percentage such as 1%%, got %q", *tol)
+	}
+	tolerance, err := parseTolerance(*tol)
+	if err != nil {
+		return err
 	}
 	if _, err := pipeline.Recover(pos[0], e.stderr); err != nil {
 		return err
@@ -53,6 +54,16 @@ func validateCmd(_ context.Context, e *env, args []string) error {
 		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("validate: %d of %d intervals differ by more than %g%%", chk.Beyond, chk.Checked, tolerance)}
 	}
 	return nil
+}
+
+// parseTolerance reads --tolerance: a percentage from 0 to
+// monitor.MaxTolerance, the % sign optional.
+func parseTolerance(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+	if err != nil || monitor.CheckTolerance(v) != nil {
+		return 0, errs.Usagef("--tolerance: want a percentage from 0%% to %d%% such as 1%%, got %q", monitor.MaxTolerance, s)
+	}
+	return v, nil
 }
 
 // printCheck prints the table of intervals and the summary line.

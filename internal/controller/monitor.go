@@ -47,17 +47,31 @@ func (c *controller) startMonitor() (stop func()) {
 	}
 }
 
-// scrapeCounts says how many scrapes of each endpoint were made and failed.
+// scrapeCounts says how many scrapes of each endpoint were made and
+// failed, and, when there were, cut short by the run's end and series
+// dropped.
 func scrapeCounts(s *monitor.Scraper) string {
-	n, bad := s.Scrapes(), s.Errors()
+	n, bad, cut, dropped := s.Scrapes(), s.Errors(), s.Cancelled(), s.Dropped()
 	names := make([]string, 0, len(n))
 	for k := range n {
 		names = append(names, k)
 	}
+	for k := range cut {
+		if _, ok := n[k]; !ok {
+			names = append(names, k)
+		}
+	}
 	sort.Strings(names)
 	parts := make([]string, 0, len(names))
 	for _, k := range names {
-		parts = append(parts, fmt.Sprintf("%s: %d scrapes, %d failed", k, n[k], bad[k]))
+		p := fmt.Sprintf("%s: %d scrapes, %d failed", k, n[k], bad[k])
+		if cut[k] > 0 {
+			p += fmt.Sprintf(", %d cut short by the run's end", cut[k])
+		}
+		if dropped[k] > 0 {
+			p += fmt.Sprintf(", %d series dropped", dropped[k])
+		}
+		parts = append(parts, p)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -5,8 +5,10 @@
 // aggregates (package live, never raw samples); the controller's
 // Prometheus metrics at /metrics; and the run's report once it is written.
 // Everything it serves is embedded: no network is needed. Every request
-// must carry the run's token (in the URL the controller prints, in a
-// cookie set from it, or as a bearer token).
+// must carry the run's token: in the URL the controller prints (the page
+// puts it in the URLs of its own requests), or as a bearer token. It is
+// never put in a cookie: browsers send a host's cookies to every port of
+// it, so another server on the host would be sent it.
 package dashboard
 
 import (
@@ -43,6 +45,7 @@ type Server struct {
 	quit  chan struct{}
 	wg    sync.WaitGroup
 	token string
+	page  []byte // the page, its URLs carrying the token
 }
 
 // Start listens on o.Addr and serves run's dashboard until Close.
@@ -57,11 +60,15 @@ func Start(run *live.Run, o Options) (*Server, error) {
 		}
 		o.Token = hex.EncodeToString(b)
 	}
+	page, err := renderPage(o.Token)
+	if err != nil {
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("dashboard: listen on %s: %w", o.Addr, err)
 	}
-	s := &Server{run: run, o: o, ln: ln, hub: newHub(), quit: make(chan struct{}), token: o.Token}
+	s := &Server{run: run, o: o, ln: ln, hub: newHub(), quit: make(chan struct{}), token: o.Token, page: page}
 	s.srv = newHTTPServer(s.routes())
 	pool := preauth.NewPool(preauth.Limits{Conns: MaxUnproved, PerSource: maxUnprovedPerSource})
 	s.wg.Go(func() { _ = s.srv.Serve(preauth.HTTPListener(ln, pool)) })

@@ -3,7 +3,6 @@ package dashboard
 import (
 	"crypto/subtle"
 	"encoding/json"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -15,23 +14,11 @@ import (
 	"github.com/diperf/diperf/internal/webui"
 )
 
-// cookiePrefix names the cookie that holds the token once a browser has
-// come with it in the URL. Browsers do not keep cookies apart by port, so
-// the name carries the dashboard's port: two runs' dashboards open side by
-// side on one host do not overwrite each other's token.
-const cookiePrefix = "diperf_token_"
-
-// cookieName is the token cookie's name for this dashboard.
-func (s *Server) cookieName() string {
-	_, port, _ := net.SplitHostPort(s.ln.Addr().String())
-	return cookiePrefix + port
-}
-
 func (s *Server) routes() http.Handler {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(newCollector(s.run, s.hub.count))
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.page)
+	mux.HandleFunc("GET /{$}", s.index)
 	mux.HandleFunc("GET /assets/{name}", asset)
 	mux.HandleFunc("GET /api/snapshot", s.snapshot)
 	mux.HandleFunc("GET /events", s.events)
@@ -40,19 +27,15 @@ func (s *Server) routes() http.Handler {
 	return s.auth(mux)
 }
 
-// auth lets through requests that carry the token: ?token=, the cookie
-// set from it, or Authorization: Bearer. A page opened with ?token= gets
-// the cookie, so that its own requests need not repeat it.
+// auth lets through requests that carry the token: ?token= (the page
+// adds it to its own requests) or Authorization: Bearer. A cookie is
+// neither set nor read: a browser would send it to every port of the
+// host.
 func (s *Server) auth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := r.URL.Query().Get("token")
-		fromURL := got != ""
-		if !fromURL {
-			if c, err := r.Cookie(s.cookieName()); err == nil {
-				got = c.Value
-			} else if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-				got = strings.TrimPrefix(h, "Bearer ")
-			}
+		if h := r.Header.Get("Authorization"); got == "" && strings.HasPrefix(h, "Bearer ") {
+			got = strings.TrimPrefix(h, "Bearer ")
 		}
 		if subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
 			w.Header().Set("Connection", "close") // one request a connection for who has no token
@@ -61,9 +44,6 @@ func (s *Server) auth(next http.Handler) http.Handler {
 			return
 		}
 		proved(r)
-		if fromURL {
-			http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer") // the page's URL holds the token
 		w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:")
@@ -71,10 +51,11 @@ func (s *Server) auth(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) page(w http.ResponseWriter, _ *http.Request) {
+// index serves the page.
+func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write(indexHTML)
+	_, _ = w.Write(s.page)
 }
 
 // asset serves the page's scripts and styles.

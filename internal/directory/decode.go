@@ -20,7 +20,7 @@ type validator interface{ Validate() error }
 func Decode(r io.Reader, v validator) error {
 	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
 	if err != nil {
-		return fmt.Errorf("reading the body: %w", err)
+		return readError(err)
 	}
 	if len(body) > MaxBody {
 		return fmt.Errorf("reading the body: %w", &http.MaxBytesError{Limit: MaxBody})
@@ -34,8 +34,11 @@ func Decode(r io.Reader, v validator) error {
 		}
 		return jsonError(err)
 	}
-	if dec.More() {
-		return &FieldError{Msg: "data after the JSON object"}
+	if err := trailing(body, dec.InputOffset()); err != nil {
+		return err
+	}
+	if err := strictBody(body, v); err != nil {
+		return err
 	}
 	return v.Validate()
 }

@@ -16,9 +16,14 @@ import (
 // checks the latest figures and the format (line by line, and with
 // promtool when it is installed).
 func TestMetricsExposition(t *testing.T) {
-	c, _, base := testServer(t)
+	c, clk, base := testServer(t)
 	ctx := context.Background()
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	registerAll(t, c, "b", `we"ird\name`) // results are between registered sensors
+	clk.Add(time.Minute)                  // and these two are stale: one live below
+	if _, err := c.Register(ctx, reg("a", "local")); err != nil {
+		t.Fatal(err)
+	}
 	for _, r := range []Result{
 		bwResult("a", "b", t0, 1e6), bwResult("a", "b", t0.Add(time.Minute), 2.5e7),
 		{Src: `we"ird\name`, Dst: "b", Kind: KindLatency, LatencyP50Ms: 0.25, LatencyP90Ms: 0.5, LatencyP99Ms: 1.5,
@@ -27,9 +32,6 @@ func TestMetricsExposition(t *testing.T) {
 		if _, err := c.AddResult(ctx, r); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if _, err := c.Register(ctx, reg("a", "local")); err != nil {
-		t.Fatal(err)
 	}
 	resp := get(t, base+"/metrics")
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {

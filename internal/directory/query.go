@@ -48,7 +48,7 @@ func parseTime(field, s string) (time.Time, error) {
 	if err != nil {
 		return t, fieldErr(field, "is %q; want an RFC 3339 time", clip(s))
 	}
-	return t, nil
+	return t, checkQueryTime(field, t)
 }
 
 // Values is the inverse of ParseQuery, for the client.

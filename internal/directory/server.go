@@ -20,11 +20,13 @@ const (
 
 // Server answers the directory's API from a Store.
 type Server struct {
-	store *Store
-	token []byte
-	ttl   time.Duration
-	now   func() time.Time
-	seen  seenSigs // the signatures taken within SignatureWindow
+	store   *Store
+	token   []byte
+	ttl     time.Duration
+	now     func() time.Time
+	quota   *quota   // registrations of new names (quota.go)
+	refused refusals // 4xx answers, for /metrics (refused_metrics.go)
+	seen    seenSigs // the signatures taken within SignatureWindow (replay.go)
 }
 
 // Options configure a Server.
@@ -32,6 +34,12 @@ type Options struct {
 	Token []byte           // the bearer token every request must carry
 	TTL   time.Duration    // the lease of a registration that asks none; 0 = DefaultTTL
 	Now   func() time.Time // the clock (nil = time.Now); tests inject one
+	// MaxSensors is the most sensors registered at once (0 =
+	// DefaultMaxSensors; above MaxSensorsLimit, MaxSensorsLimit).
+	MaxSensors int
+	// NewNamesPerHour is how many names new to the directory one source
+	// may register in an hour (0 = DefaultNewNamesPerHour).
+	NewNamesPerHour int
 }
 
 // NewServer returns a server over store.
@@ -42,7 +50,9 @@ func NewServer(store *Store, o Options) *Server {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Server{store: store, token: o.Token, ttl: o.TTL, now: o.Now}
+	s := &Server{store: store, token: o.Token, ttl: o.TTL, now: o.Now}
+	s.quota = newQuota(o.quotas())
+	return s
 }
 
 // Handler returns the API: every path requires the bearer token.
@@ -57,7 +67,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/forecasts", s.addForecast)
 	mux.HandleFunc("GET /v1/forecasts", s.forecasts)
 	mux.HandleFunc("GET /metrics", s.metrics)
-	return s.auth(s.verify(mux))
+	return s.auth(s.refused.counted(s.verify(mux)))
 }
 
 // auth answers 401 with an empty body to a request without the token,
@@ -99,6 +109,13 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now()
+	release, err := s.admit(r.Context(), r, reg.Name, now)
+	if err != nil {
+		undo()
+		writeError(w, err)
+		return
+	}
+	defer release()
 	if err := s.store.Register(r.Context(), reg, ttl, now); err != nil {
 		undo()
 		writeError(w, err)
@@ -148,6 +165,10 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := s.admitPair(r.Context(), res.Src, res.Dst, "measured_at", res.MeasuredAt); err != nil {
+		writeError(w, err)
+		return
+	}
 	if err := s.authorize(r, "src", res.Src); err != nil {
 		writeError(w, err)
 		return
@@ -177,6 +198,10 @@ func (s *Server) results(w http.ResponseWriter, r *http.Request) {
 func (s *Server) addForecast(w http.ResponseWriter, r *http.Request) {
 	var f Forecast
 	if err := Decode(r.Body, &f); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.admitPair(r.Context(), f.Src, f.Dst, "made_at", f.MadeAt); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -212,8 +237,11 @@ func (s *Server) forecasts(w http.ResponseWriter, r *http.Request) {
 func writeError(w http.ResponseWriter, err error) {
 	var fe *FieldError
 	var mbe *http.MaxBytesError
+	var rf *Refusal
 	var oe *OwnerError
 	switch {
+	case errors.As(err, &rf):
+		writeRefusal(w, rf)
 	case errors.As(err, &oe):
 		writeJSON(w, http.StatusForbidden, &FieldError{Field: oe.Field, Msg: oe.Msg})
 	case errors.Is(err, ErrForbidden):

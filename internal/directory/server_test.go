@@ -110,6 +110,7 @@ func bwResult(src, dst string, at time.Time, bps float64) Result {
 func TestResultsQueries(t *testing.T) {
 	c, _, _ := testServer(t)
 	ctx := context.Background()
+	registerAll(t, c, "a", "b")
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 5 {
 		if _, err := c.AddResult(ctx, bwResult("a", "b", t0.Add(time.Duration(i)*time.Minute), float64(1e6*(i+1)))); err != nil {
@@ -152,6 +153,7 @@ func TestResultsQueries(t *testing.T) {
 func TestForecasts(t *testing.T) {
 	c, _, _ := testServer(t)
 	ctx := context.Background()
+	registerAll(t, c, "a", "b")
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	for i, m := range []string{"last", "exp_avg"} {
 		f := Forecast{Src: "a", Dst: "b", Kind: KindBandwidth, Value: 9e6 + float64(i), Error: 1e5, Method: m,

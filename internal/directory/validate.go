@@ -3,8 +3,6 @@ package directory
 import (
 	"fmt"
 	"math"
-	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -38,12 +36,7 @@ func checkToken(field, s string, max int) error {
 	if !utf8.ValidString(s) {
 		return fieldErr(field, "is not valid UTF-8")
 	}
-	for _, r := range s {
-		if unicode.IsSpace(r) || unicode.IsControl(r) {
-			return fieldErr(field, "holds a space or control character")
-		}
-	}
-	return nil
+	return checkRunes(field, s)
 }
 
 func checkList(field string, l []string, max int) error {
@@ -81,7 +74,7 @@ func (r *Registration) Validate() error {
 	if r.TTLSeconds < 0 || math.IsNaN(r.TTLSeconds) || r.TTLSeconds > 86400 {
 		return fieldErr("ttl_s", "must be between 0 (the default) and 86400")
 	}
-	return nil
+	return r.checkSize()
 }
 
 func checkPair(src, dst, kind string) error {
@@ -110,16 +103,6 @@ func nonNeg(fields []string, vals ...float64) error {
 	return nil
 }
 
-func checkTime(field string, t time.Time) error {
-	if t.IsZero() {
-		return fieldErr(field, "is missing")
-	}
-	if t.Year() < 2000 || t.Year() > 9999 {
-		return fieldErr(field, "is out of range (year %d)", t.Year())
-	}
-	return nil
-}
-
 // Validate checks a result: the pair, the kind and the figures its kind needs.
 func (r *Result) Validate() error {
 	if err := checkPair(r.Src, r.Dst, r.Kind); err != nil {
@@ -131,6 +114,9 @@ func (r *Result) Validate() error {
 	}
 	if r.Busy < 0 || r.Missed < 0 {
 		return fieldErr("busy", "busy and missed must be >= 0")
+	}
+	if err := r.checkFigures(); err != nil {
+		return err
 	}
 	if err := checkTime("measured_at", r.MeasuredAt); err != nil {
 		return err
@@ -158,7 +144,7 @@ func (f *Forecast) Validate() error {
 	if err := checkPair(f.Src, f.Dst, f.Kind); err != nil {
 		return err
 	}
-	if err := nonNeg([]string{"value", "error"}, f.Value, f.Error); err != nil {
+	if err := f.checkFigures(); err != nil {
 		return err
 	}
 	if err := checkToken("method", f.Method, MaxShort); err != nil {

@@ -46,14 +46,16 @@ func signerOf(r *http.Request) ed25519.PublicKey {
 // signature header) before next sees it: a signature that does not
 // verify, or signed more than SignatureWindow from the directory's clock,
 // is 403. (One taken twice for a name is refused where it is taken:
-// Server.taken.) Its body is read here (at most MaxBody bytes) and
+// Server.ownedBy.) The request's Pattern is set as mux sets it, for the
+// count of refusals around. Its body is read here (at most MaxBody bytes) and
 // given to next again. An unsigned request goes on as it came.
-func (s *Server) verify(next http.Handler) http.Handler {
+func (s *Server) verify(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get(HeaderSignature) == "" {
-			next.ServeHTTP(w, r)
+			mux.ServeHTTP(w, r)
 			return
 		}
+		_, r.Pattern = mux.Handler(r)
 		body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 		if err == nil && len(body) > MaxBody {
 			err = &http.MaxBytesError{Limit: MaxBody}
@@ -68,7 +70,7 @@ func (s *Server) verify(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), signerKey{}, sig)))
+		mux.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), signerKey{}, sig)))
 	})
 }
 

@@ -30,7 +30,15 @@ type MonitorEndpoint struct {
 	// none: a default set for node_exporter pages, else every series up
 	// to a cap.
 	Metrics []string `yaml:"metrics,omitempty"`
+	// MaxSeries bounds the series kept from one scrape (0: the default,
+	// 500); the rest are dropped and counted.
+	MaxSeries int `yaml:"max_series,omitempty"`
 }
+
+// MaxMonitorSeries is the most series an endpoint's max_series may keep
+// from one scrape: the scraper holds up to twice as many while it reads a
+// page, and monitor.csv gets a row for each at every scrape.
+const MaxMonitorSeries = 100_000
 
 // FormatOrDefault is the endpoint's format, prometheus when not given.
 func (m MonitorEndpoint) FormatOrDefault() string {
@@ -74,13 +82,21 @@ func (v *validator) monitor() {
 		if f := m.FormatOrDefault(); f != FormatPrometheus && f != FormatStubStatus {
 			v.item(key, key+".format", fmt.Sprintf("want %s or %s, got %q", FormatPrometheus, FormatStubStatus, m.Format))
 		}
-		if m.Interval != 0 && m.Interval.D() < MinMonitorInterval {
-			v.item(key, key+".interval", fmt.Sprintf("must be at least %v, got %v", MinMonitorInterval, m.Interval))
-		}
-		for j, g := range m.Metrics {
-			if _, err := path.Match(g, ""); err != nil || g == "" {
-				v.item(key, fmt.Sprintf("%s.metrics[%d]", key, j), fmt.Sprintf("not a valid glob: %q", g))
-			}
+		v.monitorBounds(key, m)
+	}
+}
+
+// monitorBounds checks an endpoint's interval, max_series and globs.
+func (v *validator) monitorBounds(key string, m MonitorEndpoint) {
+	if m.Interval != 0 && m.Interval.D() < MinMonitorInterval {
+		v.item(key, key+".interval", fmt.Sprintf("must be at least %v, got %v", MinMonitorInterval, m.Interval))
+	}
+	if m.MaxSeries < 0 || m.MaxSeries > MaxMonitorSeries {
+		v.item(key, key+".max_series", fmt.Sprintf("want 1 to %d series (0 or none: 500), got %d", MaxMonitorSeries, m.MaxSeries))
+	}
+	for j, g := range m.Metrics {
+		if _, err := path.Match(g, ""); err != nil || g == "" {
+			v.item(key, fmt.Sprintf("%s.metrics[%d]", key, j), fmt.Sprintf("not a valid glob: %q", g))
 		}
 	}
 }

@@ -28,13 +28,13 @@ func ChartSVG(title, xLabel, yLabel string, x []float64, lines []Line) []byte {
 	for _, l := range lines {
 		yMax = math.Max(yMax, niceMax(l.Y))
 	}
-	px := func(v float64) float64 { return cPadL + v/xMax*(chartW-cPadL-cPadR) }
-	py := func(v float64) float64 { return chartH - cPadB - v/yMax*(chartH-cPadT-cPadB) }
+	px := func(v float64) float64 { return clampPx(cPadL + v/xMax*(chartW-cPadL-cPadR)) }
+	py := func(v float64) float64 { return clampPx(chartH - cPadB - v/yMax*(chartH-cPadT-cPadB)) }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="sans-serif" font-size="12">`+"\n", chartW, chartH, chartW, chartH)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/><text x="%g" y="22" font-size="14" font-weight="bold">%s</text>`+"\n", cPadL, html.EscapeString(title))
 	for i := 0; i <= 5; i++ {
-		xv, yv := xMax*float64(i)/5, yMax*float64(i)/5
+		xv, yv := xMax/5*float64(i), yMax/5*float64(i)
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`+"\n", px(xv), py(0), px(xv), py(yMax), px(xv), py(0)+16, label(xv))
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`+"\n", px(0), py(yv), px(xMax), py(yv), px(0)-6, py(yv)+4, label(yv))
 	}
@@ -45,7 +45,7 @@ func ChartSVG(title, xLabel, yLabel string, x []float64, lines []Line) []byte {
 		c := lineColors[i%len(lineColors)]
 		var pts []string
 		for j, y := range l.Y {
-			if j < len(x) && !math.IsNaN(y) {
+			if j < len(x) && finite(x[j]) && finite(y) {
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(x[j]), py(y)))
 			}
 		}
@@ -57,12 +57,20 @@ func ChartSVG(title, xLabel, yLabel string, x []float64, lines []Line) []byte {
 	return []byte(b.String())
 }
 
+// finite says whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// clampPx keeps a coordinate of a value far outside the axes (a negative
+// one, say) finite, far off the chart.
+func clampPx(v float64) float64 { return min(max(v, -1e6), 1e6) }
+
 // niceMax is 1, 2 or 5 × 10^k at or above the largest finite value of vs
-// (1 when there is none above zero).
+// (1 when there is none above zero; the value itself when that rounding
+// would overflow).
 func niceMax(vs []float64) float64 {
 	m := 0.0
 	for _, v := range vs {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		if finite(v) {
 			m = math.Max(m, v)
 		}
 	}
@@ -71,11 +79,11 @@ func niceMax(vs []float64) float64 {
 	}
 	p := math.Pow(10, math.Floor(math.Log10(m)))
 	for _, f := range []float64{1, 2, 5, 10} {
-		if f*p >= m {
-			return f * p
+		if n := f * p; n >= m && !math.IsInf(n, 1) {
+			return n
 		}
 	}
-	return 10 * p
+	return m
 }
 
 // label prints an axis value shortly (1.5k, 20M).

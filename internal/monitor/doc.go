@@ -1,7 +1,9 @@
 // Package monitor is the run's server view: it scrapes the pages a run's
 // experiment lists under monitor: (Prometheus text exposition, such as
 // node_exporter's or the demo target's /metrics, or nginx's stub_status)
-// every interval while the run goes, keeps a bounded set of series and
+// every interval while the run goes, reads each page line by line
+// keeping a bounded set of its series (by number and by bytes, never the
+// page whole), follows no redirect off the endpoint's origin, and
 // hands each scrape's points, stamped on the controller's wall clock, to a
 // sink (the controller writes them to monitor.csv through rundir). It also
 // holds the arithmetic of a counter's increases between scrapes (resets

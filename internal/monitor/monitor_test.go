@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -121,13 +122,13 @@ func TestScraper(t *testing.T) {
 				pts = append(pts, p...)
 				return nil
 			},
-			Fetch: func(ctx context.Context, _ string) ([]byte, error) {
+			Fetch: func(ctx context.Context, _ string) (io.ReadCloser, error) {
 				calls++
 				time.Sleep(100 * time.Millisecond) // the page takes 100 ms: the stamp is 50 ms after the request
 				if calls == 2 {
 					return nil, errors.New("connection refused")
 				}
-				return []byte("c_total 5\n"), nil
+				return io.NopCloser(strings.NewReader("c_total 5\n")), nil
 			},
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)

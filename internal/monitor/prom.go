@@ -1,16 +1,11 @@
 package monitor
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
-
-	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 )
 
 // Series is one sample of a parsed page: a metric, its label set
@@ -22,69 +17,18 @@ type Series struct {
 }
 
 // ParsePrometheus reads a page in the Prometheus text exposition format
-// and returns its samples, sorted by metric then labels. Counters, gauges
-// and untyped samples are one series each; a summary gives its quantiles
-// (label quantile), NAME_sum and NAME_count; a histogram its buckets as
-// NAME_bucket (label le), NAME_sum and NAME_count.
+// and returns its samples, sorted by metric then labels: each line's
+// sample is one series, so that a summary gives its quantiles (label
+// quantile), NAME_sum and NAME_count, and a histogram its buckets as
+// NAME_bucket (label le), NAME_sum and NAME_count. It holds every series
+// of the page: the scraper keeps a bounded number as they come instead.
 func ParsePrometheus(r io.Reader) ([]Series, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(r)
-	if err != nil {
-		return nil, fmt.Errorf("parse Prometheus text: %w", err)
-	}
 	var out []Series
-	for name, f := range fams {
-		for _, m := range f.GetMetric() {
-			out = appendMetric(out, name, f.GetType(), m)
-		}
+	if err := scanPrometheus(r, func(s Series) { out = append(out, s) }); err != nil {
+		return nil, err
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Metric != out[j].Metric {
-			return out[i].Metric < out[j].Metric
-		}
-		return out[i].Labels < out[j].Labels
-	})
+	sort.Slice(out, func(i, j int) bool { return before(out[i], out[j]) })
 	return out, nil
-}
-
-// appendMetric appends the series of one metric of family name.
-func appendMetric(out []Series, name string, typ dto.MetricType, m *dto.Metric) []Series {
-	lbl := labelPairs(m.GetLabel())
-	add := func(metric string, v float64, extra ...string) {
-		out = append(out, Series{Metric: metric, Labels: canonical(append(slicesClone(lbl), extra...)), Value: v})
-	}
-	switch typ {
-	case dto.MetricType_COUNTER:
-		add(name, m.GetCounter().GetValue())
-	case dto.MetricType_GAUGE:
-		add(name, m.GetGauge().GetValue())
-	case dto.MetricType_SUMMARY:
-		s := m.GetSummary()
-		for _, q := range s.GetQuantile() {
-			add(name, q.GetValue(), pair("quantile", formatFloat(q.GetQuantile())))
-		}
-		add(name+"_sum", s.GetSampleSum())
-		add(name+"_count", float64(s.GetSampleCount()))
-	case dto.MetricType_HISTOGRAM, dto.MetricType_GAUGE_HISTOGRAM:
-		h := m.GetHistogram()
-		for _, b := range h.GetBucket() {
-			add(name+"_bucket", float64(b.GetCumulativeCount()), pair("le", formatFloat(b.GetUpperBound())))
-		}
-		add(name+"_sum", h.GetSampleSum())
-		add(name+"_count", float64(h.GetSampleCount()))
-	default:
-		add(name, m.GetUntyped().GetValue())
-	}
-	return out
-}
-
-// labelPairs renders a metric's labels as name="value" strings.
-func labelPairs(ls []*dto.LabelPair) []string {
-	out := make([]string, 0, len(ls))
-	for _, l := range ls {
-		out = append(out, pair(l.GetName(), l.GetValue()))
-	}
-	return out
 }
 
 // pair renders one label as name="value", the value quoted as in the
@@ -96,9 +40,6 @@ func canonical(pairs []string) string {
 	sort.Strings(pairs)
 	return strings.Join(pairs, ",")
 }
-
-// slicesClone copies s so appends to it do not share storage.
-func slicesClone(s []string) []string { return append([]string(nil), s...) }
 
 // formatFloat renders a bound or quantile as Prometheus does (+Inf).
 func formatFloat(f float64) string {

@@ -1,21 +1,13 @@
 package monitor
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"maps"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
 )
-
-// MaxBody bounds a page's size: a larger one is a failed scrape.
-const MaxBody = 16 << 20
 
 // Endpoint is one page to scrape.
 type Endpoint struct {
@@ -24,14 +16,19 @@ type Endpoint struct {
 	Format   string        // experiment.FormatPrometheus or experiment.FormatStubStatus
 	Interval time.Duration // how often
 	Metrics  []string      // globs of the metrics to keep (none: see Keep)
+	// MaxSeries bounds the series kept from one scrape (0: MaxSeries).
+	MaxSeries int
 }
 
-// Fetch reads one page within ctx; the default is an HTTP GET.
-type Fetch func(ctx context.Context, url string) ([]byte, error)
+// Fetch opens one page within ctx; the default is an HTTP GET that
+// follows no redirect to another origin and reads at most MaxBody bytes.
+// The page is read as it comes, then closed.
+type Fetch func(ctx context.Context, url string) (io.ReadCloser, error)
 
 // Scraper reads its endpoints every interval and hands each scrape's
 // points to Sink. A failed scrape is data, never fatal: an up 0 point, and
-// one more in Errors.
+// one more in Errors. A scrape that the run's end cuts short is neither:
+// it is counted in Cancelled, and leaves no point.
 type Scraper struct {
 	Endpoints []Endpoint
 	Sink      func([]Point) error  // called once per scrape, never concurrently
@@ -39,10 +36,12 @@ type Scraper struct {
 	Fetch     Fetch                // default: HTTP GET with MaxBody
 	Log       func(string, ...any) // told of failures (the first few of each endpoint); may be nil
 
-	mu      sync.Mutex
-	errs    map[string]int
-	scrape  map[string]int
-	sinkErr error
+	mu        sync.Mutex
+	errs      map[string]int
+	scrape    map[string]int
+	cancelled map[string]int
+	dropped   map[string]int
+	sinkErr   error
 }
 
 // Run scrapes every endpoint at once and then every interval until ctx
@@ -84,36 +83,18 @@ func (s *Scraper) loop(ctx context.Context, ep Endpoint) {
 	}
 }
 
-// Errors returns how many scrapes of each endpoint failed.
-func (s *Scraper) Errors() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.errs)
-}
-
-// Scrapes returns how many scrapes of each endpoint were made.
-func (s *Scraper) Scrapes() map[string]int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return maps.Clone(s.scrape)
-}
-
 // once scrapes ep and sinks its points, stamped with the midpoint of
-// request and response.
+// request and response. A scrape that ctx's end cut short leaves no
+// point and is counted as cancelled, not failed.
 func (s *Scraper) once(ctx context.Context, ep Endpoint) {
-	timeout := ep.Interval * 9 / 10
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancel := context.WithTimeout(ctx, ep.Interval*9/10)
 	t0 := s.Now()
-	body, err := s.Fetch(cctx, ep.URL)
+	series, dropped, err := s.read(cctx, ep)
 	t1 := s.Now()
 	cancel()
-	var series []Series
-	dropped := 0
-	if err == nil {
-		series, err = parse(ep.Format, body)
-	}
-	if err == nil {
-		series, dropped = Keep(series, ep.Metrics)
+	if err != nil && ctx.Err() != nil {
+		s.cut(ep.Name)
+		return
 	}
 	at := t0.Add(t1.Sub(t0) / 2).UnixNano()
 	pts := make([]Point, 0, len(series)+3)
@@ -129,17 +110,45 @@ func (s *Scraper) once(ctx context.Context, ep Endpoint) {
 	if dropped > 0 {
 		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: SeriesDropped, Value: float64(dropped)})
 	}
-	s.record(ep.Name, err, pts)
+	s.record(ep.Name, err, dropped, pts)
+}
+
+// read reads ep's page as it comes, keeping at most its MaxSeries of the
+// series its globs choose: it returns them and how many were dropped.
+func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) {
+	body, err := s.Fetch(ctx, ep.URL)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer body.Close()
+	limit := ep.MaxSeries
+	if limit <= 0 {
+		limit = MaxSeries
+	}
+	k := newKeeper(ep.Metrics, limit)
+	if ep.Format == experiment.FormatStubStatus {
+		var all []Series
+		all, err = ParseStubStatus(body)
+		for _, x := range all {
+			k.add(x)
+		}
+	} else {
+		err = scanPrometheus(body, k.add)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	kept, dropped := k.result()
+	return kept, dropped, nil
 }
 
 // record counts a scrape and hands its points to the sink.
-func (s *Scraper) record(name string, err error, pts []Point) {
+func (s *Scraper) record(name string, err error, dropped int, pts []Point) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.errs == nil {
-		s.errs, s.scrape = map[string]int{}, map[string]int{}
-	}
+	s.init()
 	s.scrape[name]++
+	s.dropped[name] += dropped
 	if err != nil {
 		s.errs[name]++
 		if s.Log != nil && s.errs[name] <= 3 {
@@ -154,50 +163,13 @@ func (s *Scraper) record(name string, err error, pts []Point) {
 	}
 }
 
-// parse reads a page of format.
-func parse(format string, body []byte) ([]Series, error) {
-	if format == experiment.FormatStubStatus {
-		return ParseStubStatus(bytes.NewReader(body))
-	}
-	return ParsePrometheus(bytes.NewReader(body))
-}
-
-// errTooLarge is a page past MaxBody.
-var errTooLarge = errors.New("page larger than 16 MiB")
-
-// httpGet reads url's page, at most MaxBody bytes; a status other than 200
-// is an error.
-func httpGet(ctx context.Context, url string) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Accept", "text/plain;version=0.0.4")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
-	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", url, err)
-	}
-	if len(b) > MaxBody {
-		return nil, fmt.Errorf("GET %s: %w", url, errTooLarge)
-	}
-	return b, nil
-}
-
 // Endpoints turns an experiment's monitor key into endpoints, each
 // interval defaulted to the analysis quantum.
 func Endpoints(e *experiment.Experiment) []Endpoint {
 	out := make([]Endpoint, 0, len(e.Monitor))
 	for _, m := range e.Monitor {
 		out = append(out, Endpoint{Name: m.Name, URL: m.URL, Format: m.FormatOrDefault(),
-			Interval: e.MonitorInterval(m), Metrics: m.Metrics})
+			Interval: e.MonitorInterval(m), Metrics: m.Metrics, MaxSeries: m.MaxSeries})
 	}
 	return out
 }

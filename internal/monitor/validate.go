@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"fmt"
 	"math"
 	"sort"
 )
@@ -74,4 +75,18 @@ func median(xs []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// MaxTolerance is the largest tolerance Validate holds intervals to, in
+// %: a difference as large as the server's count itself.
+const MaxTolerance = 100
+
+// CheckTolerance refuses a tolerance Validate cannot hold intervals to:
+// not a number, negative, or above MaxTolerance (no interval would ever
+// be found beyond a NaN or an infinite one).
+func CheckTolerance(pct float64) error {
+	if math.IsNaN(pct) || pct < 0 || pct > MaxTolerance {
+		return fmt.Errorf("tolerance %g%% is not from 0%% to %d%%", pct, MaxTolerance)
+	}
+	return nil
 }

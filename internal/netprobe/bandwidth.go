@@ -31,6 +31,12 @@ type BandwidthResult struct {
 	// Start is when the sender began to send (after the handshake): the
 	// test's data flowed from then for TestTime.
 	Start time.Time
+	// Wire is what the test's connection sent and received at this end.
+	Wire Traffic
+	// Capped: the sender stopped at its byte allowance; TestTime, Bins
+	// and the throughputs cover the bins up to the last that received
+	// data, and the throughput is at least what the link gives.
+	Capped bool
 }
 
 // Bandwidth runs a bandwidth test of testTime (rounded up to a whole
@@ -38,35 +44,49 @@ type BandwidthResult struct {
 // takes for testTime and returns what the receiver counted. ErrBusy when
 // the server takes part in another bandwidth test.
 func (c *Client) Bandwidth(ctx context.Context, addr string, testTime time.Duration) (BandwidthResult, error) {
-	testTime = (testTime + Bin - 1) / Bin * Bin
+	return c.BandwidthWithin(ctx, addr, testTime, 0)
+}
+
+// BandwidthWithin is Bandwidth with a byte allowance: the test's traffic,
+// both ways, stays within maxBytes (0: no cap). It stops sending when
+// the data would pass what the handshake and the report leave; the
+// result is then Capped and measured over the bins that received data.
+// The result's Wire is set even when the test fails.
+func (c *Client) BandwidthWithin(ctx context.Context, addr string, testTime time.Duration, maxBytes uint64) (BandwidthResult, error) {
+	testTime = roundBins(testTime)
+	payload, err := dataAllowance(maxBytes, MinBytes(KindBandwidth, testTime, 0))
+	if err != nil {
+		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
+	}
 	req := Request{Kind: KindBandwidth, TestTime: testTime, Nonce: newNonce()}
 	s, err := c.open(ctx, addr, req)
 	if err != nil {
-		return BandwidthResult{}, err
+		return BandwidthResult{Wire: s.traffic()}, err
 	}
 	defer s.Close()
 	start := time.Now()
-	sent, err := send(s.conn, testTime)
-	if err != nil {
-		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
+	sent, err := send(s.conn, testTime, payload)
+	if err == nil {
+		var rep report
+		rep, err = c.readReport(s.conn, s.nonce, s.body, start.Add(testTime+AnswerTime(testTime)))
+		abort(s.raw)
+		if err == nil {
+			r := resultOf(rep, sent, sent == payload)
+			r.Start, r.Wire = start, s.traffic()
+			return r, nil
+		}
 	}
-	rep, err := c.readReport(s.conn, s.nonce, s.body)
-	abort(s.conn)
-	if err != nil {
-		return BandwidthResult{}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
-	}
-	r := resultOf(rep, sent)
-	r.Start = start
-	return r, nil
+	return BandwidthResult{Wire: s.traffic()}, fmt.Errorf("netprobe: bandwidth test to %s: %w", addr, err)
 }
 
-// send writes for testTime and returns the bytes written.
-func send(conn net.Conn, testTime time.Duration) (uint64, error) {
+// send writes for testTime, at most limit bytes, and returns the bytes
+// written.
+func send(conn net.Conn, testTime time.Duration, limit uint64) (uint64, error) {
 	buf := make([]byte, 128<<10)
 	_ = conn.SetWriteDeadline(time.Now().Add(testTime))
 	var sent uint64
-	for {
-		n, err := conn.Write(buf)
+	for sent < limit {
+		n, err := conn.Write(buf[:min(uint64(len(buf)), limit-sent)])
 		sent += uint64(n)
 		if err != nil {
 			var ne net.Error
@@ -76,6 +96,7 @@ func send(conn net.Conn, testTime time.Duration) (uint64, error) {
 			return sent, fmt.Errorf("sending: %w", err)
 		}
 	}
+	return sent, nil
 }
 
 // abort makes the coming Close reset the connection: what the sender
@@ -87,9 +108,9 @@ func abort(conn net.Conn) {
 	}
 }
 
-// readReport reads and checks the receiver's report.
-func (c *Client) readReport(conn net.Conn, nonce, body []byte) (report, error) {
-	_ = conn.SetReadDeadline(time.Now().Add(grace))
+// readReport reads and checks the receiver's report, until deadline.
+func (c *Client) readReport(conn net.Conn, nonce, body []byte, deadline time.Time) (report, error) {
+	_ = conn.SetReadDeadline(deadline)
 	head := make([]byte, reportHead)
 	if _, err := io.ReadFull(conn, head); err != nil {
 		return report{}, fmt.Errorf("reading the receiver's report: %w", err)
@@ -105,14 +126,26 @@ func (c *Client) readReport(conn net.Conn, nonce, body []byte) (report, error) {
 	return parseReport(c.Token, nonce, body, head, rest, bins, elapsed)
 }
 
-// resultOf derives the throughputs from a report.
-func resultOf(rep report, sent uint64) BandwidthResult {
-	r := BandwidthResult{TestTime: rep.Elapsed, Bins: rep.Bins, Sent: sent}
-	for _, n := range rep.Bins {
+// resultOf derives the throughputs from a report. A capped test is
+// measured over its bins up to the last that received data: the sender
+// stopped at its allowance, and the rest of the window is idle.
+func resultOf(rep report, sent uint64, capped bool) BandwidthResult {
+	bins := rep.Bins
+	elapsed := rep.Elapsed
+	if capped {
+		last := len(bins) - 1
+		for last > 0 && bins[last] == 0 {
+			last--
+		}
+		bins = bins[:last+1]
+		elapsed = min(elapsed, time.Duration(len(bins))*Bin)
+	}
+	r := BandwidthResult{TestTime: elapsed, Bins: bins, Sent: sent, Capped: capped}
+	for _, n := range bins {
 		r.Bytes += n
 	}
-	r.BitsPerSec = float64(r.Bytes) * 8 / rep.Elapsed.Seconds()
-	r.SteadyFrom, r.SteadyBitsPerSec = Steady(rep.Bins)
+	r.BitsPerSec = float64(r.Bytes) * 8 / elapsed.Seconds()
+	r.SteadyFrom, r.SteadyBitsPerSec = Steady(bins)
 	return r
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
@@ -26,38 +27,58 @@ type LatencyResult struct {
 	// P50, P90, P99 are percentiles of the round trips (HdrHistogram, 2
 	// significant digits: within 1%).
 	P50, P90, P99 time.Duration
+	// Wire is what the test's connection sent and received at this end.
+	Wire Traffic
+	// Capped: the transactions stopped at the byte allowance, before the
+	// test time.
+	Capped bool
 }
 
 // Latency runs a latency test of testTime (rounded up to a whole number
 // of Bin) to the server at addr: size-byte requests, each answered by
 // size bytes, one at a time on one connection (size 0: DefaultMessage).
 func (c *Client) Latency(ctx context.Context, addr string, testTime time.Duration, size int) (LatencyResult, error) {
-	testTime = (testTime + Bin - 1) / Bin * Bin
+	return c.LatencyWithin(ctx, addr, testTime, size, 0)
+}
+
+// LatencyWithin is Latency with a byte allowance: the test's traffic,
+// both ways, stays within maxBytes (0: no cap); the transactions stop
+// before the next would pass it, and the result is then Capped. The
+// result's Wire is set even when the test fails.
+func (c *Client) LatencyWithin(ctx context.Context, addr string, testTime time.Duration, size int, maxBytes uint64) (LatencyResult, error) {
+	testTime = roundBins(testTime)
 	if size == 0 {
 		size = DefaultMessage
+	}
+	if _, err := dataAllowance(maxBytes, MinBytes(KindLatency, testTime, size)); err != nil {
+		return LatencyResult{}, fmt.Errorf("netprobe: latency test to %s: %w", addr, err)
 	}
 	req := Request{Kind: KindLatency, TestTime: testTime, Size: size, Nonce: newNonce()}
 	s, err := c.open(ctx, addr, req)
 	if err != nil {
-		return LatencyResult{}, err
+		return LatencyResult{Wire: s.traffic()}, err
 	}
 	defer s.Close()
-	res, err := transact(s, testTime, size)
+	if maxBytes == 0 {
+		maxBytes = math.MaxUint64
+	}
+	res, err := transact(s, testTime, size, maxBytes)
+	res.Wire = s.traffic()
 	if err != nil {
-		return LatencyResult{}, fmt.Errorf("netprobe: latency test to %s: %w", addr, err)
+		return LatencyResult{Wire: res.Wire}, fmt.Errorf("netprobe: latency test to %s: %w", addr, err)
 	}
 	return res, nil
 }
 
-// transact runs round trips for testTime and summarizes them.
-func transact(s *session, testTime time.Duration, size int) (LatencyResult, error) {
+// transact runs round trips for testTime, while the next one keeps the
+// traffic within maxBytes, and summarizes them.
+func transact(s *session, testTime time.Duration, size int, maxBytes uint64) (LatencyResult, error) {
 	h := hdr.New(1, int64(grace+MaxTestTime), 2)
 	buf := make([]byte, size)
 	start := time.Now()
-	end := start.Add(testTime)
-	last := start
-	n := 0
-	for last.Before(end) {
+	end, last, n := start.Add(testTime), start, 0
+	fits := func() bool { return s.conn.total() <= maxBytes-2*uint64(size) }
+	for last.Before(end) && fits() {
 		if _, err := s.conn.Write(buf); err != nil {
 			return LatencyResult{}, fmt.Errorf("request %d: %w", n+1, err)
 		}
@@ -69,11 +90,18 @@ func transact(s *session, testTime time.Duration, size int) (LatencyResult, erro
 		last = now
 		n++
 	}
-	r := LatencyResult{Transactions: n, Elapsed: last.Sub(start)}
+	r := summarize(h, n, last.Sub(start))
+	r.Capped = !fits()
+	return r, nil
+}
+
+// summarize is n round trips in elapsed, recorded in h.
+func summarize(h *hdr.Histogram, n int, elapsed time.Duration) LatencyResult {
+	r := LatencyResult{Transactions: n, Elapsed: elapsed}
 	r.PerSec = float64(n) / r.Elapsed.Seconds()
 	r.Latency = time.Duration(float64(time.Second) / r.PerSec)
 	r.P50 = time.Duration(h.ValueAtQuantile(50))
 	r.P90 = time.Duration(h.ValueAtQuantile(90))
 	r.P99 = time.Duration(h.ValueAtQuantile(99))
-	return r, nil
+	return r
 }

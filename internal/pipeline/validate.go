@@ -35,6 +35,9 @@ type ServerCheck struct {
 // increase. A stub_status counter counts each scrape's own request: one
 // per interval is taken off.
 func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
+	if err := monitor.CheckTolerance(v.Tolerance); err != nil {
+		return nil, err
+	}
 	d, err := Load(dir, o)
 	if err != nil {
 		return nil, err

@@ -8,8 +8,11 @@ import (
 // scale maps a data interval [d0, d1] onto a pixel interval [r0, r1].
 type scale struct{ d0, d1, r0, r1 float64 }
 
-// at returns the pixel position of v.
-func (s scale) at(v float64) float64 { return s.r0 + (v-s.d0)*(s.r1-s.r0)/(s.d1-s.d0) }
+// at returns the pixel position of v. The differences are taken of
+// halves, so that a domain as wide as float64 goes does not overflow.
+func (s scale) at(v float64) float64 {
+	return s.r0 + (v/2-s.d0/2)/(s.d1/2-s.d0/2)*(s.r1-s.r0)
+}
 
 // span accumulates the range of the finite values it is given.
 type span struct {
@@ -50,7 +53,7 @@ func (a axis) domain(sp span, target int) (float64, float64, []float64) {
 	if !sp.ok {
 		lo, hi = 0, 1
 	}
-	if d := (hi - lo) * a.pad; d > 0 {
+	if d := (hi/2 - lo/2) * 2 * a.pad; d > 0 && finite(lo-d) && finite(hi+d) {
 		lo, hi = lo-d, hi+d
 		if a.zero && sp.ok && sp.lo >= 0 {
 			lo = max(lo, 0) // padding never takes non-negative data below zero

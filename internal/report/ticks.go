@@ -42,7 +42,7 @@ func ticksWithStep(lo, hi float64, target int, minStep float64) []float64 {
 	}
 	step := math.Max(niceStep((hi-lo)/float64(target)), minStep)
 	first, last := math.Floor(lo/step), math.Ceil(hi/step)
-	if math.IsInf(step, 0) || last-first > maxTicks || !(last > first) {
+	if math.IsInf(step, 0) || last-first > maxTicks || !(last > first) || !finite(first*step) || !finite(last*step) {
 		return []float64{lo, hi}
 	}
 	ticks := make([]float64, 0, int(last-first)+1)
@@ -97,8 +97,18 @@ func tickLabel(v, step float64) string {
 	return strconv.FormatFloat(v, 'f', dec, 64)
 }
 
-// px prints a pixel coordinate with at most one decimal.
+// maxPx bounds the pixel coordinates px prints: far outside any chart
+// (and clipped), where a value far outside a fixed domain lands.
+const maxPx = 1e6
+
+// px prints a pixel coordinate with at most one decimal, within ±maxPx
+// (0 for NaN, which the drawing never asks for: a last guard that no
+// "NaN" or "Inf" reaches the SVG).
 func px(v float64) string {
+	if math.IsNaN(v) {
+		v = 0
+	}
+	v = min(max(v, -maxPx), maxPx)
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 

@@ -4,10 +4,10 @@ import "time"
 
 // Budget is a sensor's overhead limit: the share of time spent testing
 // (Gloperf: a 5 s test every 5 min, 1.6%) and, optionally, the bytes its
-// tests may send an hour.
+// tests may send and receive an hour.
 type Budget struct {
 	Fraction     float64 // time testing / time running, at most (0: TestTime/Period)
-	BytesPerHour float64 // bytes its tests send an hour, at most (0: no cap)
+	BytesPerHour float64 // bytes its tests send and receive an hour, at most (0: no cap)
 }
 
 // Ledger accounts for what a sensor spent since it started.

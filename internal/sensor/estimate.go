@@ -65,7 +65,8 @@ func Estimate(m Measured, peers []Peer, src, dst string) (Link, bool) {
 }
 
 // path is the estimate along the sensors named, consecutive duplicates
-// dropped; false when a hop is not measured.
+// dropped; false when a hop is not measured. Its latency is 0 (not
+// known) when a hop's is not.
 func (m Measured) path(names []string) (Link, bool) {
 	hops := names[:1]
 	for _, n := range names[1:] {
@@ -74,6 +75,7 @@ func (m Measured) path(names []string) (Link, bool) {
 		}
 	}
 	l := Link{BandwidthBps: math.Inf(1), Estimated: true, Via: hops[1 : len(hops)-1]}
+	latencyKnown := true // a hop without a latency leaves the sum unknown (0), not short
 	for i := 1; i < len(hops); i++ {
 		h, ok := m.direct(hops[i-1], hops[i])
 		if !ok {
@@ -81,9 +83,13 @@ func (m Measured) path(names []string) (Link, bool) {
 		}
 		l.BandwidthBps = min(l.BandwidthBps, h.BandwidthBps)
 		l.LatencyMs += h.LatencyMs
+		latencyKnown = latencyKnown && known(h.LatencyMs)
 		if l.At.IsZero() || h.At.Before(l.At) {
 			l.At = h.At
 		}
+	}
+	if !latencyKnown || !known(l.LatencyMs) { // or the sum overflowed
+		l.LatencyMs = 0
 	}
 	return l, len(hops) > 1
 }

@@ -20,6 +20,16 @@ const (
 // to two test times, BusyTries times in all.
 var ErrBusy = errors.New("sensor: the peer is busy with another bandwidth test")
 
+// ErrUnreachable is wrapped by what a Prober returns when the peer did not
+// connect or answer in time: no test ran. The peer is backed off, and the
+// time is not charged as testing.
+var ErrUnreachable = errors.New("sensor: the peer did not connect or answer: no test ran")
+
+// ErrOverBudget is wrapped by what a Prober returns when the test's byte
+// allowance (Test.MaxBytes) does not cover even its own messages: it was
+// not started.
+var ErrOverBudget = errors.New("sensor: the byte budget's allowance does not cover the test")
+
 // BusyTries is how many times a test is tried while its peer answers busy
 // before it counts as missed.
 const BusyTries = 3
@@ -42,7 +52,11 @@ type Measurement struct {
 	LatencyMs    float64 // latency: 1 / transactions per second
 	P50Ms, P90Ms float64 // latency: of the transactions' round trips
 	P99Ms        float64
-	Bytes        float64 // what the test moved (for the byte budget)
+	Bytes        float64 // what the test sent and received, counted at its socket (for the byte budget)
+	// Capped: the test stopped at its byte allowance (Test.MaxBytes),
+	// before its test time; a bandwidth test is then measured over the
+	// time its data flowed (DataTime).
+	Capped bool
 	// DataStart and DataTime are when a bandwidth test's data flowed
 	// (zero: not known): a host's bandwidth tests never overlap in them.
 	DataStart time.Time
@@ -82,27 +96,28 @@ type Config struct {
 type Stats struct {
 	Tests, Busy, Missed, Lists int
 	Fraction, BytesPerHour     float64
+	// Unreachable counts the missed tests whose peer did not connect or
+	// answer, HeldBack the tests not tried while their peer was backed off
+	// or the byte budget did not allow them, Capped the tests stopped at
+	// the byte budget.
+	Unreachable, HeldBack, Capped int
 }
 
 // Run loops until ctx is done: query the directory, plan, run the list one
-// test at a time within the budget, write each result. It returns what it
-// did.
+// test at a time within the budget, write each result. While the
+// directory does not answer, it plans from the peers it listed last. It
+// returns what it did.
 func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 	cfg = withDefaults(cfg)
 	l := loop{cfg: cfg, dir: dir, pr: pr, ledger: NewLedger(time.Now())}
 	for ctx.Err() == nil {
-		peers, err := dir.Sensors(ctx)
-		if err != nil {
-			l.log("querying the directory: %v", err)
+		peers, ok := l.peers(ctx)
+		if !ok {
 			sleepCtx(ctx, cfg.Period)
 			continue
 		}
-		tests := Plan(Eligible(cfg.Self, peers), cfg.Rand)
-		if len(tests) == 0 {
-			sleepCtx(ctx, cfg.Period)
-			continue
-		}
-		if l.runList(ctx, tests) {
+		ran, done := l.runList(ctx, Plan(peers, cfg.Rand))
+		if done && len(peers) > 0 {
 			l.st.Lists++
 			if cfg.OnList != nil {
 				st := l.st
@@ -110,9 +125,34 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 				cfg.OnList(st)
 			}
 		}
+		if ran == 0 { // nothing to test, or every peer held back: not a busy loop
+			sleepCtx(ctx, cfg.Period)
+		}
 	}
 	l.st.Fraction, l.st.BytesPerHour = l.ledger.Spent(time.Now())
 	return l.st
+}
+
+// peers are the eligible peers from the directory, or, while it does not
+// answer, those it listed last; false when there are none yet.
+func (l *loop) peers(ctx context.Context) ([]Peer, bool) {
+	all, err := l.dir.Sensors(ctx)
+	if err == nil {
+		if l.dirDown {
+			l.log("the directory answers again")
+		}
+		l.dirDown, l.known = false, Eligible(l.cfg.Self, all)
+		return l.known, true
+	}
+	if l.known == nil {
+		l.log("querying the directory: %v", err)
+		return nil, false
+	}
+	if !l.dirDown {
+		l.log("querying the directory: %v; testing the %d peers it listed last until it answers", err, len(l.known))
+	}
+	l.dirDown = true
+	return l.known, true
 }
 
 func withDefaults(c Config) Config {
@@ -128,37 +168,16 @@ func withDefaults(c Config) Config {
 }
 
 type loop struct {
-	cfg    Config
-	dir    Directory
-	pr     Prober
-	ledger *Ledger
-	last   time.Time // when the last test started
-	st     Stats
-}
-
-// runList runs every test of the list in turn; false if ctx ended first.
-func (l *loop) runList(ctx context.Context, tests []Test) bool {
-	for _, t := range tests {
-		if !l.waitTurn(ctx) {
-			return false
-		}
-		m, took, err := l.tryBusy(ctx, t)
-		switch {
-		case ctx.Err() != nil:
-			return false
-		case err != nil:
-			l.st.Missed++
-			l.log("%s test to %s: %v", t.Kind, t.Peer.Name, err)
-		default:
-			l.st.Tests++
-			r := Result{Src: l.cfg.Self.Name, Dst: t.Peer.Name, Kind: t.Kind, At: l.last, Took: took,
-				Busy: l.st.Busy, Missed: l.st.Missed, Measurement: m}
-			if err := l.dir.Write(ctx, r); err != nil {
-				l.log("writing a result: %v", err)
-			}
-		}
-	}
-	return true
+	cfg     Config
+	dir     Directory
+	pr      Prober
+	ledger  *Ledger
+	hold    backoff    // the peers held back after failures
+	hour    hourWindow // the bytes of the last hour's tests
+	known   []Peer     // the eligible peers the directory listed last
+	dirDown bool       // the directory did not answer the last query
+	last    time.Time  // when the last test started
+	st      Stats
 }
 
 // waitTurn sleeps until the next test may start: a period after the last
@@ -168,6 +187,7 @@ func (l *loop) runList(ctx context.Context, tests []Test) bool {
 // ended first.
 func (l *loop) waitTurn(ctx context.Context) bool {
 	start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
+	start = maxTime(start, l.hour.earliest(l.cfg.Budget, l.ledger.Average()))
 	if !l.last.IsZero() {
 		start = maxTime(start, l.last.Add(l.cfg.Period))
 	}
@@ -189,6 +209,9 @@ func (l *loop) tryBusy(ctx context.Context, t Test) (Measurement, time.Duration,
 		if try == BusyTries {
 			return m, took, err
 		}
+		if t.MaxBytes > 0 { // the refusal's bytes count: the next try gets what is left
+			t.MaxBytes = max(1, t.MaxBytes-m.Bytes)
+		}
 		backoff := l.cfg.TestTime + time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.TestTime)+1))
 		if !sleepCtx(ctx, backoff) {
 			return m, took, ctx.Err()
@@ -197,8 +220,11 @@ func (l *loop) tryBusy(ctx context.Context, t Test) (Measurement, time.Duration,
 }
 
 // one runs a test, with this sensor's server busy during a bandwidth test,
-// and books it in the ledger.
+// and books it in the ledger: a test that never started (its peer did not
+// answer, or its allowance was too small) neither takes a turn nor counts
+// its time as testing.
 func (l *loop) one(ctx context.Context, t Test) (Measurement, time.Duration, error) {
+	prev := l.last
 	l.last = time.Now()
 	if t.Kind == Bandwidth && l.cfg.Busy != nil {
 		l.cfg.Busy(true)
@@ -206,7 +232,14 @@ func (l *loop) one(ctx context.Context, t Test) (Measurement, time.Duration, err
 	}
 	m, err := l.pr.Run(ctx, t, l.cfg.TestTime)
 	took := time.Since(l.last)
+	if errors.Is(err, ErrUnreachable) || errors.Is(err, ErrOverBudget) {
+		l.ledger.AddBytes(m.Bytes)
+		l.hour.add(l.last, m.Bytes)
+		l.last = prev
+		return m, took, err
+	}
 	l.ledger.Add(took, m.Bytes)
+	l.hour.add(l.last, m.Bytes)
 	return m, took, err
 }
 

@@ -84,7 +84,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 				if r.Estimated {
 					mark = "*"
 				}
-				fmt.Fprintf(tw, "%s/%.1fms%s\t", bits(r.BandwidthBps), r.LatencyMs, mark)
+				fmt.Fprintf(tw, "%s/%s%s\t", bits(r.BandwidthBps), LatencyText(r.LatencyMs), mark)
 			}
 		}
 		fmt.Fprintln(tw)
@@ -99,6 +99,8 @@ func WriteTable(w io.Writer, rows []Row) error {
 // bits writes a bandwidth in bit/s with a k/M/G suffix.
 func bits(bps float64) string {
 	switch {
+	case !known(bps):
+		return unknownText
 	case bps >= 1e9:
 		return fmt.Sprintf("%.2fG", bps/1e9)
 	case bps >= 1e6:
@@ -117,7 +119,9 @@ func HeatMapSVG(rows []Row) []byte {
 	const cellW, cellH, left, top = 64, 28, 110, 110
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range rows {
-		lo, hi = min(lo, r.BandwidthBps), max(hi, r.BandwidthBps)
+		if known(r.BandwidthBps) {
+			lo, hi = min(lo, r.BandwidthBps), max(hi, r.BandwidthBps)
+		}
 	}
 	w, h := left+cellW*len(ns)+20, top+cellH*len(ns)+40
 	var b strings.Builder
@@ -132,10 +136,7 @@ func HeatMapSVG(rows []Row) []byte {
 	}
 	for _, r := range rows {
 		x, y := left+idx[r.Dst]*cellW, top+idx[r.Src]*cellH
-		shade := 0.15
-		if hi > lo {
-			shade = 0.15 + 0.75*math.Log(r.BandwidthBps/lo)/math.Log(hi/lo)
-		}
+		shade := shadeOf(r.BandwidthBps, lo, hi)
 		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#1f77b4" fill-opacity="%.2f" stroke="#fff"/>`+"\n", x, y, cellW, cellH, shade)
 		if r.Estimated {
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="url(#est)"/>`+"\n", x, y, cellW, cellH)

@@ -15,6 +15,9 @@ const (
 type Test struct {
 	Peer Peer
 	Kind Kind
+	// MaxBytes is what the test may send and receive, both ways, within
+	// the byte budget (0: no cap); the loop sets it before each test.
+	MaxBytes float64
 }
 
 // Plan is Gloperf's randomized list: a bandwidth test and a latency test
@@ -22,7 +25,7 @@ type Test struct {
 func Plan(peers []Peer, rng *rand.Rand) []Test {
 	tests := make([]Test, 0, 2*len(peers))
 	for _, p := range peers {
-		tests = append(tests, Test{p, Bandwidth}, Test{p, Latency})
+		tests = append(tests, Test{Peer: p, Kind: Bandwidth}, Test{Peer: p, Kind: Latency})
 	}
 	rng.Shuffle(len(tests), func(i, j int) { tests[i], tests[j] = tests[j], tests[i] })
 	return tests

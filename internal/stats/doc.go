@@ -2,7 +2,8 @@
 // share, one definition each: the nearest-rank percentile and median, a
 // selection of the k-th smallest value, the 95% bootstrap interval, and
 // the geometry of the response-time histograms (rthist.go). It imports
-// only the standard library and HdrHistogram.
+// only the standard library, HdrHistogram and internal/jsonnum (an
+// interval that is not finite is null in JSON).
 //
 // # Percentiles: nearest rank
 //

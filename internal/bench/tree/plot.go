@@ -38,8 +38,8 @@ func ReadScaling(r io.Reader) ([]Point, error) {
 	for i, row := range rows[1:] {
 		n, err1 := strconv.ParseFloat(row[1], 64)
 		x, err2 := strconv.ParseFloat(row[2], 64)
-		if err := errors.Join(err1, err2); err != nil || n <= 0 || x <= 0 {
-			return nil, fmt.Errorf("scaling csv line %d: testers and samples_per_s must be positive numbers (%v)", i+2, err)
+		if err := errors.Join(err1, err2); err != nil || !(n > 0) || !(x > 0) || math.IsInf(n, 1) || math.IsInf(x, 1) {
+			return nil, fmt.Errorf("scaling csv line %d: testers and samples_per_s must be positive finite numbers (%v)", i+2, err)
 		}
 		out = append(out, Point{Transport: row[0], Testers: n, PerS: x, Source: row[3]})
 	}

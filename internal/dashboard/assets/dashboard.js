@@ -7,6 +7,10 @@
   const $ = (id) => document.getElementById(id);
   const state = { updates: 0, last: null, charts: {} };
   window.diperf = state; // for tests and the curious
+  // The token comes in the page's URL and goes with each of its requests:
+  // never in a cookie, which the browser would send to every port of the host.
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const withToken = (path) => path + "?token=" + encodeURIComponent(token);
 
   let t0 = null; // the run's first second (Unix s): x is seconds since then
   const xLabel = "time since the run started (s)";
@@ -130,7 +134,7 @@
       r.replaceChildren();
       if (snap.report) {
         const a = document.createElement("a");
-        a.href = "report";
+        a.href = withToken("report");
         a.textContent = "report.html";
         a.id = "report-link";
         r.append("run ended: ", a, " (" + snap.report + ")");
@@ -152,7 +156,7 @@
     state.updates++;
   }
 
-  const es = new EventSource("events");
+  const es = new EventSource(withToken("events"));
   es.onmessage = (ev) => {
     try { apply(JSON.parse(ev.data)); } catch (e) { console.error("diperf dashboard: bad update", e); }
   };
