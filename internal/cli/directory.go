@@ -61,14 +61,9 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 // TLS certificate and key are checked first: a bad one is refused (exit
 // 2) before anything is made or served.
 func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
-	cfg := directory.ServeConfig{Unproved: directory.DefaultUnproved()}
-	scheme := "http"
-	if o.tlsCert != "" {
-		var err error
-		if cfg.TLS, err = directory.LoadTLS(o.tlsCert, o.tlsKey); err != nil {
-			return errs.Usage(err, "give --tls-cert a PEM certificate valid now and --tls-key its private key")
-		}
-		scheme = "https"
+	cfg, scheme, err := o.serveConfig()
+	if err != nil {
+		return err
 	}
 	token, err := directoryToken(e, o.tokenFile)
 	if err != nil {
@@ -100,4 +95,19 @@ func directoryToken(e *env, path string) ([]byte, error) {
 		}
 	}
 	return readOrMakeToken(e, "--token-file", path, "sensors use it with --token-file "+path)
+}
+
+// serveConfig is how the directory serves, and its URL scheme: over TLS
+// with --tls-cert and --tls-key, read and checked here (a bad one is a
+// usage error).
+func (o directoryOptions) serveConfig() (directory.ServeConfig, string, error) {
+	cfg := directory.ServeConfig{Unproved: directory.DefaultUnproved()}
+	if o.tlsCert == "" {
+		return cfg, "http", nil
+	}
+	var err error
+	if cfg.TLS, err = directory.LoadTLS(o.tlsCert, o.tlsKey); err != nil {
+		return cfg, "", errs.Usage(err, "give --tls-cert a PEM certificate valid now and --tls-key its private key")
+	}
+	return cfg, "https", nil
 }
