@@ -20,6 +20,9 @@ type directoryOptions struct {
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "remove" {
+		return directoryRemoveCmd(ctx, e, args[1:])
+	}
 	fs := newFlags(e, "directory", "--listen ADDR --db FILE [--token-file F] [--tls-cert F --tls-key F] [--ttl D] [--max-sensors N] [--new-names-per-hour N]")
 	var o directoryOptions
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:7300", "TCP address to serve the API on")
@@ -54,8 +57,14 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	return serveDirectory(ctx, e, o)
 }
 
-// serveDirectory opens the database and serves until ctx is done.
+// serveDirectory opens the database and serves until ctx is done. The
+// TLS certificate and key are checked first: a bad one is refused (exit
+// 2) before anything is made or served.
 func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
+	cfg, scheme, err := o.serveConfig()
+	if err != nil {
+		return err
+	}
 	token, err := directoryToken(e, o.tokenFile)
 	if err != nil {
 		return err
@@ -69,14 +78,11 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 	if err != nil {
 		return errs.Usage(err, "is --listen a free local address?")
 	}
-	scheme := "http"
-	if o.tlsCert != "" {
-		scheme = "https"
-	}
-	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; interrupt to stop\n", scheme, ln.Addr(), o.db)
+	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; at most %d connections without the token, %d from one source; interrupt to stop\n",
+		scheme, ln.Addr(), o.db, cfg.Unproved.Conns, cfg.Unproved.PerSource)
 	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl,
 		MaxSensors: o.maxSensors, NewNamesPerHour: o.newNamesPerHour})
-	return directory.Serve(ctx, ln, srv.Handler(), o.tlsCert, o.tlsKey)
+	return directory.ServeWith(ctx, ln, srv.Handler(), cfg)
 }
 
 // directoryToken reads the directory's token from path (private to its
@@ -89,4 +95,19 @@ func directoryToken(e *env, path string) ([]byte, error) {
 		}
 	}
 	return readOrMakeToken(e, "--token-file", path, "sensors use it with --token-file "+path)
+}
+
+// serveConfig is how the directory serves, and its URL scheme: over TLS
+// with --tls-cert and --tls-key, read and checked here (a bad one is a
+// usage error).
+func (o directoryOptions) serveConfig() (directory.ServeConfig, string, error) {
+	cfg := directory.ServeConfig{Unproved: directory.DefaultUnproved()}
+	if o.tlsCert == "" {
+		return cfg, "http", nil
+	}
+	var err error
+	if cfg.TLS, err = directory.LoadTLS(o.tlsCert, o.tlsKey); err != nil {
+		return cfg, "", errs.Usage(err, "give --tls-cert a PEM certificate valid now and --tls-key its private key")
+	}
+	return cfg, "https", nil
 }

@@ -13,11 +13,12 @@ import (
 )
 
 // meshFlags reach the directory: its URL and the mesh's token.
-type meshFlags struct{ dir, tokenFile string }
+type meshFlags struct{ dir, tokenFile, caFile string }
 
 func (m *meshFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&m.dir, "directory", "", "the directory's URL (http[s]://HOST:PORT)")
 	fs.StringVar(&m.tokenFile, "token-file", defaultMeshToken(), tokenFileUsage)
+	fs.StringVar(&m.caFile, "ca-file", "", caFileUsage)
 }
 
 // client opens the directory client.
@@ -32,11 +33,7 @@ func (m *meshFlags) client() (*directory.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := directory.NewClient(m.dir, token, nil)
-	if err != nil {
-		return nil, errs.Usage(err, "give --directory the directory's URL")
-	}
-	return c, nil
+	return directoryClient(m.dir, token, m.caFile)
 }
 
 // netmapCmd is `diperf netmap`: the latest bandwidth and latency between

@@ -20,6 +20,7 @@ import (
 // sensorFlags are the flags of the sensor daemon.
 type sensorFlags struct {
 	dir, tokenFile, listen, advertise, name, site, groups string
+	caFile, keyFile                                       string
 	period, testTime                                      time.Duration
 	budget, bytesPerHour                                  float64
 }
@@ -28,6 +29,8 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	host, _ := os.Hostname()
 	fs.StringVar(&f.dir, "directory", "", "the directory's URL (http[s]://HOST:PORT)")
 	fs.StringVar(&f.tokenFile, "token-file", defaultMeshToken(), tokenFileUsage+": the directory's, and the sensors' among themselves")
+	fs.StringVar(&f.caFile, "ca-file", "", caFileUsage)
+	fs.StringVar(&f.keyFile, "key-file", "", keyFileUsage)
 	fs.StringVar(&f.listen, "listen", ":7655", "where this sensor's test server listens")
 	fs.StringVar(&f.advertise, "advertise", "", "HOST:PORT its peers dial (default: the listen address)")
 	fs.StringVar(&f.name, "name", host, "its registered host name")
@@ -74,15 +77,19 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	}
 	served := f.serveBudget(srv, slot, e.stderr)
 	go func() { _ = srv.Serve(ln) }()
-	dc, err := directory.NewClient(f.dir, token, nil)
+	dc, err := directoryClient(f.dir, token, f.caFile)
 	if err != nil {
-		return errs.Usage(err, "give --directory the directory's URL")
+		return err
+	}
+	if err := f.signWith(e, dc); err != nil {
+		return err
 	}
 	self := f.self(ln.Addr().String())
 	stopRenew, err := keepRegistered(ctx, e, dc, self)
 	if err != nil {
 		return err
 	}
+	defer deregister(e, dc, self.Name) // after the renewals stopped
 	defer stopRenew()
 	fmt.Fprintf(e.stderr, "diperf sensor %s (site %s, groups %s): tests at %s, one %v test per %v\n",
 		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, f.testTime, f.period)

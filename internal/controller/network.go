@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -30,7 +29,11 @@ func (c *controller) meshClient() (*directory.Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sensors.token_file: %w", err)
 	}
-	return directory.NewClient(c.o.Experiment.Sensors.Directory, b, &http.Client{Timeout: meshTimeout})
+	hc, err := directory.HTTPClient(c.o.Experiment.Sensors.CAFile, meshTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("sensors.ca_file: %w", err)
+	}
+	return directory.NewClient(c.o.Experiment.Sensors.Directory, b, hc)
 }
 
 // meshNote says something about the sensor mesh on the progress output

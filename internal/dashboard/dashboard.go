@@ -71,7 +71,7 @@ func Start(run *live.Run, o Options) (*Server, error) {
 	s := &Server{run: run, o: o, ln: ln, hub: newHub(), quit: make(chan struct{}), token: o.Token, page: page}
 	s.srv = newHTTPServer(s.routes())
 	pool := preauth.NewPool(preauth.Limits{Conns: MaxUnproved, PerSource: maxUnprovedPerSource})
-	s.wg.Go(func() { _ = s.srv.Serve(&limitedListener{Listener: ln, pool: pool}) })
+	s.wg.Go(func() { _ = s.srv.Serve(preauth.HTTPListener(ln, pool)) })
 	s.wg.Go(s.broadcast)
 	return s, nil
 }

@@ -3,6 +3,7 @@ package directory
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,7 @@ type Client struct {
 	base  string
 	token string
 	hc    *http.Client
+	key   ed25519.PrivateKey // signs every request when set (SignWith)
 }
 
 // NewClient returns a client of the directory at base (http:// or
@@ -65,9 +67,10 @@ func (e *APIError) Unwrap() error {
 // do sends a request with body in (nil: none) and decodes the answer into out.
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
+	var b []byte
 	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
+		var err error
+		if b, err = json.Marshal(in); err != nil {
 			return fmt.Errorf("%s %s: %w", method, path, err)
 		}
 		body = bytes.NewReader(b)
@@ -77,6 +80,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
+	c.sign(req, b)
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

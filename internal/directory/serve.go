@@ -7,24 +7,50 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Serve answers h on ln until ctx is done (then shuts down, giving
-// requests in flight 5 s), over TLS when certFile and keyFile are given.
-// Headers are capped at 16 KB and slow peers time out.
+// requests in flight 5 s), over TLS when certFile and keyFile are given
+// (both are read, and refused, before anything is served), with
+// ServeConfig's defaults otherwise.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, certFile, keyFile string) error {
+	var cfg ServeConfig
+	if certFile != "" {
+		var err error
+		if cfg.TLS, err = LoadTLS(certFile, keyFile); err != nil {
+			return err
+		}
+	}
+	return ServeWith(ctx, ln, h, cfg)
+}
+
+// ServeWith answers h on ln as cfg says until ctx is done (then shuts
+// down, giving requests in flight 5 s). Headers are capped at 16 KB and
+// slow peers time out (a request's header within preauth.FirstByteTimeout
+// of the connection); connections that have not proved themselves (no
+// request with the token yet) are held in a preauth pool.
+func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, cfg ServeConfig) error {
+	if cfg.Unproved == (preauth.Limits{}) {
+		cfg.Unproved = DefaultUnproved()
+	}
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: preauth.FirstByteTimeout, // a member sends its request at once
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
+		TLSConfig:         cfg.TLS,
+		ConnContext:       preauth.ConnContext,
+		ConnState:         preauth.ConnState,
 	}
+	ln = preauth.HTTPListener(ln, preauth.NewPool(cfg.Unproved))
 	done := make(chan error, 1)
 	go func() {
-		if certFile != "" {
-			done <- srv.ServeTLS(ln, certFile, keyFile)
+		if cfg.TLS != nil {
+			done <- srv.ServeTLS(ln, "", "") // the certificate is in cfg.TLS
 		} else {
 			done <- srv.Serve(ln)
 		}

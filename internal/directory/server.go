@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/diperf/diperf/internal/preauth"
 )
 
 // Lease bounds and default.
@@ -24,6 +26,7 @@ type Server struct {
 	now     func() time.Time
 	quota   *quota   // registrations of new names (quota.go)
 	refused refusals // 4xx answers, for /metrics (refused_metrics.go)
+	seen    seenSigs // the signatures taken within SignatureWindow (replay.go)
 }
 
 // Options configure a Server.
@@ -57,25 +60,30 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/sensors", s.register)
 	mux.HandleFunc("POST /v1/sensors/{name}/renew", s.renew)
+	mux.HandleFunc("DELETE /v1/sensors/{name}", s.deregister)
 	mux.HandleFunc("GET /v1/sensors", s.sensors)
 	mux.HandleFunc("POST /v1/results", s.addResult)
 	mux.HandleFunc("GET /v1/results", s.results)
 	mux.HandleFunc("POST /v1/forecasts", s.addForecast)
 	mux.HandleFunc("GET /v1/forecasts", s.forecasts)
 	mux.HandleFunc("GET /metrics", s.metrics)
-	return s.auth(s.refused.counted(mux))
+	return s.auth(s.refused.counted(s.verify(mux)))
 }
 
-// auth answers 401 with an empty body to a request without the token.
+// auth answers 401 with an empty body to a request without the token,
+// and closes its connection; a request with it proves its connection
+// (preauth.Proved).
 func (s *Server) auth(next http.Handler) http.Handler {
 	want := []byte("Bearer " + string(s.token))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := []byte(r.Header.Get("Authorization"))
 		if len(s.token) == 0 || subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="diperf directory"`)
+			w.Header().Set("Connection", "close") // one request a connection for who has no token
 			w.WriteHeader(http.StatusUnauthorized)
 			return
 		}
+		preauth.Proved(r)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		next.ServeHTTP(w, r)
 	})
@@ -95,14 +103,21 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 	if reg.TTLSeconds > 0 {
 		ttl = max(time.Duration(reg.TTLSeconds*float64(time.Second)), MinTTL)
 	}
+	undo, err := s.claim(r, reg.Name)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
 	now := s.now()
 	release, err := s.admit(r.Context(), r, reg.Name, now)
 	if err != nil {
+		undo()
 		writeError(w, err)
 		return
 	}
 	defer release()
 	if err := s.store.Register(r.Context(), reg, ttl, now); err != nil {
+		undo()
 		writeError(w, err)
 		return
 	}
@@ -112,6 +127,10 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renew(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	if err := checkToken("name", name, MaxName); err != nil {
+		writeError(w, err)
+		return
+	}
+	if err := s.authorize(r, "name", name); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -150,6 +169,10 @@ func (s *Server) addResult(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := s.authorize(r, "src", res.Src); err != nil {
+		writeError(w, err)
+		return
+	}
 	id, err := s.store.AddResult(r.Context(), res)
 	if err != nil {
 		writeError(w, err)
@@ -182,6 +205,10 @@ func (s *Server) addForecast(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
+	if err := s.authorize(r, "src", f.Src); err != nil {
+		writeError(w, err)
+		return
+	}
 	id, err := s.store.AddForecast(r.Context(), f)
 	if err != nil {
 		writeError(w, err)
@@ -204,15 +231,23 @@ func (s *Server) forecasts(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-// writeError answers 400 for a FieldError, 404 for an unknown sensor,
+// writeError answers 400 for a FieldError, 403 for a request not its
+// sender's to make (ErrForbidden, OwnerError), 404 for an unknown sensor,
 // 413 for a body too large, 500 for the rest.
 func writeError(w http.ResponseWriter, err error) {
 	var fe *FieldError
 	var mbe *http.MaxBytesError
 	var rf *Refusal
+	var oe *OwnerError
 	switch {
 	case errors.As(err, &rf):
 		writeRefusal(w, rf)
+	case errors.As(err, &oe):
+		writeJSON(w, http.StatusForbidden, &FieldError{Field: oe.Field, Msg: oe.Msg})
+	case errors.Is(err, ErrForbidden):
+		writeJSON(w, http.StatusForbidden, &FieldError{Msg: err.Error()})
+	case errors.Is(err, errBusySigs):
+		writeJSON(w, http.StatusServiceUnavailable, &FieldError{Msg: err.Error()})
 	case errors.As(err, &mbe):
 		writeJSON(w, http.StatusRequestEntityTooLarge, &FieldError{Msg: fmt.Sprintf("body larger than %d bytes", mbe.Limit)})
 	case errors.As(err, &fe):

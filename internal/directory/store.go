@@ -70,7 +70,7 @@ func OpenStore(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: journal mode is %q, not WAL", path, mode)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	if _, err := db.Exec(schema + keysSchema); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("database %s: creating tables: %w", path, err)
 	}

@@ -12,6 +12,9 @@ import (
 type Sensors struct {
 	Directory string `yaml:"directory"`            // the directory's URL, http[s]://HOST:PORT
 	TokenFile string `yaml:"token_file,omitempty"` // the mesh's token ("": the default token file)
+	// CAFile holds the PEM certificates an https:// directory's must be
+	// signed by ("": the system's roots, $SSL_CERT_FILE).
+	CAFile string `yaml:"ca_file,omitempty"`
 	// Target is the sensor name of the service's host ("" = the host of
 	// the built-in client's URL or address).
 	Target string `yaml:"target,omitempty"`

@@ -109,14 +109,17 @@ func (p *Pool) Admit(nc net.Conn) (*Entry, error) {
 }
 
 // evictFrom closes the oldest connection of l that has sent nothing; it
-// passes over (and marks heard) those with bytes waiting. False if it
-// found none among the first evictScan. Called with p.mu held.
+// passes over those with bytes waiting (moved to the back of the silent
+// lists: their goroutine will see them, or, for a connection still not
+// heard from then, a later scan). False if it found none among the first
+// evictScan. Called with p.mu held.
 func (p *Pool) evictFrom(l *list.List) bool {
 	for i, el := 0, l.Front(); i < evictScan && el != nil; i++ {
 		e := el.Value.(*Entry)
 		el = el.Next()
 		if pending(e.conn) {
-			e.unlistLocked()
+			p.silent.MoveToBack(e.all)
+			e.src.silent.MoveToBack(e.mine)
 			continue
 		}
 		e.evicted = true
