@@ -15,7 +15,7 @@ import (
 // metrics answers /metrics: the latest figures of every pair in the
 // Prometheus text exposition format (version 0.0.4).
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	latest, err := s.store.Results(r.Context(), Query{Latest: true, Limit: MaxLimit})
+	latest, err := s.store.LatestResults(r.Context())
 	if err != nil {
 		writeError(w, err)
 		return
