@@ -32,14 +32,14 @@ func scanForecast(rows *sql.Rows) (Forecast, error) {
 // ResultsPage returns a page of the results q selects (at most q.Limit,
 // from q.Cursor) and the cursor of the next page, "" if none follows.
 func (s *Store) ResultsPage(ctx context.Context, q Query) ([]Result, string, error) {
-	return page(ctx, s, q, resultsTable, scanResult, func(r Result) string {
+	return readPage(ctx, s, q, resultsTable, scanResult, func(r Result) string {
 		return nextCursor(q, r.MeasuredAt, r.ID, r.Src, r.Dst, r.Kind)
 	})
 }
 
 // ForecastsPage is ResultsPage for forecasts (times are made_at).
 func (s *Store) ForecastsPage(ctx context.Context, q Query) ([]Forecast, string, error) {
-	return page(ctx, s, q, forecastsTable, scanForecast, func(f Forecast) string {
+	return readPage(ctx, s, q, forecastsTable, scanForecast, func(f Forecast) string {
 		return nextCursor(q, f.MadeAt, f.ID, f.Src, f.Dst, f.Kind)
 	})
 }

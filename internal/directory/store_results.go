@@ -75,10 +75,10 @@ func pageSQL(q Query, t table, c *cursor, limit int) (string, []any) {
 		w.sql(), limit), w.args
 }
 
-// page runs the query of one page of q over t on the readers, scanning
+// readPage runs the query of one page of q over t on the readers, scanning
 // each row with scan, and returns the rows and the next page's cursor
 // ("" after the last page).
-func page[T any](ctx context.Context, s *Store, q Query, t table, scan func(*sql.Rows) (T, error),
+func readPage[T any](ctx context.Context, s *Store, q Query, t table, scan func(*sql.Rows) (T, error),
 	next func(T) string) ([]T, string, error) {
 	c, err := parseCursor(q)
 	if err != nil {

@@ -92,7 +92,7 @@ type Query struct {
 	Src, Dst, Kind string
 	Since, Until   time.Time // measured_at (made_at) in [Since, Until]; zero = open
 	Latest         bool      // only the newest per (src, dst, kind)
-	Limit          int       // at most this many, newest first; 0 = DefaultLimit
+	Limit          int       // at most this many (a page), newest first; 0 = DefaultLimit (the client: every row)
 	Cursor         string    // where the page starts: the cursor a previous page ended with (paging.go)
 }
 
