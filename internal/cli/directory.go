@@ -16,6 +16,7 @@ import (
 type directoryOptions struct {
 	listen, db, tokenFile, tlsCert, tlsKey string
 	ttl                                    time.Duration
+	retention                              directory.Retention
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
@@ -27,6 +28,7 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM), with --tls-key")
 	fs.StringVar(&o.tlsKey, "tls-key", "", "the certificate's private key (PEM)")
 	fs.DurationVar(&o.ttl, "ttl", directory.DefaultTTL, "lease of a registration that asks none; a sensor not renewing within it is stale")
+	addRetentionFlags(fs, &o.retention)
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -41,6 +43,9 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if o.ttl < directory.MinTTL {
 		return errs.Usagef("--ttl must be at least %v", directory.MinTTL)
+	}
+	if err := checkRetention(o.retention); err != nil {
+		return err
 	}
 	return serveDirectory(ctx, e, o)
 }
@@ -66,6 +71,9 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 	}
 	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; interrupt to stop\n", scheme, ln.Addr(), o.db)
 	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl})
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go store.RunRetention(rctx, o.retention, time.Now, func(f string, a ...any) { fmt.Fprintf(e.stderr, "diperf directory: "+f+"\n", a...) })
 	return directory.Serve(ctx, ln, srv.Handler(), o.tlsCert, o.tlsKey)
 }
 

@@ -70,4 +70,12 @@ func TestQueryPlansUseTheIndexes(t *testing.T) {
 	if p := queryPlan(t, s, `SELECT `+resultCols+` FROM latest_results ORDER BY src, dst, kind`, nil); strings.Contains(p, "TEMP B-TREE") {
 		t.Errorf("/metrics sorts the latest results:\n%s", p)
 	}
+	for _, q := range []struct{ sql, want string }{
+		{oldestRawSQL, "results_raw"}, {bucketSQL, "results_raw"}, {bucketDeleteSQL, "results_raw"},
+		{deleteMediansSQL, "results_time"}, {deleteForecastsSQL, "forecasts_time"},
+	} {
+		if p := queryPlan(t, s, q.sql, []any{1, 2}); !strings.Contains(p, "USING INDEX "+q.want) && !strings.Contains(p, "COVERING INDEX "+q.want) {
+			t.Errorf("retention does not use %s:\n%s\n%s", q.want, q.sql, p)
+		}
+	}
 }

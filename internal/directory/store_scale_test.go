@@ -1,0 +1,95 @@
+package directory
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// fill writes n bandwidth results spread over pairs pairs, after those
+// already there, in one transaction (plain SQL, so that it runs on any
+// version of the schema).
+func fill(t *testing.T, s *Store, pairs, n, from int) {
+	t.Helper()
+	tx, err := s.db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tx.Prepare(`INSERT INTO results (src, dst, kind, bandwidth_bps, bandwidth_after_slow_start_bps, latency_ms,
+		latency_p50_ms, latency_p90_ms, latency_p99_ms, test_time_s, measured_at, busy, missed)
+		VALUES (?, ?, 'bandwidth', ?, ?, 0, 0, 0, 0, 1, ?, 0, 0)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+	for i := from; i < from+n; i++ {
+		if _, err := st.Exec(fmt.Sprintf("s%d", i%pairs), "d", float64(i), float64(i), t0+int64(i)*1e9); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fastest is the least time of reps calls of f.
+func fastest(t *testing.T, reps int, f func() error) time.Duration {
+	t.Helper()
+	best := time.Duration(1 << 62)
+	for range reps {
+		start := time.Now()
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// The latest result of each pair, as latest=true and /metrics read it,
+// costs the same with 50 times the history: O(pairs), not O(results)
+// (issue 21 row 11: at 2 M results latest=true took 14.7 s and /metrics
+// 8.6 s). Times are compared within the test, on the same machine, each
+// the fastest of several; the history grows 50 times, the bound is 4.
+func TestLatestCostsPairsNotHistory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills 102,000 results")
+	}
+	s, err := OpenStore(filepath.Join(t.TempDir(), "dir.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := NewServer(s, Options{Token: []byte(testToken)}).Handler()
+	ctx := context.Background()
+	latest := func() error {
+		rs, err := s.Results(ctx, Query{Latest: true})
+		if err == nil && len(rs) != 50 {
+			err = fmt.Errorf("%d latest results, want 50", len(rs))
+		}
+		return err
+	}
+	metrics := func() error {
+		req := httptest.NewRequest(http.MethodGet, "/metrics", nil)
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			return fmt.Errorf("/metrics: %d", w.Code)
+		}
+		return nil
+	}
+	fill(t, s, 50, 2000, 0)
+	l1, m1 := fastest(t, 7, latest), fastest(t, 7, metrics)
+	fill(t, s, 50, 100_000, 2000)
+	l2, m2 := fastest(t, 7, latest), fastest(t, 7, metrics)
+	t.Logf("latest: %v at 2,000 results, %v at 102,000; /metrics: %v, %v", l1, l2, m1, m2)
+	if l2 > 4*l1 || m2 > 4*m1 {
+		t.Errorf("with 51 times the history, latest took %.1f times as long and /metrics %.1f; want O(pairs), under 4",
+			float64(l2)/float64(l1), float64(m2)/float64(m1))
+	}
+}
