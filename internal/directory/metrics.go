@@ -112,7 +112,9 @@ func sensorCounters(latest []Result) (busy, missed *metricFamily) {
 	return busy, missed
 }
 
-// escapeLabel escapes a label value: backslash, double quote, newline.
-func escapeLabel(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
-}
+// labelEscaper escapes a label value: backslash, double quote, newline
+// (made once: building a Replacer costs more than using it).
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// escapeLabel escapes a label value.
+func escapeLabel(s string) string { return labelEscaper.Replace(s) }
