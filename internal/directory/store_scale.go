@@ -11,6 +11,14 @@ import (
 // not hold up a write, nor a write them.
 const Readers = 4
 
+// Page caches (KiB): the writer's holds the indexes' pages a write
+// touches at 10 M results; a reader's, the latest tables (SQLite's
+// default is 2 MiB).
+const (
+	WriterCacheKiB = 64 << 10
+	ReaderCacheKiB = 16 << 10
+)
+
 // The latest result and forecast of each (src, dst, kind) are kept in
 // tables of their own, updated by triggers in the transaction of each
 // write: /metrics, netmap and latest=true read O(pairs) rows whatever
@@ -65,7 +73,11 @@ func openScale(path, dsn string, db *sql.DB) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: adding the latest tables: %w", path, err)
 	}
-	rd, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA cache_size = -%d", WriterCacheKiB)); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	rd, err := sql.Open("sqlite", dsn+fmt.Sprintf("&_pragma=query_only(1)&_pragma=cache_size(-%d)", ReaderCacheKiB))
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
