@@ -103,3 +103,13 @@ func (s *Store) AddResults(ctx context.Context, rs []Result) error {
 	}
 	return nil
 }
+
+// Counts returns how many results the store holds and how many (src,
+// dst, kind) have a latest one.
+func (s *Store) Counts(ctx context.Context) (results, pairKinds int64, err error) {
+	err = s.rd.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM results), (SELECT count(*) FROM latest_results)`).Scan(&results, &pairKinds)
+	if err != nil {
+		return 0, 0, fmt.Errorf("counting results: %w", err)
+	}
+	return results, pairKinds, nil
+}

@@ -51,15 +51,8 @@ func (s *Store) Synthesize(ctx context.Context, o SynthOptions, ttl time.Duratio
 	if o.Sensors < 2 || o.Site < 2 || o.Results < 1 || o.History <= 0 {
 		return 0, errors.New("synthesize: want at least 2 sensors, sites of 2, a result and a history")
 	}
-	for i := range o.Sensors {
-		r := Registration{Name: SynthName(i), Address: fmt.Sprintf("127.0.0.1:%d", 10000+i), Version: "1",
-			Groups: []string{"local", fmt.Sprintf("site:%d", i/o.Site)}, Capabilities: []string{KindBandwidth, KindLatency}}
-		if i%o.Site == 0 {
-			r.Groups = append(r.Groups, "global")
-		}
-		if err := s.Register(ctx, r, ttl, now); err != nil {
-			return 0, err
-		}
+	if err := s.RegisterSynth(ctx, o, ttl, now); err != nil {
+		return 0, err
 	}
 	pairs := o.Pairs()
 	if err := s.synthPairs(ctx, pairs); err != nil {
@@ -70,6 +63,21 @@ func (s *Store) Synthesize(ctx context.Context, o SynthOptions, ttl time.Duratio
 		return 0, fmt.Errorf("synthesize: %w", err)
 	}
 	return 2 * len(pairs), nil
+}
+
+// RegisterSynth registers o's sensors with a lease of ttl from now.
+func (s *Store) RegisterSynth(ctx context.Context, o SynthOptions, ttl time.Duration, now time.Time) error {
+	for i := range o.Sensors {
+		r := Registration{Name: SynthName(i), Address: fmt.Sprintf("127.0.0.1:%d", 10000+i), Version: "1",
+			Groups: []string{"local", fmt.Sprintf("site:%d", i/o.Site)}, Capabilities: []string{KindBandwidth, KindLatency}}
+		if i%o.Site == 0 {
+			r.Groups = append(r.Groups, "global")
+		}
+		if err := s.Register(ctx, r, ttl, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // synthPairs fills the table synth_pairs: n, src, dst, kind.
