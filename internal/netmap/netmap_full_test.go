@@ -3,55 +3,56 @@ package netmap
 import (
 	"context"
 	"fmt"
-	"sync"
+	"net/http/httptest"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/directory/directorytest"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
-// fullMesh registers n sensors of one site and writes a bandwidth and a
-// latency result for every ordered pair, each pair's bandwidth telling
-// the pair apart; it returns the names.
-func fullMesh(t *testing.T, c *directory.Client, n int) []string {
+// fullMesh serves a directory in which n sensors of one site are
+// registered, with a bandwidth and a latency result for every ordered
+// pair (each pair's bandwidth telling the pair apart), written in one
+// transaction; it returns its client and the names.
+func fullMesh(t *testing.T, n int) (*directory.Client, []string) {
 	t.Helper()
+	st, err := directory.OpenStore(filepath.Join(t.TempDir(), "dir.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv := httptest.NewServer(directory.NewServer(st, directory.Options{Token: directorytest.Token}).Handler())
+	t.Cleanup(srv.Close)
+	c, err := directory.NewClient(srv.URL, directorytest.Token, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
+	at := time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)
 	names := make([]string, n)
+	var rs []directory.Result
 	for i := range names {
 		names[i] = fmt.Sprintf("s%02d", i)
 		if _, err := c.Register(ctx, directory.Registration{Name: names[i], Address: "127.0.0.1:1", Version: "1",
 			Groups: []string{"local", SitePrefix + "A"}, Capabilities: []string{"bandwidth", "latency"}}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	at := time.Date(2026, 11, 23, 6, 0, 0, 0, time.UTC)
-	var wg sync.WaitGroup
-	errc := make(chan error, n)
-	for i, src := range names { // one writer per source, as sensors do
-		wg.Go(func() {
-			for j, dst := range names {
-				if i == j {
-					continue
-				}
-				for _, r := range []directory.Result{
-					{Src: src, Dst: dst, Kind: string(sensor.Bandwidth), BandwidthBps: pairBps(i, j), TestTimeS: 1, MeasuredAt: at},
-					{Src: src, Dst: dst, Kind: string(sensor.Latency), LatencyMs: 1, LatencyP50Ms: 1, LatencyP90Ms: 1, LatencyP99Ms: 1, TestTimeS: 1, MeasuredAt: at},
-				} {
-					if _, err := c.AddResult(ctx, r); err != nil {
-						errc <- err
-						return
-					}
-				}
+		for j := range n {
+			if i != j {
+				dst := fmt.Sprintf("s%02d", j)
+				rs = append(rs,
+					directory.Result{Src: names[i], Dst: dst, Kind: string(sensor.Bandwidth), BandwidthBps: pairBps(i, j), TestTimeS: 1, MeasuredAt: at},
+					directory.Result{Src: names[i], Dst: dst, Kind: string(sensor.Latency), LatencyMs: 1, LatencyP50Ms: 1, LatencyP90Ms: 1, LatencyP99Ms: 1, TestTimeS: 1, MeasuredAt: at})
 			}
-		})
+		}
 	}
-	wg.Wait()
-	close(errc)
-	for err := range errc {
+	if err := st.AddResults(ctx, rs); err != nil {
 		t.Fatal(err)
 	}
-	return names
+	return c, names
 }
 
 func pairBps(i, j int) float64 { return float64(1e6 + 1000*i + j) }
@@ -70,8 +71,7 @@ func nameIdx(n string) int {
 // both ways (issue 21 row 10: both stopped at 1,000 results; the map had
 // 716 pairs missing and 344 estimated).
 func TestFullMeshOf40(t *testing.T) {
-	c := newDirectory(t)
-	names := fullMesh(t, c, 40)
+	c, names := fullMesh(t, 40)
 	rows, err := Fetch(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
