@@ -71,7 +71,7 @@ func TestQueryPlansUseTheIndexes(t *testing.T) {
 		t.Errorf("/metrics sorts the latest results:\n%s", p)
 	}
 	for _, q := range []struct{ sql, want string }{
-		{oldestRawSQL, "results_raw"}, {bucketSQL, "results_raw"}, {bucketDeleteSQL, "results_raw"},
+		{oldestRawSQL, "results_raw"}, {bucketSQL, "results_raw"},
 		{deleteMediansSQL, "results_time"}, {deleteForecastsSQL, "forecasts_time"},
 	} {
 		if p := queryPlan(t, s, q.sql, []any{1, 2}); !strings.Contains(p, "USING INDEX "+q.want) && !strings.Contains(p, "COVERING INDEX "+q.want) {

@@ -36,9 +36,8 @@ const (
 			WHERE measured_at < ? AND median_of > 0 LIMIT ?)`
 	deleteForecastsSQL = `DELETE FROM forecasts WHERE id IN (SELECT id FROM forecasts
 		WHERE made_at < ? LIMIT ?)`
-	oldestRawSQL    = `SELECT min(measured_at) FROM results WHERE median_of = 0`
-	bucketDeleteSQL = `DELETE FROM results WHERE median_of = 0 AND measured_at >= ? AND measured_at < ?`
-	bucketSQL       = `SELECT ` + resultCols + ` FROM results WHERE median_of = 0
+	oldestRawSQL = `SELECT min(measured_at) FROM results WHERE median_of = 0`
+	bucketSQL    = `SELECT ` + resultCols + ` FROM results WHERE median_of = 0
 		AND measured_at >= ? AND measured_at < ? ORDER BY measured_at, id`
 )
 
@@ -95,49 +94,71 @@ func (s *Store) deleteBatches(ctx context.Context, query string, before int64) (
 	}
 }
 
-// foldBucket replaces, in one transaction, the raw results of the oldest
-// bucket (width b ns) that has any, if it ends by cutoff, with one median
-// row per src, dst and kind; it returns the rows folded (0: nothing left
-// to fold) and the rows made.
+// foldBucket replaces the raw results of the oldest bucket (width b ns)
+// that has any, if it ends by cutoff, with one median row per src, dst
+// and kind, at most foldBatch results a transaction; it returns the rows
+// folded (0: nothing left to fold) and the rows made. The bucket is read
+// beside the writer, and the rows deleted are those read, by id: a late
+// result written meanwhile stays, to be folded by the next pass.
 func (s *Store) foldBucket(ctx context.Context, cutoff, b int64) (folded, made int64, err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, 0, fmt.Errorf("retention: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
 	var oldest sql.NullInt64
-	if err := tx.QueryRowContext(ctx, oldestRawSQL).Scan(&oldest); err != nil {
+	if err := s.rd.QueryRowContext(ctx, oldestRawSQL).Scan(&oldest); err != nil {
 		return 0, 0, fmt.Errorf("retention: %w", err)
 	}
 	if !oldest.Valid || oldest.Int64 >= cutoff {
 		return 0, 0, nil
 	}
 	from := oldest.Int64 - ((oldest.Int64%b)+b)%b // floor, also before 1970
-	groups, err := bucketRows(ctx, tx, from, from+b)
+	groups, err := bucketRows(ctx, s.rd, from, from+b)
 	if err != nil {
 		return 0, 0, err
 	}
-	if _, err := tx.ExecContext(ctx, bucketDeleteSQL,
-		from, from+b); err != nil {
-		return 0, 0, fmt.Errorf("retention: %w", err)
-	}
-	for _, g := range groups {
-		m := median(g, unixTime(from))
-		if _, err := tx.ExecContext(ctx, resultInsert, resultArgs(m)...); err != nil {
-			return 0, 0, fmt.Errorf("retention: %w", err)
+	for len(groups) > 0 {
+		n, rows := 0, 0
+		for n < len(groups) && (n == 0 || rows+len(groups[n]) <= foldBatch) {
+			rows += len(groups[n])
+			n++
 		}
-		folded, made = folded+m.MedianOf, made+1
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, 0, fmt.Errorf("retention: %w", err)
+		if err := s.foldGroups(ctx, groups[:n], unixTime(from)); err != nil {
+			return folded, made, err
+		}
+		folded, made, groups = folded+int64(rows), made+int64(n), groups[n:]
 	}
 	return folded, made, nil
 }
 
+// foldBatch bounds the results one folding transaction replaces, so that
+// a write waits at most that long behind it.
+const foldBatch = 1000
+
+// foldGroups replaces, in one transaction, each group's results with
+// their median row at time at.
+func (s *Store) foldGroups(ctx context.Context, groups [][]Result, at time.Time) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("retention: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit, a no-op
+	for _, g := range groups {
+		for _, r := range g {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM results WHERE id = ?`, r.ID); err != nil {
+				return fmt.Errorf("retention: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, resultInsert, resultArgs(median(g, at))...); err != nil {
+			return fmt.Errorf("retention: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("retention: %w", err)
+	}
+	return nil
+}
+
 // bucketRows reads the raw results in [from, to), grouped by src, dst
 // and kind in the order of their first row.
-func bucketRows(ctx context.Context, tx *sql.Tx, from, to int64) ([][]Result, error) {
-	rows, err := tx.QueryContext(ctx, bucketSQL, from, to)
+func bucketRows(ctx context.Context, db *sql.DB, from, to int64) ([][]Result, error) {
+	rows, err := db.QueryContext(ctx, bucketSQL, from, to)
 	if err != nil {
 		return nil, fmt.Errorf("retention: %w", err)
 	}
