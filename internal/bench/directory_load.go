@@ -20,52 +20,67 @@ import (
 // on the user's side, would slow the rest), and puts their times into r.
 func directoryLoad(ctx context.Context, o DirectoryOptions, c *directory.Client, base string, r *DirectoryResult) error {
 	pairs := o.Synth.Pairs()
-	end := time.Now().Add(o.Duration)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []error
-	loop := func(into *Latency, f func() error) {
-		wg.Go(func() {
-			var ms []float64
-			for time.Now().Before(end) && ctx.Err() == nil {
-				start := time.Now()
-				if err := f(); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-					return
-				}
-				ms = append(ms, float64(time.Since(start))/1e6)
-			}
-			*into = Latency{N: len(ms), P50Ms: pct(ms, 50), P99Ms: pct(ms, 99), MaxMs: pct(ms, 100)}
-		})
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	loop(&r.Write, func() error {
+	l := &loops{ctx: ctx, end: time.Now().Add(o.Duration)}
+	l.run(&r.Write, func() error {
 		p := pairs[rng.IntN(len(pairs))]
 		_, err := c.AddResult(ctx, directory.Result{Src: p.Src, Dst: p.Dst, Kind: directory.KindBandwidth,
 			BandwidthBps: 1e8, BandwidthAfterSlowStartBps: 1e8, TestTimeS: 5, MeasuredAt: time.Now()})
 		return err
 	})
-	loop(&r.Metrics, func() (err error) {
+	l.run(&r.Metrics, func() (err error) {
 		r.MetricsBytes, err = scrape(ctx, base)
 		return err
 	})
-	loop(&r.NetmapRead, func() error {
+	l.run(&r.NetmapRead, func() error {
 		if _, err := c.Sensors(ctx, ""); err != nil {
 			return err
 		}
 		_, err := c.Results(ctx, directory.Query{Latest: true})
 		return err
 	})
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := l.wait(); err != nil {
 		return err
 	}
 	start := time.Now()
 	rows, err := netmap.Fetch(ctx, c)
 	r.NetmapS, r.NetmapRows = time.Since(start).Seconds(), len(rows)
 	return err
+}
+
+// loops run requests back to back, each kind in a goroutine of its own,
+// until end.
+type loops struct {
+	ctx  context.Context
+	end  time.Time
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	errs []error
+}
+
+// run calls f again and again until l.end, its times going into into;
+// an error stops it.
+func (l *loops) run(into *Latency, f func() error) {
+	l.wg.Go(func() {
+		var ms []float64
+		for time.Now().Before(l.end) && l.ctx.Err() == nil {
+			start := time.Now()
+			if err := f(); err != nil {
+				l.mu.Lock()
+				l.errs = append(l.errs, err)
+				l.mu.Unlock()
+				return
+			}
+			ms = append(ms, float64(time.Since(start))/1e6)
+		}
+		*into = Latency{N: len(ms), P50Ms: pct(ms, 50), P99Ms: pct(ms, 99), MaxMs: pct(ms, 100)}
+	})
+}
+
+// wait waits for every loop and returns their errors.
+func (l *loops) wait() error {
+	l.wg.Wait()
+	return errors.Join(l.errs...)
 }
 
 // scrape reads /metrics whole and returns its size.
