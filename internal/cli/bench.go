@@ -35,6 +35,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"http":       benchHTTPCmd,
 	"controller": benchControllerCmd,
 	"dashboard":  benchDashboardCmd,
+	"directory":  benchDirectoryCmd,
 	"tree":       benchTreeCmd,
 }
 

@@ -17,6 +17,7 @@ type directoryOptions struct {
 	listen, db, tokenFile, tlsCert, tlsKey string
 	ttl                                    time.Duration
 	maxSensors, newNamesPerHour            int
+	retention                              directory.Retention
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
@@ -33,6 +34,7 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	fs.DurationVar(&o.ttl, "ttl", directory.DefaultTTL, "lease of a registration that asks none; a sensor not renewing within it is stale")
 	fs.IntVar(&o.maxSensors, "max-sensors", directory.DefaultMaxSensors, fmt.Sprintf("most sensors registered at once (at most %d: their list must fit in what a client reads)", directory.MaxSensorsLimit))
 	fs.IntVar(&o.newNamesPerHour, "new-names-per-hour", directory.DefaultNewNamesPerHour, "names new to the directory one address may register in an hour")
+	addRetentionFlags(fs, &o.retention)
 	if _, err := parse(fs, args, 0); err != nil {
 		return err
 	}
@@ -53,6 +55,9 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if o.newNamesPerHour < 1 {
 		return errs.Usagef("--new-names-per-hour must be at least 1, got %d", o.newNamesPerHour)
+	}
+	if err := checkRetention(o.retention); err != nil {
+		return err
 	}
 	return serveDirectory(ctx, e, o)
 }
@@ -82,6 +87,9 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 		scheme, ln.Addr(), o.db, cfg.Unproved.Conns, cfg.Unproved.PerSource)
 	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl,
 		MaxSensors: o.maxSensors, NewNamesPerHour: o.newNamesPerHour})
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go store.RunRetention(rctx, o.retention, time.Now, func(f string, a ...any) { fmt.Fprintf(e.stderr, "diperf directory: "+f+"\n", a...) })
 	return directory.ServeWith(ctx, ln, srv.Handler(), cfg)
 }
 

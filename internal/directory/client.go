@@ -15,10 +15,11 @@ import (
 
 // Client calls a directory's API (used by diperf sensor, netmap, forecast).
 type Client struct {
-	base  string
-	token string
-	hc    *http.Client
-	key   ed25519.PrivateKey // signs every request when set (SignWith)
+	base    string
+	token   string
+	hc      *http.Client
+	key     ed25519.PrivateKey // signs every request when set (SignWith)
+	maxRows int                // of Results and Forecasts; 0 = MaxRows (tests make it small)
 }
 
 // NewClient returns a client of the directory at base (http:// or
@@ -94,6 +95,9 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 		json.NewDecoder(io.LimitReader(resp.Body, MaxBody)).Decode(&fe) //nolint:errcheck // the status says enough
 		return fmt.Errorf("%s %s: %w", method, path, &APIError{Status: resp.StatusCode, Field: fe.Field, Msg: fe.Msg})
 	}
+	if p, ok := out.(*page); ok {
+		p.next = resp.Header.Get(NextCursorHeader)
+	}
 	lr := &io.LimitedReader{R: resp.Body, N: MaxAnswer + 1}
 	if err := json.NewDecoder(lr).Decode(out); err != nil {
 		if lr.N <= 0 {
@@ -137,10 +141,10 @@ func (c *Client) AddResult(ctx context.Context, r Result) (int64, error) {
 	return out.ID, c.do(ctx, http.MethodPost, "/v1/results", r, &out)
 }
 
-// Results queries results.
+// Results reads every result q selects, page after page, or with
+// q.Limit the first page of that many (client_pages.go).
 func (c *Client) Results(ctx context.Context, q Query) ([]Result, error) {
-	var out []Result
-	return out, c.do(ctx, http.MethodGet, "/v1/results?"+q.Values().Encode(), nil, &out)
+	return pages[Result](ctx, c, "/v1/results", q)
 }
 
 // AddForecast writes a forecast and returns its id.
@@ -149,8 +153,8 @@ func (c *Client) AddForecast(ctx context.Context, f Forecast) (int64, error) {
 	return out.ID, c.do(ctx, http.MethodPost, "/v1/forecasts", f, &out)
 }
 
-// Forecasts queries forecasts (Since/Until apply to made_at).
+// Forecasts reads every forecast q selects (Since/Until apply to
+// made_at), page after page, or with q.Limit the first page.
 func (c *Client) Forecasts(ctx context.Context, q Query) ([]Forecast, error) {
-	var out []Forecast
-	return out, c.do(ctx, http.MethodGet, "/v1/forecasts?"+q.Values().Encode(), nil, &out)
+	return pages[Forecast](ctx, c, "/v1/forecasts", q)
 }

@@ -15,7 +15,7 @@ import (
 // metrics answers /metrics: the latest figures of every pair in the
 // Prometheus text exposition format (version 0.0.4).
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	latest, err := s.store.Results(r.Context(), Query{Latest: true, Limit: MaxLimit})
+	latest, err := s.store.LatestResults(r.Context())
 	if err != nil {
 		writeError(w, err)
 		return
@@ -113,7 +113,9 @@ func sensorCounters(latest []Result) (busy, missed *metricFamily) {
 	return busy, missed
 }
 
-// escapeLabel escapes a label value: backslash, double quote, newline.
-func escapeLabel(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
-}
+// labelEscaper escapes a label value: backslash, double quote, newline
+// (made once: building a Replacer costs more than using it).
+var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// escapeLabel escapes a label value.
+func escapeLabel(s string) string { return labelEscaper.Replace(s) }

@@ -7,9 +7,10 @@ import (
 )
 
 // ParseQuery reads a Query from URL parameters: src, dst, kind, since and
-// until (RFC 3339), latest (true/false) and limit.
+// until (RFC 3339), latest (true/false), limit and cursor (checked when
+// the page is read).
 func ParseQuery(v url.Values) (Query, error) {
-	q := Query{Src: v.Get("src"), Dst: v.Get("dst"), Kind: v.Get("kind")}
+	q := Query{Src: v.Get("src"), Dst: v.Get("dst"), Kind: v.Get("kind"), Cursor: v.Get("cursor")}
 	for _, f := range []struct{ name, val string }{{"src", q.Src}, {"dst", q.Dst}} {
 		if f.val != "" {
 			if err := checkToken(f.name, f.val, MaxName); err != nil {
@@ -70,6 +71,9 @@ func (q Query) Values() url.Values {
 	}
 	if q.Limit > 0 {
 		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.Cursor != "" {
+		v.Set("cursor", q.Cursor)
 	}
 	return v
 }

@@ -187,11 +187,12 @@ func (s *Server) results(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list, err := s.store.Results(r.Context(), q)
+	list, next, err := s.store.ResultsPage(r.Context(), q)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	setNext(w, next)
 	writeJSON(w, http.StatusOK, list)
 }
 
@@ -223,11 +224,12 @@ func (s *Server) forecasts(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	list, err := s.store.Forecasts(r.Context(), q)
+	list, next, err := s.store.ForecastsPage(r.Context(), q)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	setNext(w, next)
 	writeJSON(w, http.StatusOK, list)
 }
 

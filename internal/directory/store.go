@@ -16,7 +16,8 @@ import (
 // synchronous=FULL, so that a result the API acknowledged survives the
 // process being killed and the machine losing power.
 type Store struct {
-	db *sql.DB
+	db *sql.DB // the writer: one connection
+	rd *sql.DB // readers (store_scale.go): a pool beside the writer
 }
 
 const schema = `
@@ -74,11 +75,11 @@ func OpenStore(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("database %s: creating tables: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return openScale(path, dsn, db)
 }
 
 // Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.rd.Close(), s.db.Close()) }
 
 // ErrNotRegistered is a renewal of a sensor the directory does not know.
 var ErrNotRegistered = errors.New("sensor not registered")
@@ -118,7 +119,7 @@ func (s *Store) Renew(ctx context.Context, name string, now time.Time) (time.Dur
 // Sensors lists the registered sensors (those in group, if given), by
 // name, each live or stale at now.
 func (s *Store) Sensors(ctx context.Context, group string, now time.Time) ([]Sensor, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT name, address, groups, version, capabilities, ttl_ns,
+	rows, err := s.rd.QueryContext(ctx, `SELECT name, address, groups, version, capabilities, ttl_ns,
 		registered_at, renewed_at, expires_at FROM sensors ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("listing sensors: %w", err)

@@ -2,17 +2,26 @@ package directory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
-	"strings"
 )
 
-// AddResult stores a result and returns its id.
+const resultInsert = `INSERT INTO results (src, dst, kind, bandwidth_bps,
+	bandwidth_after_slow_start_bps, latency_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms, test_time_s,
+	measured_at, busy, missed, median_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func resultArgs(r Result) []any {
+	return []any{r.Src, r.Dst, r.Kind, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyMs, r.LatencyP50Ms,
+		r.LatencyP90Ms, r.LatencyP99Ms, r.TestTimeS, r.MeasuredAt.UnixNano(), r.Busy, r.Missed, r.MedianOf}
+}
+
+// AddResult stores a result and returns its id. Only the retention
+// policy makes downsampled rows: a result with MedianOf is refused.
 func (s *Store) AddResult(ctx context.Context, r Result) (int64, error) {
-	res, err := s.db.ExecContext(ctx, `INSERT INTO results (src, dst, kind, bandwidth_bps,
-		bandwidth_after_slow_start_bps, latency_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms, test_time_s,
-		measured_at, busy, missed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Src, r.Dst, r.Kind, r.BandwidthBps, r.BandwidthAfterSlowStartBps, r.LatencyMs, r.LatencyP50Ms, r.LatencyP90Ms,
-		r.LatencyP99Ms, r.TestTimeS, r.MeasuredAt.UnixNano(), r.Busy, r.Missed)
+	if r.MedianOf != 0 {
+		return 0, fieldErr("median_of", "is set by the directory's retention policy, not by a sensor")
+	}
+	res, err := s.db.ExecContext(ctx, resultInsert, resultArgs(r)...)
 	if err != nil {
 		return 0, fmt.Errorf("storing a result %s→%s: %w", r.Src, r.Dst, err)
 	}
@@ -29,95 +38,76 @@ func (s *Store) AddForecast(ctx context.Context, f Forecast) (int64, error) {
 	return res.LastInsertId()
 }
 
-// where builds the WHERE clause of q over the time column tcol.
-func (q Query) where(tcol string) (string, []any) {
-	var conds []string
-	var args []any
-	for _, c := range []struct{ col, v string }{{"src", q.Src}, {"dst", q.Dst}, {"kind", q.Kind}} {
-		if c.v != "" {
-			conds = append(conds, c.col+" = ?")
-			args = append(args, c.v)
+// pageSQL is the query of one page of q over t: after cursor c (nil:
+// from the start), at most limit rows, newest first; with q.Latest the
+// newest row of each (src, dst, kind), by src, dst, kind, read from t's
+// latest table (and, with an until, each pair's newest row up to it,
+// found through the pair index).
+func pageSQL(q Query, t table, c *cursor, limit int) (string, []any) {
+	var w conds
+	switch {
+	case !q.Latest:
+		w.pairConds(q, "")
+		w.timeConds(q, t.tcol)
+		if c != nil {
+			w.add("("+t.tcol+", id) < (?, ?)", c.At, c.ID)
 		}
+		return fmt.Sprintf(`SELECT %s FROM %s%s ORDER BY %s DESC, id DESC LIMIT %d`,
+			t.cols, t.name, w.sql(), t.tcol, limit), w.args
+	case q.Until.IsZero():
+		w.pairConds(q, "")
+		w.timeConds(q, t.tcol)
+		if c != nil {
+			w.add("(src, dst, kind) > (?, ?, ?)", c.Key[0], c.Key[1], c.Key[2])
+		}
+		return fmt.Sprintf(`SELECT %s FROM %s%s ORDER BY src, dst, kind LIMIT %d`, t.cols, t.latest, w.sql(), limit), w.args
 	}
-	if !q.Since.IsZero() {
-		conds = append(conds, tcol+" >= ?")
-		args = append(args, q.Since.UnixNano())
+	var in conds
+	in.add("src = l.src AND dst = l.dst AND kind = l.kind")
+	in.timeConds(q, t.tcol)
+	w.args = in.args
+	w.pairConds(q, "l.")
+	if c != nil {
+		w.add("(l.src, l.dst, l.kind) > (?, ?, ?)", c.Key[0], c.Key[1], c.Key[2])
 	}
-	if !q.Until.IsZero() {
-		conds = append(conds, tcol+" <= ?")
-		args = append(args, q.Until.UnixNano())
-	}
-	if len(conds) == 0 {
-		return "", nil
-	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return fmt.Sprintf(`SELECT %s FROM %s l JOIN %s r ON r.id = (SELECT id FROM %s%s ORDER BY %s DESC, id DESC LIMIT 1)%s
+		ORDER BY l.src, l.dst, l.kind LIMIT %d`, prefixed(t.cols, "r."), t.latest, t.name, t.name, in.sql(), t.tcol,
+		w.sql(), limit), w.args
 }
 
-// selectSQL is the query for q over table's columns cols, newest first;
-// with q.Latest only the newest row of each (src, dst, kind).
-func (q Query) selectSQL(table, cols, tcol string) (string, []any) {
-	w, args := q.where(tcol)
+// readPage runs the query of one page of q over t on the readers, scanning
+// each row with scan, and returns the rows and the next page's cursor
+// ("" after the last page).
+func readPage[T any](ctx context.Context, s *Store, q Query, t table, scan func(*sql.Rows) (T, error),
+	next func(T) string) ([]T, string, error) {
+	c, err := parseCursor(q)
+	if err != nil {
+		return nil, "", err
+	}
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	args = append(args, limit)
-	if q.Latest {
-		return fmt.Sprintf(`SELECT %s FROM (SELECT *, row_number() OVER (PARTITION BY src, dst, kind
-			ORDER BY %s DESC, id DESC) AS rn FROM %s%s) WHERE rn = 1 ORDER BY src, dst, kind LIMIT ?`,
-			cols, tcol, table, w), args
-	}
-	return fmt.Sprintf(`SELECT %s FROM %s%s ORDER BY %s DESC, id DESC LIMIT ?`, cols, table, w, tcol), args
-}
-
-const resultCols = `id, src, dst, kind, bandwidth_bps, bandwidth_after_slow_start_bps, latency_ms, latency_p50_ms,
-	latency_p90_ms, latency_p99_ms, test_time_s, measured_at, busy, missed`
-
-// Results returns the results q selects.
-func (s *Store) Results(ctx context.Context, q Query) ([]Result, error) {
-	query, args := q.selectSQL("results", resultCols, "measured_at")
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	query, args := pageSQL(q, t, c, limit+1)
+	rows, err := s.rd.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("querying results: %w", err)
+		return nil, "", fmt.Errorf("querying %s: %w", t.name, err)
 	}
 	defer rows.Close()
-	out := []Result{}
+	out := []T{}
 	for rows.Next() {
-		var r Result
-		var at int64
-		if err := rows.Scan(&r.ID, &r.Src, &r.Dst, &r.Kind, &r.BandwidthBps, &r.BandwidthAfterSlowStartBps,
-			&r.LatencyMs, &r.LatencyP50Ms, &r.LatencyP90Ms, &r.LatencyP99Ms, &r.TestTimeS, &at, &r.Busy, &r.Missed); err != nil {
-			return nil, fmt.Errorf("querying results: %w", err)
+		x, err := scan(rows)
+		if err != nil {
+			return nil, "", fmt.Errorf("querying %s: %w", t.name, err)
 		}
-		r.MeasuredAt = unixTime(at)
-		out = append(out, r)
+		out = append(out, x)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("querying results: %w", err)
+		return nil, "", fmt.Errorf("querying %s: %w", t.name, err)
 	}
-	return out, nil
-}
-
-// Forecasts returns the forecasts q selects (its times are made_at).
-func (s *Store) Forecasts(ctx context.Context, q Query) ([]Forecast, error) {
-	query, args := q.selectSQL("forecasts", "id, src, dst, kind, value, error, method, made_at", "made_at")
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("querying forecasts: %w", err)
+	if len(out) <= limit {
+		return out, "", nil
 	}
-	defer rows.Close()
-	out := []Forecast{}
-	for rows.Next() {
-		var f Forecast
-		var at int64
-		if err := rows.Scan(&f.ID, &f.Src, &f.Dst, &f.Kind, &f.Value, &f.Error, &f.Method, &at); err != nil {
-			return nil, fmt.Errorf("querying forecasts: %w", err)
-		}
-		f.MadeAt = unixTime(at)
-		out = append(out, f)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("querying forecasts: %w", err)
-	}
-	return out, nil
+	out = out[:limit]
+	return out, next(out[limit-1]), nil
 }

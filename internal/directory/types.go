@@ -68,6 +68,9 @@ type Result struct {
 	MeasuredAt                 time.Time `json:"measured_at"`
 	Busy                       int64     `json:"busy"`
 	Missed                     int64     `json:"missed"`
+	// MedianOf is, for a row downsampled by the retention policy, how
+	// many results it is the median of (0: a result as written).
+	MedianOf int64 `json:"median_of,omitzero"`
 }
 
 // Forecast is a prediction for a pair and kind (POST and GET
@@ -89,7 +92,8 @@ type Query struct {
 	Src, Dst, Kind string
 	Since, Until   time.Time // measured_at (made_at) in [Since, Until]; zero = open
 	Latest         bool      // only the newest per (src, dst, kind)
-	Limit          int       // at most this many, newest first; 0 = DefaultLimit
+	Limit          int       // at most this many (a page), newest first; 0 = DefaultLimit (the client: every row)
+	Cursor         string    // where the page starts: the cursor a previous page ended with (paging.go)
 }
 
 // Limits on what the directory accepts.

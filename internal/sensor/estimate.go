@@ -46,22 +46,7 @@ func (m Measured) direct(src, dst string) (Link, bool) {
 // through the pair of global sensors that gives the most bandwidth. false
 // when no such path is measured.
 func Estimate(m Measured, peers []Peer, src, dst string) (Link, bool) {
-	if l, ok := m.direct(src, dst); ok {
-		return l, true
-	}
-	s, d, ok := find(peers, src, dst)
-	if !ok {
-		return Link{}, false
-	}
-	best, found := Link{}, false
-	for _, gs := range globalsOf(peers, s) {
-		for _, gd := range globalsOf(peers, d) {
-			if l, ok := m.path([]string{s.Name, gs.Name, gd.Name, d.Name}); ok && (!found || l.BandwidthBps > best.BandwidthBps) {
-				best, found = l, true
-			}
-		}
-	}
-	return best, found
+	return newHierarchy(peers).estimate(m, src, dst)
 }
 
 // path is the estimate along the sensors named, consecutive duplicates
@@ -92,32 +77,4 @@ func (m Measured) path(names []string) (Link, bool) {
 		l.LatencyMs = 0
 	}
 	return l, len(hops) > 1
-}
-
-func find(peers []Peer, a, b string) (pa, pb Peer, ok bool) {
-	var fa, fb bool
-	for _, p := range peers {
-		switch p.Name {
-		case a:
-			pa, fa = p, true
-		case b:
-			pb, fb = p, true
-		}
-	}
-	return pa, pb, fa && fb
-}
-
-// globalsOf returns the global sensors of p's site (p itself first if it
-// is one).
-func globalsOf(peers []Peer, p Peer) []Peer {
-	var out []Peer
-	if p.global() {
-		out = append(out, p)
-	}
-	for _, q := range peers {
-		if q.Site == p.Site && q.Name != p.Name && q.global() {
-			out = append(out, q)
-		}
-	}
-	return out
 }

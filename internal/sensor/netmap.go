@@ -35,12 +35,13 @@ func Map(m Measured, peers []Peer) []Row {
 	}
 	slices.SortFunc(live, func(a, b Peer) int { return cmp.Compare(a.Name, b.Name) })
 	var rows []Row
+	h := newHierarchy(live)
 	for _, s := range live {
 		for _, d := range live {
 			if s.Name == d.Name {
 				continue
 			}
-			if l, ok := Estimate(m, live, s.Name, d.Name); ok {
+			if l, ok := h.estimate(m, s.Name, d.Name); ok {
 				rows = append(rows, Row{Src: s.Name, Dst: d.Name, BandwidthBps: l.BandwidthBps, LatencyMs: l.LatencyMs,
 					MeasuredAt: l.At, Estimated: l.Estimated, Via: l.Via})
 			}
