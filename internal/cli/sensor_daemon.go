@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -169,7 +170,9 @@ func registerFirst(ctx context.Context, e *env, dc *directory.Client, reg direct
 				fmt.Fprintln(e.stderr, "diperf sensor: registered")
 			}
 			return lease, nil
-		case errors.As(err, &api) && api.Status/100 == 4:
+		case errors.As(err, &api) && api.Status/100 == 4 && api.Status != http.StatusTooManyRequests:
+			// a 429 (too many new names from this address for now) passes;
+			// every other refusal lasts
 			return lease, fmt.Errorf("sensor: registering with the directory: %w", err)
 		case !said:
 			fmt.Fprintf(e.stderr, "diperf sensor: registering with the directory: %v; trying again every %v\n", err, registerRetry)
