@@ -37,6 +37,7 @@ func getPages[T any](t *testing.T, base, path string, v url.Values) ([]T, int) {
 // (issue 21 row 10: the answer stopped at its limit, saying nothing).
 func TestPagesCoverEveryRowOnce(t *testing.T) {
 	c, _, base := testServer(t)
+	registerAll(t, c, "a", "b", "c", "d", "e", "z")
 	ctx := context.Background()
 	t0 := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
 	var want []int64

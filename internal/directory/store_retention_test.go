@@ -95,7 +95,8 @@ func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // Only the retention policy makes rows of medians: a result that says it
 // is one is refused, naming the field.
 func TestMedianOfIsNotWritable(t *testing.T) {
-	_, _, base := testServer(t)
+	c, _, base := testServer(t)
+	registerAll(t, c, "a", "b")
 	code, fe := post(t, base+"/v1/results", `{"src":"a","dst":"b","kind":"bandwidth","bandwidth_bps":1e6,
 		"test_time_s":5,"measured_at":"2026-03-01T00:00:00Z","busy":0,"missed":0,"median_of":5}`)
 	if code != 400 || fe.Field != "median_of" {
