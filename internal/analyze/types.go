@@ -30,6 +30,11 @@ type Quantum struct {
 	// reported (every key of the run; nil when clients reported none).
 	Extras map[string]ExtraQuantum
 	Phases *PhaseQuantum // HTTP phases (nil when no call measured any)
+	// TesterBound says why the testers, not the service, limited the load
+	// in the quantum (their CPU, their host's CPU, their schedule's lag,
+	// their descriptors; health.csv); "" when they did not, or nothing
+	// is known of their health.
+	TesterBound string
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means

@@ -13,6 +13,14 @@ type Second struct {
 	P99Ms  float64 `json:"p99_ms"`
 	MaxMs  float64 `json:"max_ms"`
 	Final  bool    `json:"final"` // no longer provisional
+	// The testers' self-health over the second (Run.Health; NaN/0 until
+	// a tester reports it): the highest CPU share of any tester (% of
+	// the CPU it may use), the busiest host, the latest schedule (largest
+	// lag, ms), the most open descriptors of any tester.
+	TesterCPUPct float64 `json:"tester_cpu_pct"`
+	HostBusyPct  float64 `json:"host_busy_pct"`
+	LagMaxMs     float64 `json:"lag_max_ms"`
+	FDs          int     `json:"fds"`
 
 	rtSum float64 // Σ response times, ms
 }
