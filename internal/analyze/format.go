@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 )
@@ -40,9 +41,9 @@ func FormatSummary(w io.Writer, s *Summary) error {
 
 // summaryLines returns the label and text of each line under the table.
 func summaryLines(s *Summary) [][2]string {
-	sc, tc := s.Samples, s.Testers
-	return [][2]string{
-		{"samples", fmt.Sprintf("%d total, %d ok, %d failed, %d lost", sc.Total, sc.OK, sc.Failed, sc.Lost)},
+	tc := s.Testers
+	lines := [][2]string{
+		{"samples", samplesLine(s)},
 		{"testers", fmt.Sprintf("%d planned, %d started, %d failed", tc.Planned, tc.Started, tc.Failed)},
 		{"response time", fmt.Sprintf("p90 %s ms, p99 %s ms", f1(s.ResponseTimeMs.P90), f1(s.ResponseTimeMs.P99))},
 		{"load", fmt.Sprintf("max %s", f1(s.Load.Max))},
@@ -52,6 +53,7 @@ func summaryLines(s *Summary) [][2]string {
 		{"clock", clockLine(&s.Clock)},
 		{"duration", fmt.Sprintf("%s s, quantum %s s", f1(s.DurationS), ff(s.QuantumS))},
 	}
+	return slices.Insert(lines, 1, errorLines(s)...)
 }
 
 // saturationText describes the saturation point; "(*)" marks a service that

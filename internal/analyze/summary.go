@@ -22,6 +22,7 @@ func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 	}
 	s.Samples = countSamples(a.byClass, a.calls, s.Errors)
 	s.Samples.Lost = a.cfg.Lost
+	s.Samples.LostInTransport = a.cfg.Lost
 	s.Samples.UDP = a.cfg.UDP
 	for _, t := range a.testers {
 		if t.Failed {
@@ -50,7 +51,8 @@ func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 }
 
 // countSamples counts the calls by outcome from their counts by class and
-// the non-OK ones by class into errs. Failed excludes cancelled calls.
+// the non-OK ones by class into errs. Failed excludes cancelled calls,
+// which Cancelled counts.
 func countSamples(byClass []int, total int, errs map[string]int) SampleCounts {
 	sc := SampleCounts{Total: total, OK: byClass[sample.OK]}
 	for k, n := range byClass {
@@ -61,6 +63,8 @@ func countSamples(byClass []int, total int, errs map[string]int) SampleCounts {
 		errs[st.String()] = n
 		if st != sample.Cancelled {
 			sc.Failed += n
+		} else {
+			sc.Cancelled = n
 		}
 	}
 	return sc

@@ -120,6 +120,10 @@ type Summary struct {
 	Errors         map[string]int `json:"errors"`
 	DurationS      float64        `json:"duration_s"`
 	OriginNs       int64          `json:"origin_ns"` // global Unix ns of t = 0, where the quanta start
+	// ErrorsTop lists the non-OK classes of Errors, the largest first,
+	// each with a message of one of its calls (set by the pipeline, which
+	// reads the messages; absent when every call succeeded).
+	ErrorsTop []ErrorClass `json:"errors_top,omitempty"`
 	// Open is the open model's summary (schedule.rate); absent in a
 	// closed-loop run.
 	Open *OpenModel `json:"open_model,omitempty"`
@@ -150,8 +154,16 @@ type Summary struct {
 type SampleCounts struct {
 	Total  int `json:"total"`
 	OK     int `json:"ok"`
-	Failed int `json:"failed"`
-	Lost   int `json:"lost"` // produced by the testers, never received: on UDP, the samples of lost datagrams
+	Failed int `json:"failed"` // every non-OK class but cancelled
+	// Cancelled counts the calls stopped mid-call by their tester (a
+	// Stop, a lost controller, an interrupted run): neither ok nor
+	// failed, so that Total = OK + Failed + Cancelled.
+	Cancelled int `json:"cancelled"`
+	Lost      int `json:"lost"` // produced by the testers, never received: on UDP, the samples of lost datagrams
+	// LostInTransport is Lost under a name that says what it counts:
+	// samples lost on their way to the controller, not in Total (Lost is
+	// kept for the readers of earlier summaries).
+	LostInTransport int `json:"lost_in_transport"`
 	// UDP, when the samples came as datagrams, are the datagram counts
 	// behind Lost (absent on TCP).
 	UDP *UDPCounts `json:"udp,omitempty"`

@@ -76,7 +76,8 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 
 // runExperiment runs exp with o, prints the summary, says where the
 // report is, and checks the thresholds (writing a JUnit report to junit
-// unless it is ""): exit code 3 when one failed.
+// unless it is ""): exit code 3 when one failed, 1 when no call succeeded
+// (Summary.NoSuccess), whatever the thresholds say.
 func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options, uif *uiFlags, junit string) error {
 	if o.Dir == "" {
 		o.Dir = defaultRunDir(exp.Name)
@@ -108,7 +109,10 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		return err
 	}
 	status := "completed"
+	failed := s.NoSuccess()
 	switch {
+	case failed != "":
+		status = "failed (no call succeeded)"
 	case stopped:
 		status = "stopped by a threshold"
 	case ctx.Err() != nil:
@@ -116,11 +120,17 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
 	terr := checkThresholds(e, o.Dir, s, junit)
+	if failed != "" {
+		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
+	}
 	if runErr != nil && (terr == nil || errs.Code(terr) == errs.CodeRefused) {
 		return runErr // stopped by a threshold: that says more than "n failed"
 	}
 	return terr
 }
+
+// noSuccessHint is the hint of a run in which no call succeeded.
+const noSuccessHint = "every file of the run is written: summary.json errors_top and samples.parquet's error column say what the calls got"
 
 func defaultRunDir(name string) string {
 	return filepath.Join("runs", name+"-"+time.Now().UTC().Format("20060102T150405Z"))

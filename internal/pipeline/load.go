@@ -174,6 +174,9 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 		res.Summary.Incomplete, res.Summary.IncompleteReason = true, d.incomplete
 	}
 	countMalformed(&res.Summary, malformed)
+	if err := d.setErrorsTop(&res.Summary); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 

@@ -20,12 +20,19 @@ const (
 	// client busy). Its Start and End are when it was given up.
 	Dropped
 	// Lost is a datagram call (udp) whose reply never came within the
-	// timeout: the request or the reply was lost.
+	// timeout: the request or the reply was lost. Its name is "no_reply"
+	// (files written before say "lost", which ParseStatus still reads), so
+	// that it is not taken for a sample lost on its way to the controller
+	// (summary.json samples.lost_in_transport).
 	Lost
 	numStatus
 )
 
-var statusNames = [...]string{"ok", "failed", "timeout", "failed_to_start", "cancelled", "dropped", "lost"}
+var statusNames = [...]string{"ok", "failed", "timeout", "failed_to_start", "cancelled", "dropped", "no_reply"}
+
+// oldStatusNames are names files written by earlier versions use for a
+// class since renamed.
+var oldStatusNames = map[string]Status{"lost": Lost}
 
 // String returns the class name used in files and reports.
 func (s Status) String() string {
@@ -44,6 +51,9 @@ func ParseStatus(name string) (Status, error) {
 		if n == name {
 			return Status(i), nil
 		}
+	}
+	if st, ok := oldStatusNames[name]; ok {
+		return st, nil
 	}
 	return 0, fmt.Errorf("unknown status class %q", name)
 }
