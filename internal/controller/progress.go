@@ -65,16 +65,19 @@ func (c *controller) progressLine() string {
 	e := c.exp.Schedule
 	total := time.Duration(e.Testers-1)*e.TesterStartInterval.D() + e.TesterDuration.D()
 	c.mu.Lock()
-	active := 0
+	active, finishing := 0, 0
 	for _, s := range c.slots {
 		if s.state == running {
 			active++
+			if s.pastDuration(now.UnixNano(), e.TesterDuration.D()) {
+				finishing++
+			}
 		}
 	}
 	c.mu.Unlock()
 	el := now.Sub(c.started).Truncate(time.Second)
-	return fmt.Sprintf("[%v/%v] testers %d/%d active | calls ok %d failed %d | %.1f calls/s | rt %.1f ms",
-		el, total.Truncate(time.Second), active, e.Testers, ok, failed, tput, rt)
+	return fmt.Sprintf("%s testers %d/%d active | calls ok %d failed %d | %.1f calls/s | rt %.1f ms",
+		progressClock(el, total.Truncate(time.Second), finishing, c.exp.Client.Timeout.D()), active, e.Testers, ok, failed, tput, rt)
 }
 
 func isTerminal(w io.Writer) bool {
