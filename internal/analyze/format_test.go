@@ -27,7 +27,7 @@ func TestFormatSummary(t *testing.T) {
 		// A saturated service reports its knee.
 		{"saturated", saturated, []string{"saturated at load 8.1, 159.7 calls/s", "Throughput (calls/s)", "StdDev", "140.2", "Jain 0.999", "10 testers"}},
 		// A service that never saturated is starred.
-		{"not saturated", not, []string{"not saturated (*): highest load 5.0, 99.1 calls/s", "100 total, 95 ok, 3 failed, 1 lost"}},
+		{"not saturated", not, []string{"not saturated (*): highest load 5.0, 99.1 calls/s", "100 total = 95 ok + 3 failed; 1 lost in transport"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
