@@ -67,13 +67,15 @@ func TestRowSevenPerfectFit(t *testing.T) {
 }
 
 // TestNumericEdgeRuns runs the edges of what the analysis divides and
-// takes logarithms of: each exits 0 with a complete run directory, a
-// model.json or the report's reason for none, and only finite numbers.
+// takes logarithms of: each exits 0 (1 when no call succeeded) with a
+// complete run directory, a model.json or the report's reason for none,
+// and only finite numbers.
 func TestNumericEdgeRuns(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name, exp string
 		check     func(t *testing.T, out string)
+		code      int // the run's exit code: 1 when no call succeeded
 	}{
 		{"every call fails", `name: failing
 client:
@@ -88,7 +90,7 @@ schedule:
 			if s.Samples.OK != 0 || s.Samples.Failed == 0 {
 				t.Errorf("samples %+v, want none successful and some failed", s.Samples)
 			}
-		}},
+		}, 1},
 		// The quantum is 20 s, not 2 s: quanta count from the run's start,
 		// and on a busy machine the tester's 400 ms of calls began 1.6 s
 		// after it and fell into a second quantum (CI-like full e2e run).
@@ -105,7 +107,7 @@ analysis:
 			if rows := readCSV(t, filepath.Join(out, "quanta.csv"), "t_s").rows; len(rows) != 1 {
 				t.Errorf("%d quanta, want 1", len(rows))
 			}
-		}},
+		}, 0},
 		{"a single call", `name: single
 client:
   exec: [/bin/sleep, "0.1"]
@@ -117,12 +119,12 @@ schedule:
 			if s := readSummary(t, out); s.Samples.Total != 1 || s.Samples.OK != 1 {
 				t.Errorf("samples %+v, want a single successful call", s.Samples)
 			}
-		}},
+		}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			out := numRun(t, tt.exp)
+			out := numRunCode(t, tt.exp, tt.code)
 			tt.check(t, out)
 		})
 	}
@@ -134,10 +136,16 @@ schedule:
 // directory.
 func numRun(t *testing.T, exp string) string {
 	t.Helper()
+	return numRunCode(t, exp, 0)
+}
+
+// numRunCode is numRun for a run that exits with code.
+func numRunCode(t *testing.T, exp string, code int) string {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "run")
 	r := diperf(t, 2*time.Minute, "run", writeExperiment(t, exp), "--out", out)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\n%s", r.code, code, r.stderr)
 	}
 	checkRunDir(t, out)
 	if _, err := os.Stat(filepath.Join(out, "model.json")); err != nil {

@@ -83,6 +83,10 @@ func TestBadExperimentFileExits2(t *testing.T) {
 	}
 }
 
+// TestMissingClientGivesFailedToStart runs a client that does not exist:
+// every call is failed_to_start, the testers do not fail, and the run
+// fails (exit 1) saying so, with the error every call got, on stderr, in
+// the summary table and in summary.json's errors_top.
 func TestMissingClientGivesFailedToStart(t *testing.T) {
 	t.Parallel()
 	exp := writeExperiment(t, `name: missing
@@ -96,12 +100,17 @@ schedule:
 `)
 	out := filepath.Join(t.TempDir(), "run")
 	r := diperf(t, time.Minute, "run", exp, "--out", out)
-	if r.code != 0 || !strings.Contains(r.stdout, "run completed") {
-		t.Fatalf("exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
-	}
 	s := readSummary(t, out)
+	why := "failed_to_start " + itoa(s.Samples.Total) + ` × 'fork/exec /nonexistent/client: no such file or directory'`
+	if r.code != 1 || !strings.Contains(r.stdout, "run failed (no call succeeded)") || !strings.Contains(r.stdout, "errors         "+why) ||
+		!strings.Contains(r.stderr, "diperf run: every call failed: "+why) {
+		t.Fatalf("exit %d, want 1 and %q said\nstdout %s\nstderr %s", r.code, why, r.stdout, r.stderr)
+	}
 	if s.Samples.Total < 10 || s.Samples.OK != 0 || s.Errors["failed_to_start"] != s.Samples.Total {
 		t.Errorf("want only failed_to_start samples, got %+v errors %v", s.Samples, s.Errors)
+	}
+	if len(s.ErrorsTop) != 1 || s.ErrorsTop[0].Class != "failed_to_start" || !strings.Contains(s.ErrorsTop[0].Message, "/nonexistent/client") {
+		t.Errorf("errors_top %+v, want failed_to_start with its message", s.ErrorsTop)
 	}
 	if s.Testers.Failed != 0 {
 		t.Errorf("a client that cannot start must not fail its tester: %+v", s.Testers)
@@ -123,8 +132,8 @@ schedule:
   client_interval: 0s
 `)
 	out := filepath.Join(t.TempDir(), "run")
-	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 0 {
-		t.Fatalf("exit %d\nstderr %s", r.code, r.stderr)
+	if r := diperf(t, time.Minute, "run", exp, "--out", out); r.code != 1 {
+		t.Fatalf("exit %d, want 1 (no call succeeded)\nstderr %s", r.code, r.stderr)
 	}
 	// Per tester in 2 s: waits of 10, 20, …, 640 ms, then 1 s: 8 or 9 calls.
 	s := readSummary(t, out)
