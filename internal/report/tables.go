@@ -51,7 +51,7 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 		{"Peak window", num(s.Peak.StartS) + " – " + num(s.Peak.EndS) + " s, " + itoa(s.Peak.Testers) + " testers"},
 		{"Jain fairness (peak window)", num(s.Fairness.Jain)},
 		{"Clock", clockFact(s.Clock)},
-		{"Errors by class", errorClasses(s.Errors)},
+		{"Errors by class", errorClasses(s.Errors, s.ErrorsTop)},
 	}
 	if o := s.Open; o != nil {
 		fs = append(fs, fact{"Open model", "offered " + num(o.OfferedPS) + " calls/s · achieved " + num(o.AchievedPS) +
@@ -77,8 +77,13 @@ func saturation(s analyze.Saturation) (string, []string) {
 	return v + " *", []string{"* service never saturated: the highest load reached and the throughput there."}
 }
 
-// errorClasses lists the error counts by class name, in name order.
-func errorClasses(errs map[string]int) string {
+// errorClasses lists the error counts by class name, in name order; or,
+// when the summary has them, the classes of top, the largest first, each
+// with its message.
+func errorClasses(errs map[string]int, top []analyze.ErrorClass) string {
+	if len(top) > 0 {
+		return errorsTop(top)
+	}
 	if len(errs) == 0 {
 		return "none"
 	}
