@@ -110,13 +110,15 @@ func (s *Summary) NoSuccess() string {
 	return what + ": " + errorsText(s.topErrors(), "; ")
 }
 
-// errorsText lists classes as "class N × 'message'", joined by sep.
+// errorsText lists classes as "class N × 'message'", joined by sep; the
+// class and message made fit for one line again (a summary.json may have
+// been edited since it was written).
 func errorsText(classes []ErrorClass, sep string) string {
 	parts := make([]string, len(classes))
 	for i, e := range classes {
-		parts[i] = fmt.Sprintf("%s %d", e.Class, e.Count)
-		if e.Message != "" {
-			parts[i] += " × '" + e.Message + "'"
+		parts[i] = fmt.Sprintf("%s %d", ErrorText(e.Class), e.Count)
+		if m := ErrorText(e.Message); m != "" {
+			parts[i] += " × '" + m + "'"
 		}
 	}
 	return strings.Join(parts, sep)

@@ -123,3 +123,16 @@ func TestNoSuccess(t *testing.T) {
 		t.Errorf("a run with successes: NoSuccess = %q, want nothing", got)
 	}
 }
+
+// TestErrorsTopFromFile checks that a summary read back from a
+// summary.json edited since it was written prints its messages as one
+// clean line too.
+func TestErrorsTopFromFile(t *testing.T) {
+	t.Parallel()
+	s := &Summary{Samples: SampleCounts{Total: 1, Failed: 1}, Errors: map[string]int{"failed": 1},
+		ErrorsTop: []ErrorClass{{Class: "failed\x1b[2J", Count: 1, Message: "bad\n\x1b]0;title\x07" + strings.Repeat("y", 500)}}}
+	got := s.NoSuccess()
+	if strings.ContainsAny(got, "\x1b\x07\n") || len(got) > 200 {
+		t.Errorf("NoSuccess = %q: want one clean line", got)
+	}
+}
