@@ -178,4 +178,3 @@ func (r *Run) Now() time.Time {
 	}
 	return r.now()
 }
-
