@@ -9,6 +9,9 @@
 //
 //	(a) offered load, response time and throughput over time, with moving
 //	    averages and polynomial approximations;
+//	(a2) when the run directory holds health.csv, directly under (a): the
+//	    testers' health per second (highest tester CPU, busiest host,
+//	    largest schedule lag), the tester-bound quanta shaded;
 //	(b) service utilization and fairness per tester;
 //	(c) average aggregate load per tester, bubble area = calls completed;
 //	(d) response time against network latency per tester, same bubbles;
