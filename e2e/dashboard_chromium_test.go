@@ -216,8 +216,8 @@ func dashCadence(t *testing.T, ctx context.Context, n int) []seen {
 			t.Errorf("chart %s's x scale ended at %v, then at %v %d s later", k, x, last.LastX[k], n)
 		}
 	}
-	if len(first.LastX) != 3 {
-		t.Errorf("the page has charts %v, want 3", first.LastX)
+	if len(first.LastX) != 4 {
+		t.Errorf("the page has charts %v, want 4", first.LastX)
 	}
 	return shown
 }

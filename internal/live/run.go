@@ -178,10 +178,3 @@ func (r *Run) Now() time.Time {
 	}
 	return r.now()
 }
-
-// Health records one tester's self-health for one second (sample.Health,
-// its T global Unix seconds): the second's tester figures (Second) and the
-// tester's row of the dashboard. Not yet drawn (issue 22 row 1).
-func (r *Run) Health(h sample.Health) {
-	_ = h
-}

@@ -21,6 +21,11 @@ type Second struct {
 	HostBusyPct  float64 `json:"host_busy_pct"`
 	LagMaxMs     float64 `json:"lag_max_ms"`
 	FDs          int     `json:"fds"`
+	// HealthN counts the testers' reports folded into the second, HostN
+	// those of them that showed their host's busy share: where they are
+	// 0, the figures above are unknown, not 0.
+	HealthN int `json:"health_n,omitempty"`
+	HostN   int `json:"host_n,omitempty"`
 
 	rtSum float64 // Σ response times, ms
 }
@@ -51,8 +56,23 @@ type Tester struct {
 	ChangedNs  int64   `json:"changed_ns"` // when its state last changed
 	Received   uint64  `json:"received"`
 	Produced   uint64  `json:"produced"`
+	// Health is its latest self-health report (Run.Health); nil until
+	// it sends one.
+	Health *TesterHealth `json:"health,omitempty"`
 
 	rtSum float64
+}
+
+// TesterHealth is one tester's self-health over its latest reported
+// second (sample.Health); a figure the tester could not measure is null.
+type TesterHealth struct {
+	T           int64    `json:"t"`             // the second, Unix s
+	CPUPct      *float64 `json:"cpu_pct"`       // its process tree's CPU, % of the CPU it may use
+	HostBusyPct *float64 `json:"host_busy_pct"` // its host's busy share, %
+	LagMaxMs    *float64 `json:"lag_max_ms"`    // the latest start behind schedule, ms
+	Starts      int      `json:"starts"`        // calls started in the second
+	FDs         int      `json:"fds"`           // open descriptors
+	FDLimit     int      `json:"fd_limit"`      // its descriptor limit
 }
 
 // ErrorClass is the count of one class of failed calls and its latest

@@ -17,6 +17,7 @@ type figure struct {
 	Caption string
 	File    string
 	Spec    template.JS // a webui.ChartSpec's JSON, '<' '>' '&' escaped; empty: SVG only
+	Note    string      // a sentence shown under the figure (e.g. that tester health was not recorded)
 }
 
 // newFigure renders c with its caption.
@@ -26,10 +27,15 @@ func newFigure(c *chart, caption string) figure {
 
 // figures renders the graphs (a) to (g) with their captions, (h) in an
 // open-model run, (i) in a run whose clients reported extras and (j) in a
-// run whose tester hosts the sensor mesh measured.
-func figures(r *analyze.Result, m *model.Model) []figure {
-	fs := []figure{
-		interactive(newFigure(timelineChart(r), timelineCaption(r)), timelineSpec(r)),
+// run whose tester hosts the sensor mesh measured; h, the testers' health
+// (nil: unknown), is drawn directly under (a), or noted there as absent.
+func figures(r *analyze.Result, m *model.Model, h *healthView) []figure {
+	a := interactive(newFigure(timelineChart(r), timelineCaption(r)), timelineSpec(r))
+	if h != nil {
+		a.Note = h.note
+	}
+	fs := append([]figure{a}, healthFigures(r, h)...)
+	fs = append(fs, []figure{
 		newFigure(testersChart(r), testersCaption(r)),
 		newFigure(loadBubblesChart(r), "Figure c. Per tester, in start order: the average aggregate offered "+
 			"load (calls in flight, all testers together) while it ran; the area of each bubble is proportional to "+
@@ -45,7 +51,7 @@ func figures(r *analyze.Result, m *model.Model) []figure {
 			"before (90%, 99%, 99.9%, …), so the slowest calls are as visible as the median."+openRTNote(r)),
 			percentileSpec(r)),
 		interactive(newFigure(clockChart(r), clockCaption(r)), clockSpec(r)),
-	}
+	}...)
 	if isOpen(r) {
 		fs = append(fs, interactive(newFigure(openRateChart(r), openRateCaption(r)), openRateSpec(r)))
 	}

@@ -11,12 +11,14 @@ import (
 
 // WriteFile writes the report page for r (and m, the model fitted to it,
 // nil when there is none) to dir's report.html, and each graph beside it
-// (rundir.GraphFile), each through the run directory's atomic writer.
+// (rundir.GraphFile), each through the run directory's atomic writer. The
+// testers' health (dir's health.csv) is drawn under graph (a); without
+// it, the page says it was not recorded.
 func WriteFile(dir string, r *analyze.Result, m *model.Model) error {
 	if r == nil {
 		return errNilResult
 	}
-	p := buildPage(r, m)
+	p := buildPage(r, m, readHealth(dir, r))
 	for _, f := range p.Figures {
 		svg := standalone(string(f.SVG))
 		if err := rundir.WriteFile(dir, f.File, func(w io.Writer) error {

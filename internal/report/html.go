@@ -9,6 +9,9 @@
 //
 //	(a) offered load, response time and throughput over time, with moving
 //	    averages and polynomial approximations;
+//	(a2) when the run directory holds health.csv, directly under (a): the
+//	    testers' health per second (highest tester CPU, busiest host,
+//	    largest schedule lag), the tester-bound quanta shaded;
 //	(b) service utilization and fairness per tester;
 //	(c) average aggregate load per tester, bubble area = calls completed;
 //	(d) response time against network latency per tester, same bubbles;
@@ -51,12 +54,13 @@ type page struct {
 var errNilResult = errors.New("report: nil result")
 
 // Render writes the report page for r to w; m is the model fitted to r,
-// nil when there is none.
+// nil when there is none. It draws r alone, as the report of a run that
+// recorded no tester health (WriteFile draws that of its directory).
 func Render(w io.Writer, r *analyze.Result, m *model.Model) error {
 	if r == nil {
 		return errNilResult
 	}
-	return buildPage(r, m).write(w)
+	return buildPage(r, m, noHealth()).write(w)
 }
 
 // write renders the page to w.
@@ -71,12 +75,13 @@ func (p *page) write(w io.Writer) error {
 	return nil
 }
 
-// buildPage gathers everything the template shows.
-func buildPage(r *analyze.Result, m *model.Model) *page {
+// buildPage gathers everything the template shows; h is the testers'
+// health from the run directory (nil: none drawn, nothing said).
+func buildPage(r *analyze.Result, m *model.Model, h *healthView) *page {
 	p := &page{Name: r.Name}
 	p.Stats = statRows(&r.Summary)
 	p.Facts, p.Footnotes = facts(&r.Summary)
-	p.Figures = figures(r, m)
+	p.Figures = figures(r, m, h)
 	for _, f := range p.Figures {
 		p.Interactive = p.Interactive || f.Spec != ""
 	}

@@ -65,7 +65,8 @@ figure:not(.dp-live) .dp-hint{display:none}
 <p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series. The caption describes the figure drawn in the linked SVG file, which this page also shows when scripts are off.</p>
 {{end}}<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
 </figure>
-{{end}}
+{{with .Note}}<p class="note">{{.}}</p>
+{{end}}{{end}}
 <h2>Testers</h2>
 {{if .Testers}}<div class="wide"><table class="testers">
 <tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>max |offset| (ms)</th><th>RTT (ms)</th><th>max bound (ms)</th><th>start skew (ms)</th><th class="l"></th></tr>

@@ -23,6 +23,11 @@
       { label: "throughput", unit: "calls/s", axis: "left" },
       { label: "offered load", unit: "calls in flight", axis: "right" },
     ]),
+    health: spec("live-health", "Tester health: the highest of the testers each second", [
+      { label: "tester CPU, highest", unit: "%", axis: "left", color: "#9467bd" },
+      { label: "host CPU busy, highest", unit: "%", axis: "left", color: "#8c564b" },
+      { label: "schedule lag, largest", unit: "ms", axis: "right", color: "#e377c2" },
+    ]),
     rt: spec("live-rt", "Response time", [
       { label: "p50", unit: "ms", axis: "left" }, { label: "p90", unit: "ms", axis: "left" },
       { label: "p99", unit: "ms", axis: "left" }, { label: "mean", unit: "ms", axis: "left", dash: true },
@@ -48,6 +53,8 @@
     const fill = (sp, cols) => { sp.x = x; sp.series.forEach((s, i) => { s.values = cols[i]; }); return sp; };
     return {
       load: fill(specs.load, [col((s) => s.ok), col((s) => s.load)]),
+      health: fill(specs.health, [col((s) => (s.health_n ? s.tester_cpu_pct : null)),
+        col((s) => (s.host_n ? s.host_busy_pct : null)), col((s) => (s.health_n ? s.lag_max_ms : null))]),
       rt: fill(specs.rt, [rt("p50_ms"), rt("p90_ms"), rt("p99_ms"), rt("mean_ms")]),
       err: fill(specs.err, [col((s) => s.failed), col((s) => s.active)]),
     };
@@ -84,6 +91,13 @@
     if (cls) td.className = cls;
     tr.appendChild(td);
   }
+  // healthCells adds a tester's latest self-health: CPU %, schedule lag
+  // (ms), open descriptors over its limit ("–" where it sent none).
+  function healthCells(tr, h) {
+    cell(tr, h ? fmt(h.cpu_pct) : "–", "health cpu");
+    cell(tr, h ? fmt(h.lag_max_ms) : "–", "health lag");
+    cell(tr, h ? h.fds + " / " + h.fd_limit : "–", "health fds");
+  }
   function testers(snap) {
     const body = document.querySelector("#testers tbody");
     const rows = document.createDocumentFragment();
@@ -96,6 +110,7 @@
       cell(tr, t.ok); cell(tr, t.failed); cell(tr, t.ok ? fmt(t.mean_ms) : "–");
       cell(tr, t.syncs ? fmt(t.offset_ms) : "–"); cell(tr, t.syncs ? fmt(t.bound_ms) : "–");
       cell(tr, t.last_seen_ns ? ((now - t.last_seen_ns) / 1e9).toFixed(1) : "–");
+      healthCells(tr, t.health);
       cell(tr, t.detail || "", "detail");
       rows.appendChild(tr);
     }
