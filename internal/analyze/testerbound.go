@@ -1,0 +1,133 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+)
+
+// When the testers limit the load (docs/design/018-tester-health.md).
+//
+// A tester is starved in a quantum when its own health over the quantum
+// (health.csv, placed on the quanta as healthq.go says) shows that it
+// could not generate the load it was asked for, for any of these reasons:
+//
+//   - its CPU: its process tree used ≥ starvedCPUPct of the CPU it may
+//     use (its affinity cores, capped by a cgroup quota): it had no CPU
+//     left to start, time and record more calls;
+//   - its host's CPU: the CPUs it may run on were ≥ starvedBusyPct busy,
+//     or ≥ starvedStealPct stolen by the hypervisor: its calls waited for
+//     a CPU, whoever used it (a tester pinned with taskset onto a core that
+//     another process keeps busy gets half the core and shows only ~50% of
+//     its own CPU, but its host CPU is 100% busy);
+//   - its schedule: its calls started late. Late time is dead time of a
+//     client loop (closed model: the loop waits neither for the service
+//     nor its think time; open model: calls fire after their instant), so
+//     the share of the loop's time lost is Σ lag / (clients × the
+//     quantum), that is L / (R + Z + L) for a closed loop of response time
+//     R, think time Z and lag L. The tester is starved when that share is
+//     ≥ starvedLateShare and the mean lag is ≥ starvedLagMs (below that,
+//     lag is the ordinary cost of a call loop, not starvation);
+//   - its descriptors: ≥ starvedFDShare of its limit were open: the next
+//     connection may fail or wait.
+//
+// A saturated service queues the calls at the server: response times grow
+// while the testers wait idle, so their CPU stays low, their host idle and
+// their schedule on time, and none of them is starved.
+//
+// The quantum is tester-bound when the starved testers were asked for at
+// least boundShare of its load. Every active tester of a run is asked for
+// the same load (the same schedule and clients), so that share is starved
+// testers / active testers (Quantum.Active, or the testers that reported
+// health in the quantum if more). It is taken from the load asked, not the
+// load carried, because a starved tester carries less than it was asked
+// for, and its calls' times include its own delays: the share it carried
+// understates what it took away. One starved tester of five (20%) leaves
+// the quantum to the service; two of five (40%) do not. A tester that
+// reported no health in the quantum counts as not starved.
+//
+// Quantum.TesterBound says why, one part per reason found, with the worst
+// figure among the starved testers and which they were (by index, up to
+// three; else how many of the active): "tester CPU 97% (tester 2)", "host
+// CPU busy 100% (tester 0, 1)", "schedule late by 180 ms (3 of 5
+// testers)", "descriptors 1019/1024 (tester 4)", parts joined by "; ".
+
+// Tester-bound thresholds, see above.
+const (
+	starvedCPUPct    = 90   // % of the CPU the tester may use
+	starvedBusyPct   = 95   // % busy of the host CPUs it may run on
+	starvedStealPct  = 10   // % stolen of the host CPUs it may run on
+	starvedLateShare = 0.1  // share of a client loop's time lost to lag
+	starvedLagMs     = 2    // mean lag, ms, below which lag is no starvation
+	starvedFDShare   = 0.95 // share of the descriptor limit open
+	boundShare       = 0.25 // share of the quantum's load asked of starved testers
+	boundListMax     = 3    // testers named in a reason; more are counted
+)
+
+// starvation is why one tester was starved in a quantum, by reason.
+type starvation struct {
+	cpu, busy, steal, lagMs float64 // NaN: not a reason
+	fds, fdLimit            int     // fdLimit 0: not a reason
+}
+
+// starved returns why t was starved over a quantum of qs seconds with cpt
+// clients per tester, and whether it was.
+func (t *testerHealth) starved(qs float64, cpt int) (starvation, bool) {
+	nan := math.NaN()
+	s := starvation{cpu: nan, busy: nan, steal: nan, lagMs: nan}
+	if c := mean(t.cpu, t.cpuW); c >= starvedCPUPct {
+		s.cpu = c
+	}
+	if b := mean(t.busy, t.busyW); b >= starvedBusyPct {
+		s.busy = b
+	}
+	if st := mean(t.steal, t.stW); st >= starvedStealPct {
+		s.steal = st
+	}
+	if t.hasLag && t.starts > 0 && t.w > 0 {
+		lag, share := t.late/t.starts, t.late/(msPerS*float64(max(cpt, 1))*t.w)
+		if lag >= starvedLagMs && share >= starvedLateShare {
+			s.lagMs = lag
+		}
+	}
+	if t.fdLimit > 0 && float64(t.fds) >= starvedFDShare*float64(t.fdLimit) {
+		s.fds, s.fdLimit = t.fds, t.fdLimit
+	}
+	return s, !math.IsNaN(s.cpu) || !math.IsNaN(s.busy) || !math.IsNaN(s.steal) || !math.IsNaN(s.lagMs) || s.fdLimit > 0
+}
+
+// markTesterBound sets TesterBound on every quantum of qs (qsec seconds
+// each) that hg shows tester-bound, and returns how many quanta had any
+// tester's health and how many were tester-bound.
+func markTesterBound(qs []Quantum, hg healthGrid, qsec float64, cpt int) (known, bound int) {
+	for i := range qs {
+		if i >= len(hg.q) || len(hg.q[i]) == 0 {
+			continue
+		}
+		known++
+		if qs[i].TesterBound = boundReason(hg.q[i], max(qs[i].Active, len(hg.q[i])), qsec, cpt); qs[i].TesterBound != "" {
+			bound++
+		}
+	}
+	return known, bound
+}
+
+// boundReason is why the testers of one quantum (by index, active of them
+// active) limited its load; "" when they did not.
+func boundReason(testers map[int]*testerHealth, active int, qsec float64, cpt int) string {
+	idx := make([]int, 0, len(testers))
+	for i := range testers {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	var starved []int
+	var why []starvation
+	for _, i := range idx {
+		if s, ok := testers[i].starved(qsec, cpt); ok {
+			starved, why = append(starved, i), append(why, s)
+		}
+	}
+	if len(starved) == 0 || float64(len(starved)) < boundShare*float64(active) {
+		return ""
+	}
+	return reasonText(starved, why, active)
+}
