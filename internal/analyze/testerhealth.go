@@ -36,8 +36,8 @@ func (th *TesterHealth) addRow(h sample.Health) {
 	th.FDs = max(th.FDs, h.FDs)
 }
 
-// merge takes o's figures into th's highest.
-func (th *TesterHealth) merge(o TesterHealth) {
+// Merge takes o's figures into th's highest.
+func (th *TesterHealth) Merge(o TesterHealth) {
 	if !o.Known {
 		return
 	}
@@ -69,7 +69,7 @@ func maxKnown(a, b float64) float64 {
 func (r *Result) TesterHealth(from, to int) TesterHealth {
 	var th TesterHealth
 	for i := max(from, 0); i < min(to, len(r.health)); i++ {
-		th.merge(r.health[i])
+		th.Merge(r.health[i])
 	}
 	return th
 }
@@ -80,7 +80,7 @@ func quantaHealth(hg healthGrid) []TesterHealth {
 	out := make([]TesterHealth, len(hg.q))
 	for i, ts := range hg.q {
 		for _, t := range ts {
-			out[i].merge(t.peak)
+			out[i].Merge(t.peak)
 		}
 	}
 	return out
