@@ -14,11 +14,15 @@ import (
 //   - its CPU: its process tree used ≥ starvedCPUPct of the CPU it may
 //     use (its affinity cores, capped by a cgroup quota): it had no CPU
 //     left to start, time and record more calls;
-//   - its host's CPU: the CPUs it may run on were ≥ starvedBusyPct busy,
-//     or ≥ starvedStealPct stolen by the hypervisor: its calls waited for
-//     a CPU, whoever used it (a tester pinned with taskset onto a core that
-//     another process keeps busy gets half the core and shows only ~50% of
-//     its own CPU, but its host CPU is 100% busy);
+//   - its host's CPU: the CPUs it may run on were ≥ starvedBusyPct busy
+//     while it used ≥ starvedBusyCPUPct of its own CPU (or its CPU is
+//     unknown), or ≥ starvedStealPct stolen by the hypervisor: its calls
+//     waited for a CPU, whoever held it. A tester pinned with taskset onto
+//     a core that another process keeps busy gets half the core and shows
+//     only ~50% of its own CPU, but its host CPU 100% busy. A tester that
+//     needs little CPU (below starvedBusyCPUPct) is served at once on a
+//     busy host, the kernel favouring tasks that wake from sleep; if it is
+//     not, its schedule's lag says so (below);
 //   - its schedule: its calls started late. Late time is dead time of a
 //     client loop (closed model: the loop waits neither for the service
 //     nor its think time; open model: calls fire after their instant), so
@@ -53,14 +57,15 @@ import (
 
 // Tester-bound thresholds, see above.
 const (
-	starvedCPUPct    = 90   // % of the CPU the tester may use
-	starvedBusyPct   = 95   // % busy of the host CPUs it may run on
-	starvedStealPct  = 10   // % stolen of the host CPUs it may run on
-	starvedLateShare = 0.1  // share of a client loop's time lost to lag
-	starvedLagMs     = 2    // mean lag, ms, below which lag is no starvation
-	starvedFDShare   = 0.95 // share of the descriptor limit open
-	boundShare       = 0.25 // share of the quantum's load asked of starved testers
-	boundListMax     = 3    // testers named in a reason; more are counted
+	starvedCPUPct     = 90   // % of the CPU the tester may use
+	starvedBusyPct    = 95   // % busy of the host CPUs it may run on
+	starvedBusyCPUPct = 25   // % of its own CPU it used, for a busy host to starve it
+	starvedStealPct   = 10   // % stolen of the host CPUs it may run on
+	starvedLateShare  = 0.1  // share of a client loop's time lost to lag
+	starvedLagMs      = 2    // mean lag, ms, below which lag is no starvation
+	starvedFDShare    = 0.95 // share of the descriptor limit open
+	boundShare        = 0.25 // share of the quantum's load asked of starved testers
+	boundListMax      = 3    // testers named in a reason; more are counted
 )
 
 // starvation is why one tester was starved in a quantum, by reason.
@@ -74,10 +79,11 @@ type starvation struct {
 func (t *testerHealth) starved(qs float64, cpt int) (starvation, bool) {
 	nan := math.NaN()
 	s := starvation{cpu: nan, busy: nan, steal: nan, lagMs: nan}
-	if c := mean(t.cpu, t.cpuW); c >= starvedCPUPct {
+	c := mean(t.cpu, t.cpuW)
+	if c >= starvedCPUPct {
 		s.cpu = c
 	}
-	if b := mean(t.busy, t.busyW); b >= starvedBusyPct {
+	if b := mean(t.busy, t.busyW); b >= starvedBusyPct && (math.IsNaN(c) || c >= starvedBusyCPUPct) {
 		s.busy = b
 	}
 	if st := mean(t.steal, t.stW); st >= starvedStealPct {

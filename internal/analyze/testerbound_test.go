@@ -126,8 +126,11 @@ func TestTesterBoundMinority(t *testing.T) {
 // loses 180 / 280 of its loop's time: tester-bound. A tester of a fast
 // service 1 ms late on each of its 500 calls a second loses half its
 // loop to lag, but 1 ms is the ordinary cost of a call loop (below
-// starvedLagMs): not tester-bound. Steal and descriptors name theirs.
-func TestTesterBoundLag(t *testing.T) {
+// starvedLagMs): not tester-bound. A busy host starves a tester that
+// uses its CPU (or whose CPU is unknown), not one that needs 5% of it and
+// starts its calls on time (as beside a CPU-bound service on its host).
+// Steal and descriptors name theirs.
+func TestTesterBoundReasons(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name string
@@ -137,6 +140,9 @@ func TestTesterBoundLag(t *testing.T) {
 		{"late", func(h *sample.Health) { h.LagMeanMs, h.LagMaxMs, h.Starts = 180, 300, 4 }, "schedule late by 180 ms (tester 0)"},
 		{"fast loop", func(h *sample.Health) { h.LagMeanMs, h.LagMaxMs, h.Starts = 1, 3, 500 }, ""},
 		{"steal", func(h *sample.Health) { h.HostStealPct = 25 }, "host CPU steal 25% (tester 0)"},
+		{"busy host, idle tester", func(h *sample.Health) { h.HostBusyPct = 100 }, ""},
+		{"busy host, busy tester", func(h *sample.Health) { h.HostBusyPct, h.CPUPct = 99, 30 }, "host CPU busy 99% (tester 0)"},
+		{"busy host, CPU unknown", func(h *sample.Health) { h.HostBusyPct, h.CPUPct = 100, math.NaN() }, "host CPU busy 100% (tester 0)"},
 		{"descriptors", func(h *sample.Health) { h.FDs, h.FDLimit = 1019, 1024 }, "descriptors 1019/1024 (tester 0)"},
 		{"no figures", func(h *sample.Health) {
 			*h = sample.Health{CPUPct: math.NaN(), CPUCores: math.NaN(), HostBusyPct: math.NaN(), HostStealPct: math.NaN(),
