@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/diperf/diperf/internal/sample"
 )
@@ -34,7 +36,6 @@ type testerHealth struct {
 	cpuW, busyW, stW  float64 // Σ overlap of the rows with that figure
 	late              float64 // Σ lag mean·starts·overlap, ms·calls
 	starts            float64 // Σ starts·overlap
-	lagMax            float64 // largest lag, ms
 	fds, fdLimit      int     // most descriptors, and the limit of that row
 	hasLag, hasFDInfo bool
 	peak              TesterHealth // the highest figures of its rows
@@ -50,9 +51,6 @@ func (t *testerHealth) add(h sample.Health, ov float64) {
 		t.late += h.LagMeanMs * float64(h.Starts) * ov
 		t.starts += float64(h.Starts) * ov
 		t.hasLag = true
-	}
-	if !math.IsNaN(h.LagMaxMs) && h.Starts > 0 {
-		t.lagMax = max(t.lagMax, h.LagMaxMs)
 	}
 	if h.FDs > t.fds || !t.hasFDInfo {
 		t.fds, t.fdLimit, t.hasFDInfo = h.FDs, h.FDLimit, true
@@ -83,7 +81,7 @@ func mean(sum, w float64) float64 {
 // ns) is impossible; "" when it is not.
 func healthRefusal(h sample.Health, start, end int64) string {
 	switch { // in seconds: T may be anything, T·1e9 may overflow
-	case h.T+1 < (start-healthSlackNs)/1e9 || h.T > (end+healthSlackNs)/1e9:
+	case h.T < 0 || h.T > math.MaxInt64/int64(1e9)-2 || h.T+1 < (start-healthSlackNs)/1e9 || h.T > (end+healthSlackNs)/1e9:
 		return fmt.Sprintf("tester %d: second %d outside its lifetime", h.Slot, h.T)
 	case outside(h.CPUPct, 0, healthMaxCPUPct) || outside(h.CPUCores, 0, math.MaxFloat64):
 		return fmt.Sprintf("tester %d: CPU %v%% of %v cores", h.Slot, h.CPUPct, h.CPUCores)
@@ -104,72 +102,78 @@ func outside(v, lo, hi float64) bool {
 	return !math.IsNaN(v) && (v < lo || v > hi || math.IsInf(v, 0))
 }
 
-// healthGrid places the health rows of the testers on the quanta of g.
-type healthGrid struct {
-	q       []map[int]*testerHealth // per quantum, by tester index
-	refused int                     // rows refused as impossible or repeated
-	reason  string                  // why the first was
+// healthRows are the health rows of a run the analysis accepted, in
+// time order, with what it refused.
+type healthRows struct {
+	rows    []sample.Health // by second, then tester
+	refused int             // rows refused as impossible or repeated
+	reason  string          // why the first was
 }
 
-// placeHealth places rows on the n quanta of qn ns from origin, refusing
-// those of unknown testers, repeated, or impossible (healthRefusal).
-func placeHealth(rows []sample.Health, testers []Tester, origin, qn int64, n int) healthGrid {
-	hg := healthGrid{q: make([]map[int]*testerHealth, n)}
+// acceptHealth returns the rows no tester of testers can have measured
+// (an unknown tester, healthRefusal, a second repeated) refused and
+// counted, the others sorted by second and tester.
+func acceptHealth(rows []sample.Health, testers []Tester) healthRows {
+	var hr healthRows
+	refuse := func(why string) {
+		if hr.refused++; hr.reason == "" {
+			hr.reason = why
+		}
+	}
 	life := map[int]Tester{}
 	for _, t := range testers {
 		life[t.Index] = t
 	}
-	seen := map[[2]int64]bool{}
 	for _, h := range rows {
 		t, ok := life[h.Slot]
-		why := ""
 		switch {
 		case !ok:
-			why = fmt.Sprintf("tester %d: not a tester of the run", h.Slot)
-		case seen[[2]int64{int64(h.Slot), h.T}]:
-			why = fmt.Sprintf("tester %d: second %d repeated", h.Slot, h.T)
+			refuse(fmt.Sprintf("tester %d: not a tester of the run", h.Slot))
+		case healthRefusal(h, t.Start, t.End) != "":
+			refuse(healthRefusal(h, t.Start, t.End))
 		default:
-			why = healthRefusal(h, t.Start, t.End)
+			hr.rows = append(hr.rows, h)
 		}
-		if why != "" {
-			if hg.refused++; hg.reason == "" {
-				hg.reason = why
+	}
+	slices.SortStableFunc(hr.rows, func(a, b sample.Health) int {
+		return cmp.Or(cmp.Compare(a.T, b.T), cmp.Compare(a.Slot, b.Slot))
+	})
+	hr.rows = slices.CompactFunc(hr.rows, func(a, b sample.Health) bool {
+		if a.T == b.T && a.Slot == b.Slot {
+			refuse(fmt.Sprintf("tester %d: second %d repeated", b.Slot, b.T))
+			return true
+		}
+		return false
+	})
+	return hr
+}
+
+// eachQuantum calls fn with every one of the n quanta of qn ns from
+// origin that some row of hr overlaps, and its testers' health there (by
+// tester index; fn must not keep the map).
+func (hr *healthRows) eachQuantum(origin, qn int64, n int, fn func(i int, testers map[int]*testerHealth)) {
+	m := map[int]*testerHealth{}
+	lo, hi := 0, 0
+	for i := range int64(n) {
+		qs, qe := origin+i*qn, origin+(i+1)*qn
+		for hi < len(hr.rows) && hr.rows[hi].T*1e9 < qe {
+			hi++ // rows that start before the quantum ends
+		}
+		for lo < hi && hr.rows[lo].T*1e9+1e9 <= qs {
+			lo++ // rows that end before it starts
+		}
+		if lo == hi {
+			continue
+		}
+		clear(m)
+		for _, h := range hr.rows[lo:hi] {
+			th := m[h.Slot]
+			if th == nil {
+				th = &testerHealth{}
+				m[h.Slot] = th
 			}
-			continue
+			th.add(h, float64(min(qe, h.T*1e9+1e9)-max(qs, h.T*1e9))/1e9)
 		}
-		seen[[2]int64{int64(h.Slot), h.T}] = true
-		hg.place(h, origin, qn)
+		fn(int(i), m)
 	}
-	return hg
-}
-
-// place adds row h to every quantum it overlaps.
-func (hg *healthGrid) place(h sample.Health, origin, qn int64) {
-	s := h.T*1e9 - origin
-	e := s + 1e9
-	first, last := max(floorDiv(s, qn), 0), min(floorDiv(e-1, qn), int64(len(hg.q))-1)
-	for i := first; i <= last; i++ {
-		ov := float64(min(e, (i+1)*qn)-max(s, i*qn)) / 1e9
-		if ov <= 0 {
-			continue
-		}
-		if hg.q[i] == nil {
-			hg.q[i] = map[int]*testerHealth{}
-		}
-		th := hg.q[i][h.Slot]
-		if th == nil {
-			th = &testerHealth{}
-			hg.q[i][h.Slot] = th
-		}
-		th.add(h, ov)
-	}
-}
-
-// floorDiv is a/b rounded toward −∞ (b > 0).
-func floorDiv(a, b int64) int64 {
-	d := a / b
-	if a%b != 0 && a < 0 {
-		d--
-	}
-	return d
 }

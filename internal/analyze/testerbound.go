@@ -3,6 +3,8 @@ package analyze
 import (
 	"math"
 	"slices"
+
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // When the testers limit the load (docs/design/018-tester-health.md).
@@ -101,20 +103,30 @@ func (t *testerHealth) starved(qs float64, cpt int) (starvation, bool) {
 	return s, !math.IsNaN(s.cpu) || !math.IsNaN(s.busy) || !math.IsNaN(s.steal) || !math.IsNaN(s.lagMs) || s.fdLimit > 0
 }
 
-// markTesterBound sets TesterBound on every quantum of qs (qsec seconds
-// each) that hg shows tester-bound, and returns how many quanta had any
-// tester's health and how many were tester-bound.
-func markTesterBound(qs []Quantum, hg healthGrid, qsec float64, cpt int) (known, bound int) {
-	for i := range qs {
-		if i >= len(hg.q) || len(hg.q[i]) == 0 {
-			continue
+// testerBound is what the testers' health says of a run's quanta.
+type testerBound struct {
+	known, bound  int            // quanta with some tester's health; of them, tester-bound
+	refused       int            // health rows refused
+	refusedReason string         // why the first was
+	health        []TesterHealth // per quantum, the highest of its testers' figures
+}
+
+// markTesterBound sets TesterBound on every quantum of qs (of qn ns from
+// origin) that the testers' health rows show tester-bound; cpt is the
+// clients each tester ran.
+func markTesterBound(qs []Quantum, rows []sample.Health, testers []Tester, origin, qn int64, cpt int) testerBound {
+	hr := acceptHealth(rows, testers)
+	tb := testerBound{refused: hr.refused, refusedReason: hr.reason, health: make([]TesterHealth, len(qs))}
+	hr.eachQuantum(origin, qn, len(qs), func(i int, ts map[int]*testerHealth) {
+		tb.known++
+		for _, t := range ts {
+			tb.health[i].Merge(t.peak)
 		}
-		known++
-		if qs[i].TesterBound = boundReason(hg.q[i], max(qs[i].Active, len(hg.q[i])), qsec, cpt); qs[i].TesterBound != "" {
-			bound++
+		if qs[i].TesterBound = boundReason(ts, max(qs[i].Active, len(ts)), float64(qn)/1e9, cpt); qs[i].TesterBound != "" {
+			tb.bound++
 		}
-	}
-	return known, bound
+	})
+	return tb
 }
 
 // boundReason is why the testers of one quantum (by index, active of them

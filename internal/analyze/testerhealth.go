@@ -73,15 +73,3 @@ func (r *Result) TesterHealth(from, to int) TesterHealth {
 	}
 	return th
 }
-
-// quantaHealth is the health of each of n quanta of hg: the highest of
-// its testers'.
-func quantaHealth(hg healthGrid) []TesterHealth {
-	out := make([]TesterHealth, len(hg.q))
-	for i, ts := range hg.q {
-		for _, t := range ts {
-			out[i].Merge(t.peak)
-		}
-	}
-	return out
-}
