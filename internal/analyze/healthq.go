@@ -135,17 +135,23 @@ func acceptHealth(rows []sample.Health, testers []Tester) healthRows {
 			hr.rows = append(hr.rows, h)
 		}
 	}
-	slices.SortStableFunc(hr.rows, func(a, b sample.Health) int {
+	hr.rows = inTimeOrder(hr.rows, refuse)
+	return hr
+}
+
+// inTimeOrder sorts rows by second and tester, and drops a row repeating
+// one before it, saying so to refuse.
+func inTimeOrder(rows []sample.Health, refuse func(why string)) []sample.Health {
+	slices.SortStableFunc(rows, func(a, b sample.Health) int {
 		return cmp.Or(cmp.Compare(a.T, b.T), cmp.Compare(a.Slot, b.Slot))
 	})
-	hr.rows = slices.CompactFunc(hr.rows, func(a, b sample.Health) bool {
+	return slices.CompactFunc(rows, func(a, b sample.Health) bool {
 		if a.T == b.T && a.Slot == b.Slot {
 			refuse(fmt.Sprintf("tester %d: second %d repeated", b.Slot, b.T))
 			return true
 		}
 		return false
 	})
-	return hr
 }
 
 // eachQuantum calls fn with every one of the n quanta of qn ns from
