@@ -16,7 +16,7 @@ type TesterHealth struct {
 	HostBusyPct  float64 // % busy of the host CPUs it may run on
 	HostStealPct float64 // % stolen of them
 	LagMaxMs     float64 // largest schedule lag, ms (NaN: no call started)
-	FDs          int     // most open descriptors
+	FDs          int     // most open descriptors (0: none counted)
 }
 
 // unknownHealth is a known TesterHealth with every figure unknown yet.

@@ -73,5 +73,7 @@ func (f *figures) healthValue(metric string) (float64, bool) {
 	default:
 		return 0, false
 	}
-	return v, h.Known && !math.IsNaN(v)
+	// A tester always has a descriptor open (its connection to the
+	// controller): 0 descriptors is a count it could not take.
+	return v, h.Known && !math.IsNaN(v) && (metric != experiment.MetricTesterFDs || h.FDs > 0)
 }

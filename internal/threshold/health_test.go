@@ -145,3 +145,19 @@ func TestLiveHealth(t *testing.T) {
 		}
 	}
 }
+
+// A tester always has a descriptor open: a second reporting 0 counted
+// none, and is no data for tester_fds, not a value.
+func TestLiveHealthNoDescriptors(t *testing.T) {
+	t.Parallel()
+	l, err := NewLive([]experiment.Threshold{{Check: "tester_fds > 5", Abort: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := feed(t, l, healthSec(1001, 30, 1, 0), healthSec(1002, 30, 1, 0)); len(got) != 0 {
+		t.Errorf("breaches %v on seconds with no descriptors counted; want none", got)
+	}
+	if got := feed(t, l, healthSec(1003, 30, 1, 3)); len(got) != 1 {
+		t.Errorf("breaches %v with 3 descriptors; want tester_fds > 5 failed", got)
+	}
+}
