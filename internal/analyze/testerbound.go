@@ -118,10 +118,13 @@ func markTesterBound(qs []Quantum, rows []sample.Health, testers []Tester, origi
 	hr := acceptHealth(rows, testers)
 	tb := testerBound{refused: hr.refused, refusedReason: hr.reason, health: make([]TesterHealth, len(qs))}
 	hr.eachQuantum(origin, qn, len(qs), func(i int, ts map[int]*testerHealth) {
-		tb.known++
 		for _, t := range ts {
 			tb.health[i].Merge(t.peak)
 		}
+		if qs[i].Active == 0 {
+			return // no tester ran in it: a row's edge past its tester's end
+		}
+		tb.known++
 		if qs[i].TesterBound = boundReason(ts, max(qs[i].Active, len(ts)), float64(qn)/1e9, cpt); qs[i].TesterBound != "" {
 			tb.bound++
 		}
