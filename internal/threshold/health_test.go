@@ -7,6 +7,7 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -159,5 +160,24 @@ func TestLiveHealthNoDescriptors(t *testing.T) {
 	}
 	if got := feed(t, l, healthSec(1003, 30, 1, 3)); len(got) != 1 {
 		t.Errorf("breaches %v with 3 descriptors; want tester_fds > 5 failed", got)
+	}
+}
+
+// LiveSecond carries the live view's health into the thresholds: none
+// reported (live.Second's zeros) is no data; reported, it is checked.
+func TestLiveSecondHealth(t *testing.T) {
+	t.Parallel()
+	l, err := NewLive([]experiment.Threshold{{Check: "tester_cpu_pct < 80", Abort: true}, {Check: "host_steal_pct < 1", Abort: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := live.Second{T: 1001, OK: 10, Load: 1}
+	if s := LiveSecond(quiet, nil); s.Health {
+		t.Errorf("a second without health reads %+v", s)
+	}
+	busy := live.Second{T: 1002, OK: 10, Load: 1, TesterCPUPct: 97, HostBusyPct: 100, LagMaxMs: 30, FDs: 12}
+	got := feed(t, l, LiveSecond(quiet, nil), LiveSecond(busy, nil))
+	if len(got) != 1 || len(got[1002]) != 1 || got[1002][0].Name != "tester_cpu_pct < 80" || got[1002][0].Observed != 97 {
+		t.Errorf("breaches %v; want tester_cpu_pct < 80 at 97 in second 1002 only (steal: no data live)", got)
 	}
 }
