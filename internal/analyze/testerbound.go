@@ -76,9 +76,10 @@ type starvation struct {
 	fds, fdLimit            int     // fdLimit 0: not a reason
 }
 
-// starved returns why t was starved over a quantum of qs seconds with cpt
-// clients per tester, and whether it was.
-func (t *testerHealth) starved(qs float64, cpt int) (starvation, bool) {
+// starved returns why t was starved over a quantum, with cpt clients per
+// tester, and whether it was. Its late share is over the time its rows
+// cover in the quantum (all of it unless it started or ended there).
+func (t *testerHealth) starved(cpt int) (starvation, bool) {
 	nan := math.NaN()
 	s := starvation{cpu: nan, busy: nan, steal: nan, lagMs: nan}
 	c := mean(t.cpu, t.cpuW)
@@ -125,7 +126,7 @@ func markTesterBound(qs []Quantum, rows []sample.Health, testers []Tester, origi
 			return // no tester ran in it: a row's edge past its tester's end
 		}
 		tb.known++
-		if qs[i].TesterBound = boundReason(ts, max(qs[i].Active, len(ts)), float64(qn)/1e9, cpt); qs[i].TesterBound != "" {
+		if qs[i].TesterBound = boundReason(ts, max(qs[i].Active, len(ts)), cpt); qs[i].TesterBound != "" {
 			tb.bound++
 		}
 	})
@@ -134,7 +135,7 @@ func markTesterBound(qs []Quantum, rows []sample.Health, testers []Tester, origi
 
 // boundReason is why the testers of one quantum (by index, active of them
 // active) limited its load; "" when they did not.
-func boundReason(testers map[int]*testerHealth, active int, qsec float64, cpt int) string {
+func boundReason(testers map[int]*testerHealth, active int, cpt int) string {
 	idx := make([]int, 0, len(testers))
 	for i := range testers {
 		idx = append(idx, i)
@@ -143,7 +144,7 @@ func boundReason(testers map[int]*testerHealth, active int, qsec float64, cpt in
 	var starved []int
 	var why []starvation
 	for _, i := range idx {
-		if s, ok := testers[i].starved(qsec, cpt); ok {
+		if s, ok := testers[i].starved(cpt); ok {
 			starved, why = append(starved, i), append(why, s)
 		}
 	}
