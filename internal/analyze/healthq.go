@@ -124,7 +124,8 @@ func acceptHealth(rows []sample.Health, testers []Tester) healthRows {
 	for _, t := range testers {
 		life[t.Index] = t
 	}
-	for _, h := range rows {
+	keys := make([]rowKey, 0, len(rows))
+	for i, h := range rows {
 		t, ok := life[h.Slot]
 		switch {
 		case !ok:
@@ -132,33 +133,41 @@ func acceptHealth(rows []sample.Health, testers []Tester) healthRows {
 		case healthRefusal(h, t.Start, t.End) != "":
 			refuse(healthRefusal(h, t.Start, t.End))
 		default:
-			hr.rows = append(hr.rows, h)
+			keys = append(keys, rowKey{h.T, h.Slot, i})
 		}
 	}
-	hr.rows = inTimeOrder(hr.rows, refuse)
+	hr.rows = inTimeOrder(rows, keys, refuse)
 	return hr
 }
 
-// inTimeOrder sorts rows by second and tester, and drops a row repeating
-// one before it, saying so to refuse.
-func inTimeOrder(rows []sample.Health, refuse func(why string)) []sample.Health {
-	slices.SortStableFunc(rows, func(a, b sample.Health) int {
-		return cmp.Or(cmp.Compare(a.T, b.T), cmp.Compare(a.Slot, b.Slot))
+// rowKey places row i of health.csv: its second, then its tester.
+type rowKey struct {
+	t       int64
+	slot, i int
+}
+
+// inTimeOrder returns the rows of keys sorted by second and tester, a
+// row repeating one before it in the file dropped and said to refuse.
+func inTimeOrder(rows []sample.Health, keys []rowKey, refuse func(why string)) []sample.Health {
+	slices.SortFunc(keys, func(a, b rowKey) int {
+		return cmp.Or(cmp.Compare(a.t, b.t), cmp.Compare(a.slot, b.slot), cmp.Compare(a.i, b.i))
 	})
-	return slices.CompactFunc(rows, func(a, b sample.Health) bool {
-		if a.T == b.T && a.Slot == b.Slot {
-			refuse(fmt.Sprintf("tester %d: second %d repeated", b.Slot, b.T))
-			return true
+	out := make([]sample.Health, 0, len(keys))
+	for k, key := range keys {
+		if k > 0 && key.t == keys[k-1].t && key.slot == keys[k-1].slot {
+			refuse(fmt.Sprintf("tester %d: second %d repeated", key.slot, key.t))
+			continue
 		}
-		return false
-	})
+		out = append(out, rows[key.i])
+	}
+	return out
 }
 
 // eachQuantum calls fn with every one of the n quanta of qn ns from
 // origin that some row of hr overlaps, and its testers' health there (by
 // tester index; fn must not keep the map).
 func (hr *healthRows) eachQuantum(origin, qn int64, n int, fn func(i int, testers map[int]*testerHealth)) {
-	m := map[int]*testerHealth{}
+	m, pool := map[int]*testerHealth{}, map[int]*testerHealth{} // pool: one per tester, reused
 	lo, hi := 0, 0
 	for i := range int64(n) {
 		qs, qe := origin+i*qn, origin+(i+1)*qn
@@ -175,7 +184,11 @@ func (hr *healthRows) eachQuantum(origin, qn int64, n int, fn func(i int, tester
 		for _, h := range hr.rows[lo:hi] {
 			th := m[h.Slot]
 			if th == nil {
-				th = &testerHealth{}
+				if th = pool[h.Slot]; th == nil {
+					th = &testerHealth{}
+					pool[h.Slot] = th
+				}
+				*th = testerHealth{}
 				m[h.Slot] = th
 			}
 			th.add(h, float64(min(qe, h.T*1e9+1e9)-max(qs, h.T*1e9))/1e9)

@@ -133,8 +133,8 @@ func markTesterBound(qs []Quantum, rows []sample.Health, testers []Tester, origi
 	return tb
 }
 
-// boundReason is why the testers of one quantum (by index, active of them
-// active) limited its load; "" when they did not.
+// boundReason is why the testers of one quantum (their health by index;
+// active testers ran in it) limited its load; "" when they did not.
 func boundReason(testers map[int]*testerHealth, active int, cpt int) string {
 	idx := make([]int, 0, len(testers))
 	for i := range testers {
