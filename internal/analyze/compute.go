@@ -29,7 +29,7 @@ func Compute(in *Input) (*Result, error) {
 	}
 	a, err := NewAccumulator(Config{Name: in.Name, Quantum: in.Quantum, Planned: in.Planned,
 		Lost: in.Lost, Testers: in.Testers, Origin: EarliestStart(in.Calls),
-		ClientsPerTester: in.ClientsPerTester, ClientStartInterval: in.ClientStartInterval})
+		ClientsPerTester: in.ClientsPerTester, ClientStartInterval: in.ClientStartInterval, Health: in.Health})
 	if err != nil {
 		return nil, err
 	}

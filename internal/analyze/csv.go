@@ -10,7 +10,7 @@ import (
 var quantaHeader = []string{
 	"t_s", "load", "load_max", "active", "throughput", "ok", "failed",
 	"rt_min_ms", "rt_median_ms", "rt_mean_ms", "rt_p90_ms", "rt_p99_ms", "rt_max_ms", "errors",
-	"bytes", "bytes_per_s",
+	"bytes", "bytes_per_s", "tester_bound",
 }
 
 // clientsHeader is the header of clients.csv.
@@ -29,7 +29,7 @@ func quantaRows(qs []Quantum) [][]string {
 			ff(q.T), ff(q.Load), strconv.Itoa(q.LoadMax), strconv.Itoa(q.Active),
 			ff(q.Throughput), strconv.Itoa(q.OK), strconv.Itoa(q.Failed),
 			ff(q.RT.Min), ff(q.RT.Median), ff(q.RT.Mean), ff(q.RT.P90), ff(q.RT.P99), ff(q.RT.Max),
-			formatErrors(q.Errors), strconv.FormatInt(q.Bytes, 10), ff(q.BytesPerS),
+			formatErrors(q.Errors), strconv.FormatInt(q.Bytes, 10), ff(q.BytesPerS), q.TesterBound,
 		}
 	}
 	return rows

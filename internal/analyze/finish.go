@@ -18,6 +18,7 @@ func (a *Accumulator) Result() (*Result, error) {
 	g := newGrid(a.origin, a.maxEnd, a.qn)
 	v := a.cells.view(g.n)
 	quanta := a.buildQuanta(g, v)
+	tb := markTesterBound(quanta, a.cfg.Health, a.testers, g.origin, g.qn, a.cpt)
 	all, allHist := a.quanta.merged()
 	act := newActivity(lifetimes(a.testers))
 	clients := a.buildClients(g, v, act)
@@ -32,8 +33,10 @@ func (a *Accumulator) Result() (*Result, error) {
 	s.Extras, s.ExtrasIgnored = a.extras.fill(quanta, float64(g.qn)/1e9, s.DurationS), a.extras.ignored
 	s.HTTPPhases = a.phases.fill(quanta)
 	s.Refused = a.refused()
+	s.Testers.HealthQuanta, s.Testers.BoundQuanta = tb.known, tb.bound
+	s.Testers.HealthRefused, s.Testers.HealthRefusedReason = tb.refused, tb.refusedReason
 	r := &Result{Name: a.cfg.Name, Origin: g.origin, Summary: s, Quanta: quanta,
-		Clients: clients, Percentiles: percentiles(all, allHist), rt: a.quanta.keep(g.n)}
+		Clients: clients, Percentiles: percentiles(all, allHist), rt: a.quanta.keep(g.n), health: tb.health}
 	if a.pc != nil {
 		a.pc.finish(r, a, g, v)
 	}

@@ -39,6 +39,10 @@ type Config struct {
 	// Refused lists what the controller refused of each tester at ingest
 	// (testers.csv), for Summary.Refused.
 	Refused []TesterRefusal
+	// Health is the testers' self-health per second (health.csv; nil:
+	// unknown), from which the analysis marks the tester-bound quanta
+	// (Quantum.TesterBound, testerbound.go).
+	Health []sample.Health
 }
 
 // Accumulator folds the calls of a run, in batches and in any order, into

@@ -191,6 +191,15 @@ type TesterCounts struct {
 	// StoppedEarly counts the testers whose client loop ended before
 	// their duration without being told to (Summary.EarlyStops says why).
 	StoppedEarly int `json:"stopped_early,omitempty"`
+	// HealthQuanta counts the quanta in which some tester reported its
+	// health (health.csv), BoundQuanta those of them the testers limited
+	// (Quantum.TesterBound); both absent when the run has no health.
+	// HealthRefused counts the rows of health.csv refused as impossible
+	// or repeated, HealthRefusedReason says why the first was.
+	HealthQuanta        int    `json:"health_quanta,omitempty"`
+	BoundQuanta         int    `json:"bound_quanta,omitempty"`
+	HealthRefused       int    `json:"health_refused,omitempty"`
+	HealthRefusedReason string `json:"health_refused_reason,omitempty"`
 }
 
 // MaxEarlyStops bounds Summary.EarlyStops: the first testers, by index,
@@ -306,7 +315,8 @@ type Result struct {
 	// pipeline; nil without the experiment key monitor).
 	Server []monitor.Point
 
-	rt *quantaRT // each quantum's response times, for ResponseTimes
+	rt     *quantaRT      // each quantum's response times, for ResponseTimes
+	health []TesterHealth // each quantum's tester health, for TesterHealth
 }
 
 // ClientRows returns the rows of clients.csv: one per client when
@@ -374,4 +384,5 @@ type Input struct {
 	// ClientsPerTester and ClientStartInterval are as in Config.
 	ClientsPerTester    int
 	ClientStartInterval time.Duration
+	Health              []sample.Health // as in Config
 }

@@ -68,7 +68,7 @@ func TestWriteQuantaClientsSummary(t *testing.T) {
 		rows   int
 	}{
 		// One row per quantum.
-		{rundir.Quanta, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors,bytes,bytes_per_s", len(r.Quanta)},
+		{rundir.Quanta, "t_s,load,load_max,active,throughput,ok,failed,rt_min_ms,rt_median_ms,rt_mean_ms,rt_p90_ms,rt_p99_ms,rt_max_ms,errors,bytes,bytes_per_s,tester_bound", len(r.Quanta)},
 		// One row per tester.
 		{rundir.Clients, "index,id,host,start_s,end_s,failed,latency_ms,ok,failed_calls,utilization,mean_rt_ms,p99_rt_ms,avg_load,peak_ok,peak_failed,peak_utilization,peak_mean_rt_ms,fairness,median_rt_ms,peak_fairness,peak_median_rt_ms,peak_p99_rt_ms", len(r.Clients)},
 	}

@@ -95,21 +95,29 @@ func (c Check) Holds(v float64) bool {
 // Threshold metrics. Percentiles other than these are written pN_ms, e.g.
 // p95_ms or p99.9_ms.
 const (
-	MetricMeanMs          = "mean_ms"               // mean response time of the successful calls
-	MetricMaxMs           = "max_ms"                // longest response time of a successful call
-	MetricErrorRate       = "error_rate"            // failed / (ok + failed) calls, percent
-	MetricThroughput      = "throughput"            // successful calls per second
-	MetricLoad            = "load"                  // mean offered load (calls in flight)
-	MetricSaturationLoad  = "saturation.load"       // offered load at saturation (whole run)
-	MetricSaturationTput  = "saturation.throughput" // throughput at saturation (whole run)
-	MetricFairnessJain    = "fairness.jain"         // Jain's index over the peak window (whole run)
-	metricMedianAlias     = "median_ms"             // reads as p50_ms
+	MetricMeanMs         = "mean_ms"               // mean response time of the successful calls
+	MetricMaxMs          = "max_ms"                // longest response time of a successful call
+	MetricErrorRate      = "error_rate"            // failed / (ok + failed) calls, percent
+	MetricThroughput     = "throughput"            // successful calls per second
+	MetricLoad           = "load"                  // mean offered load (calls in flight)
+	MetricSaturationLoad = "saturation.load"       // offered load at saturation (whole run)
+	MetricSaturationTput = "saturation.throughput" // throughput at saturation (whole run)
+	MetricFairnessJain   = "fairness.jain"         // Jain's index over the peak window (whole run)
+	metricMedianAlias    = "median_ms"             // reads as p50_ms
+	// The testers' health (health.csv, docs/design/018-tester-health.md):
+	// the highest of any tester in any second of the window.
+	MetricTesterCPU       = "tester_cpu_pct"  // a tester's CPU, % of the CPU it may use
+	MetricHostBusy        = "host_busy_pct"   // busy share of the host CPUs a tester may run on, %
+	MetricHostSteal       = "host_steal_pct"  // stolen share of them, %
+	MetricScheduleLag     = "schedule_lag_ms" // how late a call started behind its schedule, ms
+	MetricTesterFDs       = "tester_fds"      // a tester's open descriptors
 	metricPercentileNamed = "p50_ms, p90_ms, p99_ms"
 )
 
 // metricNames are the names "did you mean" picks from.
 var metricNames = []string{"p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99.9_ms", metricMedianAlias, MetricMeanMs, MetricMaxMs,
-	MetricErrorRate, MetricThroughput, MetricLoad, MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain}
+	MetricErrorRate, MetricThroughput, MetricLoad, MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain,
+	MetricTesterCPU, MetricHostBusy, MetricHostSteal, MetricScheduleLag, MetricTesterFDs}
 
 // percentileMetric matches pN_ms, N a percentile rank.
 var percentileMetric = regexp.MustCompile(`^p(\d{1,2}(\.\d+)?|100)_ms$`)
@@ -138,7 +146,18 @@ func knownMetric(name string) bool {
 	}
 	switch name {
 	case MetricMeanMs, MetricMaxMs, MetricErrorRate, MetricThroughput, MetricLoad,
-		MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain:
+		MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain,
+		MetricTesterCPU, MetricHostBusy, MetricHostSteal, MetricScheduleLag, MetricTesterFDs:
+		return true
+	}
+	return false
+}
+
+// PercentMetric reports whether metric is a percent, whose bound may be
+// written with a trailing %: error_rate and the testers' CPU figures.
+func PercentMetric(metric string) bool {
+	switch metric {
+	case MetricErrorRate, MetricTesterCPU, MetricHostBusy, MetricHostSteal:
 		return true
 	}
 	return false
@@ -162,10 +181,11 @@ func ParseCheck(s string) (Check, error) {
 		c.Metric = "p50_ms"
 	}
 	if !knownMetric(c.Metric) {
-		return Check{}, fmt.Errorf("unknown metric %q%s (known: %s, pN_ms, %s, %s, %s, %s, %s, %s, %s, %s)", c.Metric, suggest(c.Metric, metricNames),
-			metricPercentileNamed, MetricMeanMs, MetricMaxMs, MetricErrorRate, MetricThroughput, MetricLoad, MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain)
+		return Check{}, fmt.Errorf("unknown metric %q%s (known: %s, pN_ms, %s, %s, %s, %s, %s, %s, %s, %s, %s)", c.Metric, suggest(c.Metric, metricNames),
+			metricPercentileNamed, MetricMeanMs, MetricMaxMs, MetricErrorRate, MetricThroughput, MetricLoad, MetricSaturationLoad, MetricSaturationTput, MetricFairnessJain,
+			strings.Join([]string{MetricTesterCPU, MetricHostBusy, MetricHostSteal, MetricScheduleLag, MetricTesterFDs}, ", "))
 	}
-	bound, err := parseBound(s[i+len(op):], c.Metric == MetricErrorRate)
+	bound, err := parseBound(s[i+len(op):], PercentMetric(c.Metric))
 	if err != nil {
 		return Check{}, fmt.Errorf("%s: %w", c.Metric, err)
 	}
@@ -178,7 +198,7 @@ func parseBound(s string, percent bool) (float64, error) {
 	s = strings.TrimSpace(s)
 	if p, ok := strings.CutSuffix(s, "%"); ok {
 		if !percent {
-			return 0, fmt.Errorf("only error_rate is a percent, got %q", s)
+			return 0, fmt.Errorf("only error_rate, tester_cpu_pct, host_busy_pct and host_steal_pct are percents, got %q", s)
 		}
 		s = strings.TrimSpace(p)
 	}

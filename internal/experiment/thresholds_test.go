@@ -65,7 +65,7 @@ func TestThresholdsProblems(t *testing.T) {
 		{"no operator", "thresholds:\n  - p99_ms 250\n", 4, "thresholds[0].check", "want METRIC OP NUMBER"},
 		{"unknown metric", "thresholds:\n  - ok\n  - p99ms < 250\n", 5, "thresholds[1].check", `unknown metric "p99ms"; did you mean "p99_ms"?`},
 		{"not a number", "thresholds:\n  - check: throughput > lots\n", 4, "thresholds[0].check", `want a number after the operator, got "lots"`},
-		{"percent elsewhere", "thresholds:\n  - p99_ms < 5%\n", 4, "thresholds[0].check", "only error_rate is a percent"},
+		{"percent elsewhere", "thresholds:\n  - p99_ms < 5%\n", 4, "thresholds[0].check", "only error_rate, tester_cpu_pct, host_busy_pct and host_steal_pct are percents"},
 		{"bad window", "thresholds:\n  - check: p99_ms < 250\n    over: lastt 30s\n", 5, "thresholds[0].over", "want run, peak or"},
 		{"bad last", "thresholds:\n  - check: p99_ms < 250\n    over: last 30 s\n", 5, "thresholds[0].over", "with a duration such as 30s"},
 		{"zero last", "thresholds:\n  - check: p99_ms < 250\n    over: last 0s\n", 5, "thresholds[0].over", "more than 0"},

@@ -77,6 +77,7 @@ func Load(dir string, o Options) (_ *Dataset, err error) {
 	d.Config.UDP = udpCounts(testers)
 	d.Config.Refused = refusals(testers)
 	d.Config.Lost = lostOf(testers)
+	d.Config.Health = d.readHealth()
 	for _, t := range testers {
 		if t.StartNs == 0 {
 			continue // never ran its client loop: counted by Analyze as failed
@@ -177,6 +178,7 @@ func (d *Dataset) Analyze(also ...func([]sample.Call) error) (*analyze.Result, e
 	if err := d.setErrorsTop(&res.Summary); err != nil {
 		return nil, err
 	}
+	d.sayHealthRefused(res.Summary.Testers.HealthRefused, res.Summary.Testers.HealthRefusedReason)
 	return res, nil
 }
 

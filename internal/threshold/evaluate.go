@@ -120,5 +120,6 @@ func quantaFigures(res *analyze.Result, from, to int) *figures {
 	rt := res.ResponseTimes(from, to)
 	st := rt.Stats()
 	f.rtN, f.meanMs, f.maxMs, f.pct = st.N, st.Mean, st.Max, rt.PercentileMs
+	f.health = res.TesterHealth(from, to)
 	return f
 }

@@ -22,6 +22,15 @@ func at(s float64) int64 { return t0 + int64(math.Round(s*1e9)) }
 // every 0.1 s and 10 timeouts in its last 5 s.
 func handRun(t *testing.T) *analyze.Result {
 	t.Helper()
+	res, err := analyze.Compute(handInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// handInput is handRun's input.
+func handInput() *analyze.Input {
 	var calls []sample.Call
 	add := func(tester int32, from, d float64, st sample.Status) {
 		calls = append(calls, sample.Call{Tester: tester, Start: at(from), End: at(from + d), Status: st})
@@ -40,11 +49,7 @@ func handRun(t *testing.T) *analyze.Result {
 		{Index: 0, ID: "h:1", Host: "h", Start: at(0), End: at(20)},
 		{Index: 1, ID: "h:2", Host: "h", Start: at(10), End: at(20)},
 	}
-	res, err := analyze.Compute(&analyze.Input{Name: "hand", Quantum: time.Second, Planned: 2, Calls: calls, Testers: testers})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return &analyze.Input{Name: "hand", Quantum: time.Second, Planned: 2, Calls: calls, Testers: testers}
 }
 
 // Each window reads its own quanta; every metric, each way.

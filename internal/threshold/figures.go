@@ -1,6 +1,9 @@
 package threshold
 
 import (
+	"math"
+
+	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/experiment"
 )
 
@@ -16,6 +19,7 @@ type figures struct {
 	meanMs     float64
 	maxMs      float64
 	pct        func(p float64) float64 // ms, for 0 < p ≤ 100
+	health     analyze.TesterHealth    // the testers' highest health figures
 }
 
 // value returns metric over f, and false when f holds no data for it
@@ -47,5 +51,29 @@ func (f *figures) value(metric string) (float64, bool) {
 		}
 		return f.loadArea / f.seconds, true
 	}
-	return 0, false
+	return f.healthValue(metric)
+}
+
+// healthValue returns a metric of the testers' health over f, and false
+// when no tester reported that figure in it.
+func (f *figures) healthValue(metric string) (float64, bool) {
+	h := f.health
+	var v float64
+	switch metric {
+	case experiment.MetricTesterCPU:
+		v = h.CPUPct
+	case experiment.MetricHostBusy:
+		v = h.HostBusyPct
+	case experiment.MetricHostSteal:
+		v = h.HostStealPct
+	case experiment.MetricScheduleLag:
+		v = h.LagMaxMs
+	case experiment.MetricTesterFDs:
+		v = float64(h.FDs)
+	default:
+		return 0, false
+	}
+	// A tester always has a descriptor open (its connection to the
+	// controller): 0 descriptors is a count it could not take.
+	return v, h.Known && !math.IsNaN(v) && (metric != experiment.MetricTesterFDs || h.FDs > 0)
 }

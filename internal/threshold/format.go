@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/diperf/diperf/internal/experiment"
 )
 
 // Format writes one line per result: PASS or FAIL, the threshold, the
@@ -29,7 +31,7 @@ func (r Result) ObservedText() string {
 		return "no data"
 	}
 	s := formatValue(*r.Observed)
-	if r.Metric == "error_rate" {
+	if experiment.PercentMetric(r.Metric) {
 		s += "%"
 	}
 	return s

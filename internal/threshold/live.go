@@ -6,6 +6,7 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/stats"
 )
@@ -17,6 +18,25 @@ type Second struct {
 	Failed int            // failed calls completed in it (not cancelled ones)
 	Load   float64        // offered load: mean calls in flight over it
 	RT     *hdr.Histogram // response times of its successful calls, µs (nil: none); read, not kept
+	// Health is set when some tester reported its health for the second;
+	// then the highest of the testers' figures follow (live.Second's; a
+	// figure no tester measured is NaN). Without it the health metrics
+	// have no data in the second.
+	Health       bool
+	TesterCPUPct float64 // % of the CPU a tester may use
+	HostBusyPct  float64 // % busy of the host CPUs a tester may run on
+	HostStealPct float64 // % stolen of them
+	LagMaxMs     float64 // largest schedule lag, ms
+	FDs          int     // most open descriptors of a tester
+}
+
+// health is the testers' health over s (not Known: none reported).
+func (s Second) health() analyze.TesterHealth {
+	if !s.Health {
+		return analyze.TesterHealth{}
+	}
+	return analyze.TesterHealth{Known: true, CPUPct: s.TesterCPUPct, HostBusyPct: s.HostBusyPct,
+		HostStealPct: s.HostStealPct, LagMaxMs: s.LagMaxMs, FDs: s.FDs}
 }
 
 // Breach is an abort threshold that has failed for its whole for:

@@ -3,6 +3,7 @@ package threshold
 import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/stats"
 )
 
@@ -15,8 +16,9 @@ type window struct {
 	n      int    // seconds in the window
 	ok     int
 	failed int
-	load   float64 // Σ load, call·s
-	counts []int64 // Σ response-time counts, the analyzer's geometry
+	load   float64              // Σ load, call·s
+	counts []int64              // Σ response-time counts, the analyzer's geometry
+	health analyze.TesterHealth // highest health figures so far (a run window)
 }
 
 // held is one second in a last-N window.
@@ -25,6 +27,7 @@ type held struct {
 	ok, failed int
 	load       float64
 	counts     []bucket // its non-zero response-time counts
+	health     analyze.TesterHealth
 }
 
 // bucket is one non-zero count of a histogram.
@@ -39,7 +42,8 @@ func (w *window) add(s Second, c []int64) {
 	w.ok += s.OK
 	w.failed += s.Failed
 	w.load += s.Load
-	h := held{t: s.T, ok: s.OK, failed: s.Failed, load: s.Load}
+	h := held{t: s.T, ok: s.OK, failed: s.Failed, load: s.Load, health: s.health()}
+	w.health.Merge(h.health)
 	if c != nil && w.counts == nil {
 		w.counts = make([]int64, len(c))
 	}
@@ -75,7 +79,13 @@ func (w *window) evictBefore(t int64) {
 // figures returns what the window holds.
 func (w *window) figures() *figures {
 	f := &figures{ok: w.ok, failed: w.failed, okTimed: w.ok, seconds: float64(w.n), loadArea: w.load,
-		pct: func(float64) float64 { return 0 }}
+		pct: func(float64) float64 { return 0 }, health: w.health}
+	if w.keep {
+		f.health = analyze.TesterHealth{}
+		for _, h := range w.secs {
+			f.health.Merge(h.health)
+		}
+	}
 	if w.counts == nil {
 		return f
 	}
