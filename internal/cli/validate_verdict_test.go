@@ -30,3 +30,14 @@ func TestValidateVerdict(t *testing.T) {
 		t.Errorf("all within: %v", err)
 	}
 }
+
+// --min-calls below 1 is bad usage (exit 2), said before the run is read.
+func TestValidateMinCallsRefused(t *testing.T) {
+	t.Parallel()
+	for _, n := range []string{"0", "-5"} {
+		var out, errb strings.Builder
+		if code := Main([]string{"validate", t.TempDir(), "--counter", "c", "--min-calls", n}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--min-calls") {
+			t.Errorf("--min-calls %s: exit %d, %q; want exit 2 naming --min-calls", n, code, errb.String())
+		}
+	}
+}
