@@ -59,6 +59,8 @@ func validateCmd(_ context.Context, e *env, args []string) error {
 // window or the cumulative gap is past its allowance.
 func verdict(v *monitor.Validation, minCalls int) error {
 	switch {
+	case v.Checked == 0 && v.Scrapes == 0:
+		return fmt.Errorf("validate: nothing compared: no two successful scrapes of the endpoint with the counter")
 	case v.Checked == 0:
 		return fmt.Errorf("validate: nothing compared: %d successful calls in %d scrape intervals, no window reached --min-calls %d", v.Calls, v.Scrapes, minCalls)
 	case v.Beyond > 0 && v.Cum.Beyond > 0:

@@ -29,8 +29,10 @@ func printCheck(w io.Writer, chk *pipeline.ServerCheck, counter string, toleranc
 	v := &chk.Validation
 	fmt.Fprintf(w, "intervals compared: %d (windows of at least %d calls, from %d scrape intervals); |difference|: max %.3f%%, median %.3f%%; beyond allowance: %d\n",
 		v.Checked, minCalls, v.Scrapes, v.MaxPct, v.MedianPct, v.Beyond)
-	fmt.Fprintf(w, "cumulative gap (server - clients): final %s, max |gap| %s at %.3f s; beyond allowance: %d\n",
-		gapText(v.Cum.Final), gapText(v.Cum.Max), secsSince(v.Cum.Max.AtNs, chk.Origin), v.Cum.Beyond)
+	if v.Checked > 0 {
+		fmt.Fprintf(w, "cumulative gap (server - clients): final %s, max |gap| %s at %.3f s; beyond allowance: %d\n",
+			gapText(v.Cum.Final), gapText(v.Cum.Max), secsSince(v.Cum.Max.AtNs, chk.Origin), v.Cum.Beyond)
+	}
 	if v.Refused > 0 {
 		fmt.Fprintf(w, "scrape durations refused (negative, not a number, or longer than the scrape interval; taken as 0): %d\n", v.Refused)
 	}

@@ -19,6 +19,9 @@ func TestValidateVerdict(t *testing.T) {
 		!strings.Contains(err.Error(), "--min-calls 100") {
 		t.Errorf("nothing compared: exit %d, %v; want exit 1 saying nothing was compared and why", errs.Code(err), err)
 	}
+	if err := verdict(&monitor.Validation{}, 100); errs.Code(err) != errs.CodeFailed || !strings.Contains(err.Error(), "nothing compared: no two successful scrapes") {
+		t.Errorf("no scrape interval: exit %d, %v; want exit 1 saying so", errs.Code(err), err)
+	}
 	gap := monitor.Validation{Checked: 20, Cum: monitor.GapSummary{Beyond: 19, Max: monitor.Gap{Calls: -170, Pct: 5.26, Allowed: 46}}}
 	if err := verdict(&gap, 100); errs.Code(err) != errs.CodeRefused || !strings.Contains(err.Error(), "cumulative gap reached -170 calls (5.26%)") {
 		t.Errorf("cumulative gap beyond: exit %d, %v; want exit 3 naming the gap", errs.Code(err), err)
