@@ -60,15 +60,15 @@ func validateCmd(_ context.Context, e *env, args []string) error {
 func verdict(v *monitor.Validation, minCalls int) error {
 	switch {
 	case v.Checked == 0 && v.Scrapes == 0:
-		return fmt.Errorf("validate: nothing compared: no two successful scrapes of the endpoint with the counter")
+		return fmt.Errorf("nothing compared: no two successful scrapes of the endpoint with the counter")
 	case v.Checked == 0:
-		return fmt.Errorf("validate: nothing compared: %d successful calls in %d scrape intervals, no window reached --min-calls %d", v.Calls, v.Scrapes, minCalls)
+		return fmt.Errorf("nothing compared: %d successful calls in %d scrape intervals, no window reached --min-calls %d", v.Calls, v.Scrapes, minCalls)
 	case v.Beyond > 0 && v.Cum.Beyond > 0:
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("validate: %d of %d windows and the cumulative gap (%+.0f calls, %.2f%%) are beyond their allowance", v.Beyond, v.Checked, v.Cum.Max.Calls, v.Cum.Max.Pct)}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d windows and the cumulative gap (%+.0f calls, %.2f%%) are beyond their allowance", v.Beyond, v.Checked, v.Cum.Max.Calls, v.Cum.Max.Pct)}
 	case v.Cum.Beyond > 0:
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("validate: the cumulative gap reached %+.0f calls (%.2f%%), beyond its allowance of %.1f: the views disagree", v.Cum.Max.Calls, v.Cum.Max.Pct, v.Cum.Max.Allowed)}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("the cumulative gap reached %+.0f calls (%.2f%%), beyond its allowance of %.1f: the views disagree", v.Cum.Max.Calls, v.Cum.Max.Pct, v.Cum.Max.Allowed)}
 	case v.Beyond > 0:
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("validate: %d of %d windows differ by more than their allowance", v.Beyond, v.Checked)}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d windows differ by more than their allowance", v.Beyond, v.Checked)}
 	}
 	return nil
 }

@@ -54,24 +54,7 @@ func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ends []monitor.End
-	lags := testerLags(d.Testers)
-	origin := int64(0)
-	err = d.Stream(func(calls []sample.Call) error {
-		for _, c := range calls {
-			if !d.Config.Span.HoldsCall(&c) {
-				continue // impossible: the analysis refuses it too
-			}
-			if origin == 0 || c.Start < origin {
-				origin = c.Start
-			}
-			if c.Status == sample.OK {
-				l := lags[c.Tester]
-				ends = append(ends, monitor.End{Ns: c.End, Early: l.early, Late: l.late})
-			}
-		}
-		return nil
-	})
+	ends, origin, err := okEnds(d)
 	if err != nil {
 		return nil, err
 	}
@@ -103,4 +86,28 @@ func counterEndpoint(e *experiment.Experiment, pts []monitor.Point, v ValidateOp
 		return experiment.MonitorEndpoint{}, fmt.Errorf("no monitor endpoint has a counter %s in %s", v.Counter, rundir.Monitor)
 	}
 	return experiment.MonitorEndpoint{}, fmt.Errorf("%d monitor endpoints have %s: name one with --endpoint", len(found), v.Counter)
+}
+
+// okEnds reads d's successful calls' ends, each with its tester's lag, and
+// the run's first call start.
+func okEnds(d *Dataset) ([]monitor.End, int64, error) {
+	var ends []monitor.End
+	lags := testerLags(d.Testers)
+	origin := int64(0)
+	err := d.Stream(func(calls []sample.Call) error {
+		for _, c := range calls {
+			if !d.Config.Span.HoldsCall(&c) {
+				continue // impossible: the analysis refuses it too
+			}
+			if origin == 0 || c.Start < origin {
+				origin = c.Start
+			}
+			if c.Status == sample.OK {
+				l := lags[c.Tester]
+				ends = append(ends, monitor.End{Ns: c.End, Early: l.early, Late: l.late})
+			}
+		}
+		return nil
+	})
+	return ends, origin, err
 }
