@@ -64,9 +64,9 @@ func verdict(v *monitor.Validation, minCalls int) error {
 	case v.Checked == 0:
 		return fmt.Errorf("nothing compared: %d successful calls in %d scrape intervals, no window reached --min-calls %d", v.Calls, v.Scrapes, minCalls)
 	case v.Beyond > 0 && v.Cum.Beyond > 0:
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d windows and the cumulative gap (%+.0f calls, %.2f%%) are beyond their allowance", v.Beyond, v.Checked, v.Cum.Max.Calls, v.Cum.Max.Pct)}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d windows and the cumulative gap (%+.0f calls, %.2f%%) are beyond their allowance", v.Beyond, v.Checked, v.Cum.Worst.Calls, v.Cum.Worst.Pct)}
 	case v.Cum.Beyond > 0:
-		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("the cumulative gap reached %+.0f calls (%.2f%%), beyond its allowance of %.1f: the views disagree", v.Cum.Max.Calls, v.Cum.Max.Pct, v.Cum.Max.Allowed)}
+		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("the cumulative gap reached %+.0f calls (%.2f%%), beyond its allowance of %.1f: the views disagree", v.Cum.Worst.Calls, v.Cum.Worst.Pct, v.Cum.Worst.Allowed)}
 	case v.Beyond > 0:
 		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("%d of %d windows differ by more than their allowance", v.Beyond, v.Checked)}
 	}

@@ -22,7 +22,7 @@ func TestValidateVerdict(t *testing.T) {
 	if err := verdict(&monitor.Validation{}, 100); errs.Code(err) != errs.CodeFailed || !strings.Contains(err.Error(), "nothing compared: no two successful scrapes") {
 		t.Errorf("no scrape interval: exit %d, %v; want exit 1 saying so", errs.Code(err), err)
 	}
-	gap := monitor.Validation{Checked: 20, Cum: monitor.GapSummary{Beyond: 19, Max: monitor.Gap{Calls: -170, Pct: 5.26, Allowed: 46}}}
+	gap := monitor.Validation{Checked: 20, Cum: monitor.GapSummary{Beyond: 19, Worst: monitor.Gap{Calls: -170, Pct: 5.26, Allowed: 46}}}
 	if err := verdict(&gap, 100); errs.Code(err) != errs.CodeRefused || !strings.Contains(err.Error(), "cumulative gap reached -170 calls (5.26%)") {
 		t.Errorf("cumulative gap beyond: exit %d, %v; want exit 3 naming the gap", errs.Code(err), err)
 	}

@@ -20,6 +20,7 @@ type GapSummary struct {
 	Final  Gap // at the last checked window's end
 	Max    Gap // where |Calls| was largest
 	Beyond int // checked windows whose end was past the allowance
+	Worst  Gap // the one furthest past it (when Beyond > 0)
 }
 
 // cumulate sums the windows' differences and sets each window's Cum. At
@@ -52,6 +53,9 @@ func cumulate(ws []Interval, tolerance float64) GapSummary {
 			s.Max = g
 		}
 		if g.Beyond {
+			if s.Beyond == 0 || math.Abs(g.Calls)-g.Allowed > math.Abs(s.Worst.Calls)-s.Worst.Allowed {
+				s.Worst = g
+			}
 			s.Beyond++
 		}
 	}

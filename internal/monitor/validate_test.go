@@ -62,7 +62,7 @@ func TestValidateDeficitFailsCumulative(t *testing.T) {
 		t.Errorf("cumulative beyond at %d window ends; want nearly all of 20", v.Cum.Beyond)
 	}
 	f := v.Cum.Final
-	if f.Calls != -170 || math.Abs(f.Pct-170.0/3230*100) > 1e-9 || f.Server != 3230 || v.Cum.Max != f {
+	if f.Calls != -170 || math.Abs(f.Pct-170.0/3230*100) > 1e-9 || f.Server != 3230 || v.Cum.Max != f || v.Cum.Worst != f {
 		t.Errorf("final gap %+v, max %+v; want -170 calls, 5.26%% of 3230, the largest at the end", f, v.Cum.Max)
 	}
 }
