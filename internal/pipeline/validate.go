@@ -103,8 +103,7 @@ func okEnds(d *Dataset) ([]monitor.End, int64, error) {
 				origin = c.Start
 			}
 			if c.Status == sample.OK {
-				l := lags[c.Tester]
-				ends = append(ends, monitor.End{Ns: c.End, Early: l.early, Late: l.late})
+				ends = append(ends, lags[c.Tester].end(&c))
 			}
 		}
 		return nil

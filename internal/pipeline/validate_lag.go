@@ -6,6 +6,7 @@ import (
 
 	"github.com/diperf/diperf/internal/monitor"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // maxLag bounds each of a tester's figures that widen the boundaries (its
@@ -17,8 +18,19 @@ const maxLag = time.Second
 // call's end stamp: Late after it by the tester's clock error bound (the
 // largest of its syncs), Early before it by that bound plus its measured
 // round trip to the target (the server counts a call before the response
-// reaches the client).
+// reaches the client); end adds each call's own reading of its response.
 type lag struct{ early, late int64 }
+
+// end is call c's end with l, Early widened by the time c took from the
+// first byte of its response to its end (the built-in HTTP client's
+// phases; the server counted it before that byte left), at most maxLag.
+func (l lag) end(c *sample.Call) monitor.End {
+	e := monitor.End{Ns: c.End, Early: l.early, Late: l.late}
+	if fb := c.Phases.FirstByte; fb > 0 {
+		e.Early += clampLag(float64(c.End - c.Start - fb))
+	}
+	return e
+}
 
 // testerLags maps each tester's slot to its lag.
 func testerLags(ts []*rundir.TesterRecord) map[int32]lag {
