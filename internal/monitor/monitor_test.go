@@ -193,36 +193,3 @@ func TestIncreases(t *testing.T) {
 		t.Errorf("levels %v", lv)
 	}
 }
-
-// Validation: calls by end instant against the increases, the scrape's own
-// request taken off, small intervals shown but not checked.
-func TestValidate(t *testing.T) {
-	var ends []int64
-	for i := range 300 { // 200 calls in [0,100), 100 in [100,200)
-		ends = append(ends, int64(i*100/200))
-		if i >= 200 {
-			ends[i] = 100 + int64(i-200)
-		}
-	}
-	ends = append(ends, 250) // one call in [200,300)
-	incs := []Increase{{0, 100, 203}, {100, 200, 100}, {200, 300, 3}}
-	v := Validate(ends, incs, 1, 100, 1.5)
-	if v.Checked != 2 || v.Beyond != 0 {
-		t.Fatalf("%+v; want 2 intervals checked, none beyond", v)
-	}
-	if iv := v.Intervals[0]; iv.Clients != 200 || iv.Server != 202 || iv.Diff != 2 || iv.Pct < 0.99 || iv.Pct > 1 {
-		t.Errorf("first interval %+v; want 200 against 202, 0.99%%", iv)
-	}
-	if iv := v.Intervals[1]; iv.Server != 99 || iv.Pct < 1.01 || iv.Pct > 1.02 {
-		t.Errorf("second interval %+v", iv)
-	}
-	if v = Validate(ends, incs, 1, 100, 1); v.MaxPct < 1.01 {
-		t.Errorf("max %v", v.MaxPct)
-	}
-	if v = Validate(ends, incs, 0, 100, 1); v.Beyond != 1 {
-		t.Errorf("without the scrape's own request: %+v; want the first interval beyond 1%%", v)
-	}
-	if v.Intervals[2].Checked {
-		t.Error("an interval of one call was checked")
-	}
-}

@@ -17,7 +17,7 @@ type ValidateOptions struct {
 	Counter   string  // the server's counter, e.g. diperf_target_served_total
 	Endpoint  string  // the monitor endpoint that has it ("": the one that does)
 	Tolerance float64 // % per interval
-	MinCalls  int     // intervals with fewer calls are shown, not checked
+	MinCalls  int     // scrape intervals are merged into windows of at least this many calls
 }
 
 // ServerCheck is a run's client view held against a server counter.
@@ -30,9 +30,10 @@ type ServerCheck struct {
 }
 
 // Validate reads dir's successful calls (on the global timeline) and its
-// monitor.csv and compares, per interval between two successful scrapes
-// of the endpoint, the calls that ended in it with the counter's
-// increase. A stub_status counter counts each scrape's own request: one
+// monitor.csv and compares, per window of intervals between successful
+// scrapes of the endpoint, the calls that ended in it with the counter's
+// increase (monitor.Validate), each call's end widened by its tester's
+// lag (testerLags) and each boundary by half its scrape's duration. A stub_status counter counts each scrape's own request: one
 // per interval is taken off.
 func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
 	if err := monitor.CheckTolerance(v.Tolerance); err != nil {
@@ -53,22 +54,7 @@ func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	var ends []int64
-	origin := int64(0)
-	err = d.Stream(func(calls []sample.Call) error {
-		for _, c := range calls {
-			if !d.Config.Span.HoldsCall(&c) {
-				continue // impossible: the analysis refuses it too
-			}
-			if origin == 0 || c.Start < origin {
-				origin = c.Start
-			}
-			if c.Status == sample.OK {
-				ends = append(ends, c.End)
-			}
-		}
-		return nil
-	})
+	ends, origin, err := okEnds(d)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +63,8 @@ func Validate(dir string, o Options, v ValidateOptions) (*ServerCheck, error) {
 		chk.PerScrape = 1
 	}
 	incs := monitor.Increases(pts, ep.Name, v.Counter, nil)
-	chk.Validation = monitor.Validate(ends, incs, chk.PerScrape, v.MinCalls, v.Tolerance)
+	chk.Validation = monitor.Validate(monitor.Check{Ends: ends, Incs: incs, Reads: reads(pts, ep.Name),
+		PerScrape: chk.PerScrape, MinCalls: v.MinCalls, Tolerance: v.Tolerance})
 	return chk, nil
 }
 
@@ -99,4 +86,27 @@ func counterEndpoint(e *experiment.Experiment, pts []monitor.Point, v ValidateOp
 		return experiment.MonitorEndpoint{}, fmt.Errorf("no monitor endpoint has a counter %s in %s", v.Counter, rundir.Monitor)
 	}
 	return experiment.MonitorEndpoint{}, fmt.Errorf("%d monitor endpoints have %s: name one with --endpoint", len(found), v.Counter)
+}
+
+// okEnds reads d's successful calls' ends, each with its tester's lag, and
+// the run's first call start.
+func okEnds(d *Dataset) ([]monitor.End, int64, error) {
+	var ends []monitor.End
+	lags := testerLags(d.Testers)
+	origin := int64(0)
+	err := d.Stream(func(calls []sample.Call) error {
+		for _, c := range calls {
+			if !d.Config.Span.HoldsCall(&c) {
+				continue // impossible: the analysis refuses it too
+			}
+			if origin == 0 || c.Start < origin {
+				origin = c.Start
+			}
+			if c.Status == sample.OK {
+				ends = append(ends, lags[c.Tester].end(&c))
+			}
+		}
+		return nil
+	})
+	return ends, origin, err
 }
