@@ -1,0 +1,85 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// The test of whether a run saturated the service within the loads it
+// tested.
+const (
+	// plateauReach: the quanta that show a plateau lie at 1.25 times the
+	// bounds' knee or more, where the line N/R0 and the plateau differ by
+	// 20%, more than a quantum's noise and the round knee of a real
+	// closed system (some 3% below the corner near it) account for.
+	plateauReach = 1.25
+	// plateauRatio: their mean throughput must lie below this fraction of
+	// the line N/R0 at their loads, with 95% confidence (one-sided t).
+	plateauRatio = 0.9
+	plateauLevel = 0.05
+)
+
+// Saturation is the evidence, in the quanta fitted, that the service
+// saturated within the tested range: a plateau (throughput held below
+// what the light-load response time R0 allows, N/R0, while the load grew
+// well beyond the knee), or the decline beyond the USL's peak. Without
+// it the run did not saturate within the tested range: the capacity is
+// unknown, and beyond the highest load tested Predict gives lower bounds
+// only.
+type Saturation struct {
+	Shown  bool   `json:"shown"`  // the data show the service saturated
+	Reason string `json:"reason"` // the evidence, or why there is none
+	// Points are the quanta at 1.25 times the bounds' knee or more; Ratio
+	// their mean throughput over N/R0, and Upper its one-sided 95% upper
+	// confidence limit (a plateau is shown when Upper < 0.9). All 0 when
+	// no bounds fit was made.
+	Points int     `json:"points"`
+	Ratio  float64 `json:"ratio"`
+	Upper  float64 `json:"upper"`
+}
+
+// plateauShown tests the quanta of p at plateauReach times the knee of
+// b or more for a throughput held below N/R0.
+func (p points) plateauShown(b BoundsParams) Saturation {
+	var s Saturation
+	var sum, sumSq float64
+	knee := b.Knee()
+	for i, n := range p.n {
+		if n >= plateauReach*knee && b.R0Ms > 0 {
+			r := p.x[i] * b.R0Ms / (1000 * n)
+			s.Points, sum, sumSq = s.Points+1, sum+r, sumSq+r*r
+		}
+	}
+	if s.Points < plateauMin {
+		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the knee (%.3g calls in flight) or more, want at least %d",
+			s.Points, plateauReach, knee, plateauMin)
+		return s
+	}
+	k := float64(s.Points)
+	s.Ratio = sum / k
+	sd := math.Sqrt(math.Max(0, sumSq-k*s.Ratio*s.Ratio) / (k - 1))
+	s.Upper = s.Ratio + tQuantile(1-plateauLevel, s.Points-1)*sd/math.Sqrt(k)
+	s.Shown = s.Upper < plateauRatio
+	if s.Shown {
+		s.Reason = fmt.Sprintf("plateau: %d quanta at %g times the knee (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%)",
+			s.Points, plateauReach, knee, 100*s.Ratio, 100*s.Upper)
+	} else {
+		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the knee (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%, want below %.0f%%)",
+			s.Points, plateauReach, knee, 100*s.Ratio, 100*s.Upper, 100*plateauRatio)
+	}
+	return s
+}
+
+// saturation is the evidence of saturation in p: the plateau s (from
+// plateauShown, zero when no bounds fit was made) or u's decline.
+func saturation(u *USL, s Saturation) Saturation {
+	if s.Shown || u.Decline == nil || !u.Decline.Shown {
+		if s.Reason == "" {
+			s.Reason = "no plateau: too few quanta above a knee to fit the bounds model"
+		}
+		return s
+	}
+	s.Shown = true
+	s.Reason = fmt.Sprintf("decline: throughput falls beyond the USL's peak at %.3g calls in flight (t = %.2f)", u.PeakLoad, u.Decline.T)
+	return s
+}
