@@ -36,31 +36,38 @@ type Saturation struct {
 	Points int     `json:"points"`
 	Ratio  float64 `json:"ratio"`
 	Upper  float64 `json:"upper"`
+	// Plateau is the mean throughput of those quanta, calls/s, with its
+	// 95% t interval: an estimate of the plateau free of the round knee's
+	// pull on the bounds' X*, which the intervals of Predict reach at
+	// loads of 1.25 times the knee or more. Absent without a plateau.
+	Plateau *Interval `json:"plateau,omitempty"`
 }
 
 // plateauShown tests the quanta of p at plateauReach times the knee of
 // b or more for a throughput held below N/R0.
 func (p points) plateauShown(b BoundsParams) Saturation {
 	var s Saturation
-	var sum, sumSq float64
+	var ratios, xs []float64
 	knee := b.Knee()
 	for i, n := range p.n {
 		if n >= plateauReach*knee && b.R0Ms > 0 {
-			r := p.x[i] * b.R0Ms / (1000 * n)
-			s.Points, sum, sumSq = s.Points+1, sum+r, sumSq+r*r
+			ratios = append(ratios, p.x[i]*b.R0Ms/(1000*n))
+			xs = append(xs, p.x[i])
 		}
 	}
+	s.Points = len(ratios)
 	if s.Points < plateauMin {
 		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the knee (%.3g calls in flight) or more, want at least %d",
 			s.Points, plateauReach, knee, plateauMin)
 		return s
 	}
-	k := float64(s.Points)
-	s.Ratio = sum / k
-	sd := math.Sqrt(math.Max(0, sumSq-k*s.Ratio*s.Ratio) / (k - 1))
-	s.Upper = s.Ratio + tQuantile(1-plateauLevel, s.Points-1)*sd/math.Sqrt(k)
+	var half float64
+	s.Ratio, half = meanHalfWidth(ratios, 1-plateauLevel)
+	s.Upper = s.Ratio + half
 	s.Shown = s.Upper < plateauRatio
 	if s.Shown {
+		x, h := meanHalfWidth(xs, 0.975)
+		s.Plateau = &Interval{Value: x, Low: x - h, High: x + h}
 		s.Reason = fmt.Sprintf("plateau: %d quanta at %g times the knee (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%)",
 			s.Points, plateauReach, knee, 100*s.Ratio, 100*s.Upper)
 	} else {
@@ -82,4 +89,32 @@ func saturation(u *USL, s Saturation) Saturation {
 	s.Shown = true
 	s.Reason = fmt.Sprintf("decline: throughput falls beyond the USL's peak at %.3g calls in flight (t = %.2f)", u.PeakLoad, u.Decline.T)
 	return s
+}
+
+// meanHalfWidth returns the mean of v (at least 2 values) and the
+// half-width of its t interval at quantile q: t(q, len−1)·sd/sqrt(len).
+func meanHalfWidth(v []float64, q float64) (mean, half float64) {
+	k := float64(len(v))
+	var sum, sumSq float64
+	for _, x := range v {
+		sum, sumSq = sum+x, sumSq+x*x
+	}
+	mean = sum / k
+	sd := math.Sqrt(math.Max(0, sumSq-k*mean*mean) / (k - 1))
+	return mean, tQuantile(q, len(v)-1) * sd / math.Sqrt(k)
+}
+
+// coverPlateau widens pr, at a load of 1.25 times the bounds' knee or
+// more, to hold the plateau that the quanta there measured
+// (Saturation.Plateau) and the response time Little's law gives for it.
+func (m *Model) coverPlateau(pr Prediction) Prediction {
+	s, b := m.Saturation, m.Bounds
+	if s == nil || s.Plateau == nil || b == nil || pr.Load < plateauReach*b.Knee() {
+		return pr
+	}
+	pr.Throughput = pr.Throughput.Cover(s.Plateau.Low).Cover(s.Plateau.High)
+	if s.Plateau.Low > 0 {
+		pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(1000 * pr.Load / s.Plateau.High).Cover(1000 * pr.Load / s.Plateau.Low)
+	}
+	return pr
 }
