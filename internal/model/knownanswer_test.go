@@ -78,8 +78,10 @@ func checkKnownAnswer(t *testing.T, run closedRun, q time.Duration) {
 	t.Logf("true R0 %.2f ms, X* %.1f calls/s, knee %.2f; chosen %v", truth.R0Ms, truth.Plateau, truth.Knee(), chosen)
 	for i, name := range []string{"0.5x knee", "2x knee", "1.5x highest load"} {
 		t.Logf("%-17s worst error %4.1f%%, interval held the truth in %d of %d runs", name, 100*at[i].worst, at[i].covered, knownAnswerSeeds)
-		if at[i].covered < knownAnswerSeeds*3/5 {
-			t.Errorf("%s: the 95%% interval held the truth in %d runs of %d, want at least 3 in 5", name, at[i].covered, knownAnswerSeeds)
+		// at half the knee the intervals miss R0 by some 1% in 10-20% of
+		// the runs (not fixed yet); on the plateau they hold C/S in 95%
+		if want := [3]float64{0.6, 0.95, 0.95}[i]; float64(at[i].covered) < want*float64(knownAnswerSeeds) {
+			t.Errorf("%s: the 95%% interval held the truth in %d runs of %d, want %.0f%%", name, at[i].covered, knownAnswerSeeds, 100*want)
 		}
 	}
 }
