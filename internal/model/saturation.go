@@ -106,10 +106,11 @@ func meanHalfWidth(v []float64, q float64) (mean, half float64) {
 
 // coverPlateau widens pr, at a load of 1.25 times the bounds' knee or
 // more, to hold the plateau that the quanta there measured
-// (Saturation.Plateau) and the response time Little's law gives for it.
+// (Saturation.Plateau) and the response time Little's law gives for it;
+// not when the data show the USL's decline there, which is no plateau.
 func (m *Model) coverPlateau(pr Prediction) Prediction {
-	s, b := m.Saturation, m.Bounds
-	if s == nil || s.Plateau == nil || b == nil || pr.Load < plateauReach*b.Knee() {
+	s, b, d := m.Saturation, m.Bounds, m.USL.Decline
+	if s == nil || s.Plateau == nil || b == nil || pr.Load < plateauReach*b.Knee() || (d != nil && d.Shown) {
 		return pr
 	}
 	pr.Throughput = pr.Throughput.Cover(s.Plateau.Low).Cover(s.Plateau.High)
