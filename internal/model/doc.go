@@ -157,5 +157,19 @@
 // corner and, near it, the USL, so the plateau quanta near the knee pull
 // X* some 1% below the asymptote C/S (in the known-answer test the
 // interval at twice the knee held C/S in 36 runs of 50 at 1 s quanta,
-// 49 of 50 at 250 ms).
+// 49 of 50 at 250 ms). At 1.25 times the knee or more the intervals also
+// reach the mean throughput of the quanta there, with its 95% t interval,
+// which that pull does not reach.
+//
+// # What the data cannot show
+//
+// A run saturated within the tested range when the quanta at 1.25 times
+// the bounds' knee or more (at least 3) hold a throughput below 90% of
+// N/R0 with 95% confidence, or when the USL's decline is shown
+// (Saturation); the bounds model applies only then. Beyond the highest
+// load tested of a run that did not saturate, Predict gives lower bounds
+// only (BoundLower): throughput and response time at least the lower ends
+// of their intervals at the highest load, assuming neither falls as load
+// grows. Quanta the testers limited (analyze.Quantum.TesterBound) are not
+// fitted.
 package model
