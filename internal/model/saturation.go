@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // The test of whether a run saturated the service within the loads it
@@ -108,8 +109,14 @@ func meanHalfWidth(v []float64, q float64) (mean, half float64) {
 // more, to hold the plateau that the quanta there measured
 // (Saturation.Plateau) and the response time Little's law gives for it;
 // not when the data show the USL's decline there, which is no plateau.
+// It also reaches what the bounds give at either end of R0's interval
+// (coverR0). Both only when the bounds predict or are not ruled out.
 func (m *Model) coverPlateau(pr Prediction) Prediction {
 	s, b, d := m.Saturation, m.Bounds, m.USL.Decline
+	if !m.boundsInPlay() {
+		return pr
+	}
+	pr = m.coverR0(pr)
 	if s == nil || s.Plateau == nil || b == nil || pr.Load < plateauReach*b.Knee() || (d != nil && d.Shown) {
 		return pr
 	}
@@ -118,4 +125,27 @@ func (m *Model) coverPlateau(pr Prediction) Prediction {
 		pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(1000 * pr.Load / s.Plateau.High).Cover(1000 * pr.Load / s.Plateau.Low)
 	}
 	return pr
+}
+
+// coverR0 widens pr to hold what the bounds give with R0 at either end
+// of its t interval (Bounds.R0HalfMs).
+func (m *Model) coverR0(pr Prediction) Prediction {
+	b := m.Bounds
+	if b == nil || !(b.R0HalfMs > 0) {
+		return pr
+	}
+	for _, r0 := range []float64{b.R0Ms - b.R0HalfMs, b.R0Ms + b.R0HalfMs} {
+		if r0 > 0 {
+			c := BoundsParams{R0Ms: r0, Plateau: b.Plateau}
+			pr.Throughput = pr.Throughput.Cover(c.Throughput(pr.Load))
+			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(c.ResponseTimeMs(pr.Load))
+		}
+	}
+	return pr
+}
+
+// boundsInPlay reports whether the bounds model predicts or the
+// selection does not rule it out.
+func (m *Model) boundsInPlay() bool {
+	return m.Bounds != nil && (m.Predictor() == ModelBounds || slices.Contains(m.Selection.Covered, ModelBounds))
 }
