@@ -9,11 +9,11 @@ import (
 )
 
 // rangeSeeds is how many runs of each case TestKnownAnswerRange
-// simulates: 100, or 6 under the race detector or -short (the suite
+// simulates: 100, or 3 under the race detector or -short (the suite
 // stays fast; the coverage is measured on the 100).
 func rangeSeeds() int {
 	if raceEnabled || testing.Short() {
-		return 6
+		return 3
 	}
 	return 100
 }
