@@ -77,6 +77,10 @@ func Fit(r *analyze.Result) (*Model, error) {
 		m.Bounds = newBounds(pts, bf)
 	}
 	sat := saturation(&m.USL, plateau)
+	if !sat.Shown && bf.params.R0Ms > 0 {
+		sat.R0Ms = bf.params.R0Ms
+		sat.R0HalfMs = pts.lightRTHalfWidth(bf.light, pts.timed(bf.order), bf.params.R0Ms)
+	}
 	m.Saturation = &sat
 	m.Chosen, m.Selection = choose(&m.USL, m.Bounds)
 	m.ResponseTime = responseTimeCheck(r, m.fitted())

@@ -78,7 +78,7 @@ func (m *Model) interval(n float64) Prediction {
 			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(c.ResponseTimeMs(n))
 		}
 	}
-	return m.coverPlateau(pr)
+	return m.coverLine(m.coverPlateau(pr))
 }
 
 // Throughput is the throughput the chosen model fitted at load n, calls/s,

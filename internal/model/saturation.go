@@ -42,6 +42,15 @@ type Saturation struct {
 	// pull on the bounds' X*, which the intervals of Predict reach at
 	// loads of 1.25 times the knee or more. Absent without a plateau.
 	Plateau *Interval `json:"plateau,omitempty"`
+	// R0Ms is the light-load response time of a run that did not
+	// saturate, ms (0 when it did, or no quantum had a response time):
+	// whatever the service, its throughput is at most N/R0 (the
+	// asymptotic bounds), which it reaches below its knee; the intervals
+	// of Predict within the range reach that line.
+	R0Ms float64 `json:"r0_ms,omitempty"`
+	// R0HalfMs is the half-width of R0's 95% t interval, ms, its variance
+	// from every quantum (all below the knee, which the run never passed).
+	R0HalfMs float64 `json:"r0_half_ms,omitempty"`
 }
 
 // plateauShown tests the quanta of p at plateauReach times the knee of
@@ -148,4 +157,23 @@ func (m *Model) coverR0(pr Prediction) Prediction {
 // selection does not rule it out.
 func (m *Model) boundsInPlay() bool {
 	return m.Bounds != nil && (m.Predictor() == ModelBounds || slices.Contains(m.Selection.Covered, ModelBounds))
+}
+
+// coverLine widens pr, for a run that did not saturate, to hold the line
+// N/R0 of the asymptotic bounds (Saturation.R0Ms, and R0 at the lower end
+// of its 95% t interval) and the response time R0: a service below its
+// knee is on them, and the quanta of a ramp, whose completions lag its
+// load, pull a fitted curve below them.
+func (m *Model) coverLine(pr Prediction) Prediction {
+	s := m.Saturation
+	if s == nil || s.Shown || !(s.R0Ms > 0) {
+		return pr
+	}
+	for _, r0 := range []float64{s.R0Ms, s.R0Ms - s.R0HalfMs} {
+		if r0 > 0 {
+			pr.Throughput = pr.Throughput.Cover(1000 * pr.Load / r0)
+			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(r0)
+		}
+	}
+	return pr
 }
