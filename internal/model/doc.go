@@ -175,6 +175,8 @@
 // load tested of a run that did not saturate, Predict gives lower bounds
 // only (BoundLower): throughput and response time at least the lower ends
 // of their intervals at the highest load, assuming neither falls as load
-// grows. Quanta the testers limited (analyze.Quantum.TesterBound) are not
-// fitted.
+// grows. Within its range the intervals reach the line N/R0 of the
+// asymptotic bounds (R0 at the lower end of its 95% t interval), which no
+// service exceeds and a service below its knee is on. Quanta the testers
+// limited (analyze.Quantum.TesterBound) are not fitted.
 package model
