@@ -66,8 +66,10 @@ func printPrediction(w io.Writer, p model.Prediction, m *model.Model) {
 	if p.Extrapolated {
 		fmt.Fprintf(w, "  an extrapolation: the run measured loads %.3g to %.3g only\n", u.MinLoad, u.MaxLoad)
 	}
-	if s := m.Saturation; s != nil {
-		fmt.Fprintf(w, "saturation within the tested range: %s\n", s.Reason)
+	if s := m.Saturation; s != nil && s.Shown {
+		fmt.Fprintf(w, "saturated within the tested range: %s\n", s.Reason)
+	} else if s != nil {
+		fmt.Fprintf(w, "not saturated within the tested range (load ≤ %.3g): %s\n", u.MaxLoad, s.Reason)
 	}
 	fmt.Fprintf(w, "predicted by the %s model (%s)\n", modelTitle(p.Model), m.Selection.Reason)
 	printUSL(w, u)

@@ -67,7 +67,7 @@ func (p points) plateauShown(b BoundsParams) Saturation {
 	}
 	s.Points = len(ratios)
 	if s.Points < plateauMin {
-		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the knee (%.3g calls in flight) or more, want at least %d",
+		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the bounds' corner X*·R0 (%.3g calls in flight) or more, want at least %d",
 			s.Points, plateauReach, knee, plateauMin)
 		return s
 	}
@@ -81,7 +81,7 @@ func (p points) plateauShown(b BoundsParams) Saturation {
 		s.Reason = fmt.Sprintf("plateau: %d quanta at %g times the knee (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%)",
 			s.Points, plateauReach, knee, 100*s.Ratio, 100*s.Upper)
 	} else {
-		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the knee (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%, want below %.0f%%)",
+		s.Reason = fmt.Sprintf("no plateau: %d quanta at %g times the bounds' corner X*·R0 (%.3g calls in flight) or more give %.0f%% of N/R0 (95%% upper limit %.0f%%, want below %.0f%%)",
 			s.Points, plateauReach, knee, 100*s.Ratio, 100*s.Upper, 100*plateauRatio)
 	}
 	return s
