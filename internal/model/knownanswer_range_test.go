@@ -93,12 +93,7 @@ func (c rangeCase) check(t *testing.T, seeds int) rangeTally {
 			n := f * m.USL.MaxLoad
 			p, want := m.Predict(n), truth.Throughput(n)
 			if f <= 1 {
-				tally.inside++
-				w := (p.Throughput.High - p.Throughput.Low) / p.Throughput.Value
-				tally.widest, tally.widths = math.Max(tally.widest, w), tally.widths+w
-				if p.Throughput.Low <= want && want <= p.Throughput.High {
-					tally.insideHeld++
-				}
+				tally.addInside(p.Throughput, want)
 				continue
 			}
 			tally.beyond++
@@ -112,6 +107,17 @@ func (c rangeCase) check(t *testing.T, seeds int) rangeTally {
 		}
 	}
 	return tally
+}
+
+// addInside counts a prediction x inside the tested range, of the true
+// throughput want.
+func (tally *rangeTally) addInside(x Interval, want float64) {
+	tally.inside++
+	w := (x.High - x.Low) / x.Value
+	tally.widest, tally.widths = math.Max(tally.widest, w), tally.widths+w
+	if x.Low <= want && want <= x.High {
+		tally.insideHeld++
+	}
 }
 
 // markTesterBound marks the quanta at or above c.testerBound times the

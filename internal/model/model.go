@@ -76,12 +76,7 @@ func Fit(r *analyze.Result) (*Model, error) {
 	if ok {
 		m.Bounds = newBounds(pts, bf)
 	}
-	sat := saturation(&m.USL, plateau)
-	if !sat.Shown && bf.params.R0Ms > 0 {
-		sat.R0Ms = bf.params.R0Ms
-		sat.R0HalfMs = pts.lightRTHalfWidth(bf.light, pts.timed(bf.order), bf.params.R0Ms)
-	}
-	m.Saturation = &sat
+	m.Saturation = pts.saturation(&m.USL, bf, plateau)
 	m.Chosen, m.Selection = choose(&m.USL, m.Bounds)
 	m.ResponseTime = responseTimeCheck(r, m.fitted())
 	if m.Chosen == ModelBounds {

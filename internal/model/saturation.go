@@ -88,17 +88,24 @@ func (p points) plateauShown(b BoundsParams) Saturation {
 }
 
 // saturation is the evidence of saturation in p: the plateau s (from
-// plateauShown, zero when no bounds fit was made) or u's decline.
-func saturation(u *USL, s Saturation) Saturation {
-	if s.Shown || u.Decline == nil || !u.Decline.Shown {
+// plateauShown, zero when no bounds fit was made) or u's decline; when
+// neither, the light-load response time of the bounds fit bf and its
+// interval.
+func (p points) saturation(u *USL, bf boundsFit, s Saturation) *Saturation {
+	switch {
+	case s.Shown:
+	case u.Decline != nil && u.Decline.Shown:
+		s.Shown = true
+		s.Reason = fmt.Sprintf("decline: throughput falls beyond the USL's peak at %.3g calls in flight (t = %.2f)", u.PeakLoad, u.Decline.T)
+	default:
 		if s.Reason == "" {
 			s.Reason = "no plateau: too few quanta above a knee to fit the bounds model"
 		}
-		return s
+		if r0 := bf.params.R0Ms; r0 > 0 {
+			s.R0Ms, s.R0HalfMs = r0, p.lightRTHalfWidth(bf.light, p.timed(bf.order), r0)
+		}
 	}
-	s.Shown = true
-	s.Reason = fmt.Sprintf("decline: throughput falls beyond the USL's peak at %.3g calls in flight (t = %.2f)", u.PeakLoad, u.Decline.T)
-	return s
+	return &s
 }
 
 // meanHalfWidth returns the mean of v (at least 2 values) and the
