@@ -52,18 +52,24 @@ func printPredictionJSON(w io.Writer, p model.Prediction, m *model.Model) error 
 	return nil
 }
 
-// loadSlack is how far (relative) outside the measured loads a prediction
-// may be before it is called an extrapolation: a run holding 20 calls in
-// flight measures a mean load just under 20.
-const loadSlack = 0.01
-
 // printPrediction prints p and both fits for people.
 func printPrediction(w io.Writer, p model.Prediction, m *model.Model) {
 	x, r, u := p.Throughput, p.ResponseTimeMs, &m.USL
-	fmt.Fprintf(w, "at a load of %g calls in flight: throughput %.1f calls/s (95%% interval %.1f–%.1f), response time %.1f ms (%.1f–%.1f)\n",
-		p.Load, x.Value, x.Low, x.High, r.Value, r.Low, r.High)
-	if p.Load < u.MinLoad*(1-loadSlack) || p.Load > u.MaxLoad*(1+loadSlack) {
+	if p.Bound == model.BoundLower {
+		fmt.Fprintf(w, "at a load of %g calls in flight: throughput at least %.1f calls/s, response time at least %.1f ms\n",
+			p.Load, x.Low, r.Low)
+		fmt.Fprintf(w, "  %s\n", p.Note)
+	} else {
+		fmt.Fprintf(w, "at a load of %g calls in flight: throughput %.1f calls/s (95%% interval %.1f–%.1f), response time %.1f ms (%.1f–%.1f)\n",
+			p.Load, x.Value, x.Low, x.High, r.Value, r.Low, r.High)
+	}
+	if p.Extrapolated {
 		fmt.Fprintf(w, "  an extrapolation: the run measured loads %.3g to %.3g only\n", u.MinLoad, u.MaxLoad)
+	}
+	if s := m.Saturation; s != nil && s.Shown {
+		fmt.Fprintf(w, "saturated within the tested range: %s\n", s.Reason)
+	} else if s != nil {
+		fmt.Fprintf(w, "not saturated within the tested range (load ≤ %.3g): %s\n", u.MaxLoad, s.Reason)
 	}
 	fmt.Fprintf(w, "predicted by the %s model (%s)\n", modelTitle(p.Model), m.Selection.Reason)
 	printUSL(w, u)

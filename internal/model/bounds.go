@@ -50,6 +50,10 @@ type Bounds struct {
 	Points        int     `json:"points"`         // quanta fitted
 	LightPoints   int     `json:"light_points"`   // quanta whose response times gave R0
 	PlateauPoints int     `json:"plateau_points"` // quanta above the knee, which gave X*
+	// R0HalfMs is the half-width of the 95% t interval of R0 from the
+	// light quanta, ms: the intervals of Predict reach what the bounds
+	// give with R0 at either end of it.
+	R0HalfMs float64 `json:"r0_half_ms,omitempty"`
 }
 
 // boundsParamCount is the number of parameters of the bounds model, R0 and X*.
@@ -65,5 +69,6 @@ func newBounds(p points, f boundsFit) *Bounds {
 		Points:        len(p.n),
 		LightPoints:   len(f.light),
 		PlateauPoints: f.plateau,
+		R0HalfMs:      p.lightRTHalfWidth(f.light, p.upTo(p.timed(f.order), f.params.Knee()), f.params.R0Ms),
 	}
 }

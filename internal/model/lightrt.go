@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 )
@@ -61,4 +62,31 @@ func (p points) resampleRT(idx []int, rng *rand.Rand) float64 {
 		draw[k] = idx[rng.IntN(len(idx))]
 	}
 	return p.lightRT(draw)
+}
+
+// lightRTHalfWidth is the half-width of the 95% t interval of R0 = r0
+// from the light quanta: t(0.975, k−1) times sqrt(s²/calls), calls being
+// those of the light quanta and s² the variance per call of the quantum
+// means about r0, Σcᵢ(rᵢ−r0)²/(k−1), over the k quanta below the knee
+// (below, which holds the light ones). A variance from the light quanta
+// alone is too small too often: they are a handful (6 in the default
+// demo), and a stall of the client machine, which lengthens a few calls a
+// lot, is then missed in the variance and in the mean together. Quanta
+// closer to the knee only add to it. 0 with fewer than 2 quanta.
+func (p points) lightRTHalfWidth(light, below []int, r0 float64) float64 {
+	var k, calls int
+	var ss float64
+	for _, i := range below {
+		if c := p.calls[i]; c > 0 {
+			d := p.rt[i] - r0
+			k, ss = k+1, ss+float64(c)*d*d
+		}
+	}
+	for _, i := range light {
+		calls += p.calls[i]
+	}
+	if k < 2 || calls == 0 {
+		return 0
+	}
+	return tQuantile(0.975, k-1) * math.Sqrt(ss/float64(k-1)/float64(calls))
 }

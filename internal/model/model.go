@@ -31,6 +31,14 @@ type Model struct {
 	Bounds       *Bounds      `json:"bounds,omitempty"`
 	ResponseTime ResponseTime `json:"response_time"` // of the chosen model
 	Bootstrap    Bootstrap    `json:"bootstrap"`     // of the chosen model
+	// Saturation says whether the data show the service saturated within
+	// the tested range; nil in a model.json of an older version, which
+	// Predict reads as not shown.
+	Saturation *Saturation `json:"saturation,omitempty"`
+	// TesterBound is the number of quanta left out of the fit because the
+	// testers, not the service, limited their load (analyze.Quantum's
+	// TesterBound).
+	TesterBound int `json:"tester_bound_quanta,omitempty"`
 }
 
 // ResponseTime checks the response times that Little's law derives from
@@ -52,8 +60,10 @@ type Bootstrap struct {
 }
 
 // Fit fits the USL and the bounds model to the quanta of r in which a
-// tester was active and the load was positive, chooses the one that
-// predicts, and bootstraps it. It fails, wrapping ErrTooFewPoints, with
+// tester was active, the load was positive and the testers did not limit
+// the load, tests the data for saturation, chooses the model that
+// predicts, and bootstraps it. The bounds model applies only where the
+// data show its plateau. It fails, wrapping ErrTooFewPoints, with
 // fewer than MinPoints such quanta, a single load, or no call completed.
 func Fit(r *analyze.Result) (*Model, error) {
 	pts, err := throughputPoints(r)
@@ -61,11 +71,12 @@ func Fit(r *analyze.Result) (*Model, error) {
 		return nil, err
 	}
 	q, held := pts.fitUSL()
-	m := &Model{USL: newUSL(pts, q, held)}
-	bf, ok := pts.fitBounds()
+	m := &Model{USL: newUSL(pts, q, held), TesterBound: testerBound(r)}
+	bf, plateau, ok := pts.fitPlateau()
 	if ok {
 		m.Bounds = newBounds(pts, bf)
 	}
+	m.Saturation = pts.saturation(&m.USL, bf, plateau)
 	m.Chosen, m.Selection = choose(&m.USL, m.Bounds)
 	m.ResponseTime = responseTimeCheck(r, m.fitted())
 	if m.Chosen == ModelBounds {
@@ -94,4 +105,26 @@ func responseTimeCheck(r *analyze.Result, c curve) ResponseTime {
 		return ResponseTime{Points: len(obs)}
 	}
 	return ResponseTime{R2: rSquared(obs, rss), Points: len(obs)}
+}
+
+// fitPlateau fits the bounds model to p and tests its plateau; ok is true
+// when the fit applies and the data show the plateau.
+func (p points) fitPlateau() (boundsFit, Saturation, bool) {
+	bf, ok := p.fitBounds()
+	if !ok {
+		return bf, Saturation{}, false
+	}
+	s := p.plateauShown(bf.params)
+	return bf, s, s.Shown
+}
+
+// testerBound counts the quanta of r that the testers limited.
+func testerBound(r *analyze.Result) int {
+	var k int
+	for i := range r.Quanta {
+		if r.Quanta[i].TesterBound != "" {
+			k++
+		}
+	}
+	return k
 }

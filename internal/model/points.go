@@ -27,9 +27,11 @@ type points struct {
 }
 
 // usable reports whether quantum q can enter the fit: a tester was active,
-// the load was positive and the figures are finite.
+// the load was positive, the figures are finite, and the testers did not
+// limit the load (a tester-bound quantum measures the testers, not the
+// service).
 func usable(q *analyze.Quantum) bool {
-	return q.Active > 0 && q.Load > 0 && !math.IsInf(q.Load, 0) &&
+	return q.Active > 0 && q.TesterBound == "" && q.Load > 0 && !math.IsInf(q.Load, 0) &&
 		!math.IsNaN(q.Throughput) && !math.IsInf(q.Throughput, 0)
 }
 

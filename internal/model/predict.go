@@ -8,24 +8,62 @@ import "github.com/diperf/diperf/internal/stats"
 // Value (Low ≤ Value ≤ High).
 type Interval = stats.Interval
 
+// Kinds of Prediction.Bound.
+const (
+	BoundInterval = "interval" // a 95% interval: Value, Low and High
+	BoundLower    = "lower"    // a lower bound: Low alone; Value NaN and High +Inf (null in JSON)
+)
+
 // Prediction is what the model expects at one load.
 type Prediction struct {
 	Load           float64  `json:"load"`             // calls in flight
 	Model          string   `json:"model"`            // the model that predicts: ModelUSL or ModelBounds
+	Bound          string   `json:"bound"`            // BoundInterval or BoundLower
 	Throughput     Interval `json:"throughput"`       // calls/s
 	ResponseTimeMs Interval `json:"response_time_ms"` // mean response time, ms
+	// Extrapolated is true when Load lies outside the loads the run
+	// tested (by more than LoadSlack).
+	Extrapolated bool `json:"extrapolated"`
+	// Note says what the prediction cannot know: set with BoundLower.
+	Note string `json:"note,omitempty"`
 }
 
+// LoadSlack is how far (relative) outside the measured loads a prediction
+// may be before it is called an extrapolation: a run holding 20 calls in
+// flight measures a mean load just under 20.
+const LoadSlack = 0.01
+
 // Predict returns the throughput and mean response time the chosen model
-// expects at load n (calls in flight), with 95% confidence intervals of the
-// mean from the bootstrap refits, widened to reach what the models of
-// Selection.Covered predict: they do not include the scatter of a single
-// quantum. Both intervals are zero when n is not positive.
+// expects at load n (calls in flight). Within the tested range, and
+// beyond it when the data show the service saturated, they come with 95%
+// confidence intervals of the mean from the bootstrap refits, widened to
+// reach what the models of Selection.Covered predict: they do not include
+// the scatter of a single quantum. Beyond the tested range of a run that
+// did not saturate, no model knows where the knee is: Predict gives lower
+// bounds only (see lowerBound). Both intervals are zero when n is not
+// positive.
 func (m *Model) Predict(n float64) Prediction {
-	pr := Prediction{Load: n, Model: m.Predictor()}
 	if !(n > 0) {
-		return pr
+		return Prediction{Load: n, Model: m.Predictor()}
 	}
+	pr := m.interval(n)
+	lo, hi := m.USL.MinLoad, m.USL.MaxLoad
+	pr.Extrapolated = n < lo*(1-LoadSlack) || n > hi*(1+LoadSlack)
+	if n > hi*(1+LoadSlack) && !m.Saturated() {
+		return m.lowerBound(n)
+	}
+	return pr
+}
+
+// Saturated reports whether the data show the service saturated within
+// the tested range; false for a model.json of an older version.
+func (m *Model) Saturated() bool {
+	return m.Saturation != nil && m.Saturation.Shown
+}
+
+// interval is the two-sided prediction at load n > 0.
+func (m *Model) interval(n float64) Prediction {
+	pr := Prediction{Load: n, Model: m.Predictor(), Bound: BoundInterval}
 	fit, refits := m.curves()
 	xs := make([]float64, len(refits))
 	rs := make([]float64, len(refits))
@@ -40,7 +78,7 @@ func (m *Model) Predict(n float64) Prediction {
 			pr.ResponseTimeMs = pr.ResponseTimeMs.Cover(c.ResponseTimeMs(n))
 		}
 	}
-	return pr
+	return m.coverLine(m.coverPlateau(pr))
 }
 
 // Throughput is the throughput the chosen model fitted at load n, calls/s,

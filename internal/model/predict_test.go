@@ -53,7 +53,7 @@ func checkInterval(t *testing.T, what string, iv Interval, truth float64) {
 
 func TestPredictEdgeCases(t *testing.T) {
 	t.Parallel()
-	m := &Model{USL: USL{Lambda: 10, Sigma: 0.1, Kappa: 0.01}}
+	m := &Model{USL: USL{Lambda: 10, Sigma: 0.1, Kappa: 0.01, MinLoad: 1, MaxLoad: 5}}
 	tests := []struct {
 		name string
 		n    float64
@@ -65,7 +65,7 @@ func TestPredictEdgeCases(t *testing.T) {
 		{"negative", -3, Prediction{Load: -3, Model: ModelUSL}},
 		// no bootstrap refits, no model named (an older model.json): the USL
 		// predicts, the interval is the value alone
-		{"no refits", 1, Prediction{Load: 1, Model: ModelUSL, Throughput: Interval{Value: 10, Low: 10, High: 10}, ResponseTimeMs: Interval{Value: 100, Low: 100, High: 100}}},
+		{"no refits", 1, Prediction{Load: 1, Model: ModelUSL, Bound: BoundInterval, Throughput: Interval{Value: 10, Low: 10, High: 10}, ResponseTimeMs: Interval{Value: 100, Low: 100, High: 100}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,8 +47,8 @@ type Selection struct {
 func choose(u *USL, b *Bounds) (string, Selection) {
 	s := Selection{Criterion: selectionCriterion}
 	if b == nil {
-		s.Reason = fmt.Sprintf("no plateau: fewer than max(%d, %.0f%% of the quanta) above a knee, so the bounds model does not apply",
-			plateauMin, 100*plateauShare)
+		s.Reason = fmt.Sprintf("no plateau shown (fewer than max(%d, %.0f%% of the quanta) above a knee, or their throughput not held below N/R0), "+
+			"so the bounds model does not apply", plateauMin, 100*plateauShare)
 		return ModelUSL, s
 	}
 	s.Weights = bicWeights(map[string]float64{ModelUSL: u.BIC, ModelBounds: b.BIC})

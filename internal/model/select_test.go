@@ -64,11 +64,11 @@ func TestPredictCoversTheOtherModel(t *testing.T) {
 	t.Parallel()
 	// the bounds predict, X = min(N/0.1 s, 50); the USL, X = 10·N, is not
 	// ruled out; no refits, so each interval is the two values
-	m := &Model{Chosen: ModelBounds, USL: USL{Lambda: 10},
+	m := &Model{Chosen: ModelBounds, USL: USL{Lambda: 10, MinLoad: 1, MaxLoad: 10},
 		Bounds:    &Bounds{BoundsParams: BoundsParams{R0Ms: 100, Plateau: 50}},
 		Selection: Selection{Covered: []string{ModelUSL}}}
 	p := m.Predict(8)
-	want := Prediction{Load: 8, Model: ModelBounds, Throughput: Interval{Value: 50, Low: 50, High: 80},
+	want := Prediction{Load: 8, Model: ModelBounds, Bound: BoundInterval, Throughput: Interval{Value: 50, Low: 50, High: 80},
 		ResponseTimeMs: Interval{Value: 160, Low: 100, High: 160}}
 	if p != want {
 		t.Errorf("Predict(8) = %+v, want %+v", p, want)
