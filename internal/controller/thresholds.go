@@ -32,7 +32,7 @@ func (c *controller) watchThresholds() error {
 		if over {
 			return
 		}
-		b, err := l.Add(threshold.Second{T: s.T, OK: int(s.OK), Failed: int(s.Failed), Load: s.Load, RT: h})
+		b, err := l.Add(threshold.LiveSecond(s, h))
 		if err != nil {
 			c.events.Add("threshold-error", -1, "", err.Error())
 			return

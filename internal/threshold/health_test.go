@@ -175,7 +175,7 @@ func TestLiveSecondHealth(t *testing.T) {
 	if s := LiveSecond(quiet, nil); s.Health {
 		t.Errorf("a second without health reads %+v", s)
 	}
-	busy := live.Second{T: 1002, OK: 10, Load: 1, TesterCPUPct: 97, HostBusyPct: 100, LagMaxMs: 30, FDs: 12}
+	busy := live.Second{T: 1002, OK: 10, Load: 1, TesterCPUPct: 97, HostBusyPct: 100, LagMaxMs: 30, FDs: 12, HealthN: 1, HostN: 1}
 	got := feed(t, l, LiveSecond(quiet, nil), LiveSecond(busy, nil))
 	if len(got) != 1 || len(got[1002]) != 1 || got[1002][0].Name != "tester_cpu_pct < 80" || got[1002][0].Observed != 97 {
 		t.Errorf("breaches %v; want tester_cpu_pct < 80 at 97 in second 1002 only (steal: no data live)", got)
