@@ -22,7 +22,7 @@ func (m *healthMeter) measure(nowNs int64) healthReading {
 	host := m.hostTimes()
 	if m.lastNs != 0 && nowNs > m.lastNs && m.cores > 0 {
 		secs := float64(nowNs-m.lastNs) / 1e9
-		r.cpuPct = min(max(tree-m.treeCPU, 0)/secs/m.cores*100, 100*m.cores)
+		r.cpuPct = min(max(tree-m.treeCPU, 0)/secs/m.cores*100, 100) // tick rounding may overshoot
 		r.busyPct, r.stealPct = hostShares(m.host, host)
 	}
 	m.treeCPU, m.host, m.lastNs = tree, host, nowNs
@@ -150,7 +150,7 @@ func (m *healthMeter) openFDs() int {
 }
 
 // fdLimit reads the soft limit on open files from /proc/<pid>/limits (0:
-// unknown; "unlimited" is taken as 1<<24).
+// unknown; "unlimited", or any limit past 1<<24, is taken as 1<<24).
 func (m *healthMeter) fdLimit() int {
 	for line := range strings.Lines(m.read("proc", strconv.Itoa(m.pid), "limits")) {
 		if rest, ok := strings.CutPrefix(line, "Max open files"); ok {
@@ -160,7 +160,7 @@ func (m *healthMeter) fdLimit() int {
 			}
 			if len(f) > 0 {
 				n, _ := strconv.Atoi(f[0])
-				return n
+				return min(n, 1<<24) // past it, as good as unlimited
 			}
 		}
 	}
