@@ -10,7 +10,7 @@ import (
 // by its header: each tester has a row for most seconds of its client
 // loop, its process tree's CPU above 0 (it starts an exec client per
 // call), its CPU cores at least one, its schedule lag never negative, and
-// its descriptors within their limit.
+// its descriptors within their limit; none of it refused.
 func TestRunWritesTesterHealth(t *testing.T) {
 	url := startTarget(t, 4, 20*time.Millisecond)
 	exp := exampleExperiment(t, url, "testers: 10 ", "testers: 2 ", "tester_duration: 20s", "tester_duration: 3s",
@@ -43,6 +43,12 @@ func TestRunWritesTesterHealth(t *testing.T) {
 		}
 		if fds, lim := row.int(t, "fds"), row.int(t, "fd_limit"); fds <= 0 || fds > lim {
 			t.Errorf("line %d: %d descriptors of %d", row.line, fds, lim)
+		}
+	}
+	// an honest tester's seconds are never refused
+	for _, row := range readCSV(t, filepath.Join(out, "testers.csv"), "messages_refused").rows {
+		if n := row.int(t, "messages_refused"); n != 0 {
+			t.Errorf("testers.csv line %d: %d messages refused (%s)", row.line, n, row.str(t, "refused_reason"))
 		}
 	}
 	// a 3 s client loop measured each second: at least 2 whole seconds
