@@ -200,6 +200,7 @@ type controller struct {
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
 	live       *live.Run     // per-second aggregates (Options.Live or its own)
+	health     healthStore   // the testers' self-health (health.go)
 	cad        cadence       // how often testers ship samples and either side must be heard
 	gate       chan struct{} // per-tester goroutines queue here, not on mu (gate.go)
 	mu         sync.Mutex

@@ -37,6 +37,9 @@ func (c *controller) finish() (*Outcome, error) {
 	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
 		return out, err
 	}
+	if err := c.writeHealth(); err != nil {
+		return out, err
+	}
 	if err := writeSamples(c.o.Dir, recs, sp); err != nil {
 		return out, fmt.Errorf("writing samples.parquet: %w", err)
 	}

@@ -178,6 +178,7 @@ func (c *controller) testDesc() protocol.TestDesc {
 		TimeServer: c.times.addr, TimeTransport: e.Sync.Transport, HeartbeatNs: int64(c.cad.heartbeat),
 		SilenceNs:        int64(c.cad.lostAfter),
 		ClientsPerTester: e.Schedule.ClientsPerTester, ClientStartIntervalNs: int64(e.Schedule.ClientStartInterval.D()),
+		Health: true,
 	}
 }
 
@@ -223,6 +224,8 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 		return false, nil
 	case protocol.TypeSamples:
 		return false, c.onSamples(s, p)
+	case protocol.TypeHealth:
+		return false, c.onHealth(s, p)
 	case protocol.TypeSyncRecord:
 		var r protocol.SyncRecord
 		if err := protocol.DecodeJSON(t, p, &r); err != nil {

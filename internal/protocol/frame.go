@@ -100,11 +100,12 @@ const (
 	TypeAck                        // controller → tester: samples up to this Seq are spooled (ack.go)
 	TypeHeartbeat                  // either way: still here (no payload)
 	TypeWelcome                    // controller → tester: its signature, once the tester proved itself
+	TypeHealth                     // tester → controller: its self-health, per second (HealthBatch)
 	typeEnd
 )
 
 var typeNames = [...]string{"", "hello", "challenge", "auth", "testdesc", "syncreq",
-	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat", "welcome"}
+	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat", "welcome", "health"}
 
 // String names the type.
 func (t Type) String() string {

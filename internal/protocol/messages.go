@@ -84,6 +84,10 @@ type TestDesc struct {
 	// (docs/design/002-time.md). 0: the time server holds no keys
 	// (sync.server), and the tester's syncs are not authenticated.
 	TimeKeyID uint32 `json:"time_key_id,omitempty"`
+	// Health asks the tester to send its self-health each second
+	// (TypeHealth, HealthBatch): a controller that does not know the
+	// message never asks, and an older tester ignores the request.
+	Health bool `json:"health,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.

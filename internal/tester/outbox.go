@@ -25,10 +25,12 @@ type outbox struct {
 	acked    uint64     // highest sample Seq the controller has spooled
 	sendMu   sync.Mutex // one batch on the wire at a time, in order
 	buf      []byte
-	start    int64      // local time the client loop started, until sent (0: none pending)
-	rtt      int64      // round trip to the target, ns, sent with start (0: not measured)
-	disk     *diskSpool // where every batch is kept before it is sent (nil: nowhere)
-	udp      *udpOut    // the UDP grant's sender (nil: batches go as TCP frames)
+	start    int64                   // local time the client loop started, until sent (0: none pending)
+	rtt      int64                   // round trip to the target, ns, sent with start (0: not measured)
+	disk     *diskSpool              // where every batch is kept before it is sent (nil: nowhere)
+	udp      *udpOut                 // the UDP grant's sender (nil: batches go as TCP frames)
+	lag      lagAcc                  // the schedule lags of the calls queued (health_lag.go)
+	health   []protocol.HealthSecond // self-health seconds not yet sent (health_send.go)
 }
 
 // started queues the Started message for the next flush rather than
@@ -65,6 +67,7 @@ func (o *outbox) add(s sample.Sample) {
 	o.mu.Lock()
 	o.produced++
 	s.Seq = o.produced
+	o.lag.add(&s)
 	o.pending = append(o.pending, s)
 	o.bound += protocol.SampleBound(&o.pending[len(o.pending)-1])
 	full := o.fullLocked()
@@ -110,11 +113,14 @@ func (o *outbox) flush() error {
 	o.pending, o.bound = nil, 0
 	start, rtt := o.start, o.rtt
 	o.start = 0
+	health := o.health
+	o.health = nil
 	o.mu.Unlock()
 	var werr error
 	if start != 0 {
 		werr = o.conn.WriteJSON(protocol.TypeStarted, protocol.Started{LocalNs: start, TargetRTTNs: rtt})
 	}
+	werr = o.sendHealth(werr, health)
 	if o.udp != nil {
 		return o.flushUDP(werr, produced, samples)
 	}

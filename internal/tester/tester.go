@@ -159,6 +159,7 @@ func (t *Tester) run(parent context.Context) error {
 	defer cancel(nil)
 	t.cancel = cancel
 	t.out = newOutbox(t.conn, cancel)
+	t.out.lag.interval = t.desc.IntervalNs
 	if g := t.desc.UDP; g != nil {
 		k, _ := t.conn.Keys()
 		u, err := dialUDP(k, g)
@@ -255,6 +256,7 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		woke = t.clk.Now()
 	}
 	t.out.started(woke, targetRTT)
+	defer t.startHealth(ctx)()
 	if t.desc.Rate != nil { // the open model
 		return runOpen(ctx, t.desc.Rate, t.desc.Clients(), c, t.clk, t.out)
 	}
