@@ -34,6 +34,7 @@ type testerHealth struct {
 	w                 float64 // Σ overlap, s
 	cpu, busy, steal  float64 // Σ figure·overlap (NaN figures left out)
 	cpuW, busyW, stW  float64 // Σ overlap of the rows with that figure
+	thr, thrW         float64 // the same of the throttled share
 	late              float64 // Σ lag mean·starts·overlap, ms·calls
 	starts            float64 // Σ starts·overlap
 	fds, fdLimit      int     // most descriptors, and the limit of that row
@@ -47,6 +48,7 @@ func (t *testerHealth) add(h sample.Health, ov float64) {
 	addWeighted(&t.cpu, &t.cpuW, h.CPUPct, ov)
 	addWeighted(&t.busy, &t.busyW, h.HostBusyPct, ov)
 	addWeighted(&t.steal, &t.stW, h.HostStealPct, ov)
+	addWeighted(&t.thr, &t.thrW, h.ThrottledPct, ov)
 	if h.Starts > 0 && !math.IsNaN(h.LagMeanMs) {
 		t.late += h.LagMeanMs * float64(h.Starts) * ov
 		t.starts += float64(h.Starts) * ov
@@ -85,8 +87,8 @@ func healthRefusal(h sample.Health, start, end int64) string {
 		return fmt.Sprintf("tester %d: second %d outside its lifetime", h.Slot, h.T)
 	case outside(h.CPUPct, 0, healthMaxCPUPct) || outside(h.CPUCores, 0, math.MaxFloat64):
 		return fmt.Sprintf("tester %d: CPU %v%% of %v cores", h.Slot, h.CPUPct, h.CPUCores)
-	case outside(h.HostBusyPct, 0, healthMaxPct) || outside(h.HostStealPct, 0, healthMaxPct):
-		return fmt.Sprintf("tester %d: host busy %v%%, steal %v%%", h.Slot, h.HostBusyPct, h.HostStealPct)
+	case outside(h.HostBusyPct, 0, healthMaxPct) || outside(h.HostStealPct, 0, healthMaxPct) || outside(h.ThrottledPct, 0, healthMaxPct):
+		return fmt.Sprintf("tester %d: host busy %v%%, steal %v%%, throttled %v%%", h.Slot, h.HostBusyPct, h.HostStealPct, h.ThrottledPct)
 	case outside(h.LagMeanMs, 0, float64(end-start)/1e6+msPerS) || outside(h.LagMaxMs, 0, float64(end-start)/1e6+msPerS) ||
 		h.LagMaxMs < h.LagMeanMs || h.Starts < 0 || h.Starts > healthMaxStarts:
 		return fmt.Sprintf("tester %d: lag %v ms (max %v ms) over %d starts", h.Slot, h.LagMeanMs, h.LagMaxMs, h.Starts)

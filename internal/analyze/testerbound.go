@@ -25,6 +25,10 @@ import (
 //     needs little CPU (below starvedBusyCPUPct) is served at once on a
 //     busy host, the kernel favouring tasks that wake from sleep; if it is
 //     not, its schedule's lag says so (below);
+//   - its CPU quota: its cgroup was throttled in ≥ starvedThrottled % of
+//     its quota's periods: the CPU the quota grants the cgroup (shared by
+//     every tester and client in it) was used up, and all of them waited
+//     for the next period, whatever share each used;
 //   - its schedule: its calls started late. Late time is dead time of a
 //     client loop (closed model: the loop waits neither for the service
 //     nor its think time; open model: calls fire after their instant), so
@@ -54,7 +58,7 @@ import (
 // Quantum.TesterBound says why, one part per reason found, with the worst
 // figure among the starved testers and which they were (by index, up to
 // three; else how many of the active): "tester CPU 97% (tester 2)", "host
-// CPU busy 100% (tester 0, 1)", "schedule late by 180 ms (3 of 5
+// CPU busy 100% (tester 0, 1)", "CPU quota throttled 92% (tester 0, 1)", "schedule late by 180 ms (3 of 5
 // testers)", "descriptors 1019/1024 (tester 4)", parts joined by "; ".
 
 // Tester-bound thresholds, see above.
@@ -63,6 +67,7 @@ const (
 	starvedBusyPct    = 95   // % busy of the host CPUs it may run on
 	starvedBusyCPUPct = 25   // % of its own CPU it used, for a busy host to starve it
 	starvedStealPct   = 10   // % stolen of the host CPUs it may run on
+	starvedThrottled  = 50   // % of its cgroup's quota periods throttled
 	starvedLateShare  = 0.1  // share of a client loop's time lost to lag
 	starvedLagMs      = 2    // mean lag, ms, below which lag is no starvation
 	starvedFDShare    = 0.95 // share of the descriptor limit open
@@ -73,6 +78,7 @@ const (
 // starvation is why one tester was starved in a quantum, by reason.
 type starvation struct {
 	cpu, busy, steal, lagMs float64 // NaN: not a reason
+	throttled               float64 // NaN: not a reason
 	fds, fdLimit            int     // fdLimit 0: not a reason
 }
 
@@ -81,7 +87,7 @@ type starvation struct {
 // cover in the quantum (all of it unless it started or ended there).
 func (t *testerHealth) starved(cpt int) (starvation, bool) {
 	nan := math.NaN()
-	s := starvation{cpu: nan, busy: nan, steal: nan, lagMs: nan}
+	s := starvation{cpu: nan, busy: nan, steal: nan, lagMs: nan, throttled: nan}
 	c := mean(t.cpu, t.cpuW)
 	if c >= starvedCPUPct {
 		s.cpu = c
@@ -92,6 +98,9 @@ func (t *testerHealth) starved(cpt int) (starvation, bool) {
 	if st := mean(t.steal, t.stW); st >= starvedStealPct {
 		s.steal = st
 	}
+	if th := mean(t.thr, t.thrW); th >= starvedThrottled {
+		s.throttled = th
+	}
 	if t.hasLag && t.starts > 0 && t.w > 0 {
 		lag, share := t.late/t.starts, t.late/(msPerS*float64(max(cpt, 1))*t.w)
 		if lag >= starvedLagMs && share >= starvedLateShare {
@@ -101,7 +110,8 @@ func (t *testerHealth) starved(cpt int) (starvation, bool) {
 	if t.fdLimit > 0 && float64(t.fds) >= starvedFDShare*float64(t.fdLimit) {
 		s.fds, s.fdLimit = t.fds, t.fdLimit
 	}
-	return s, !math.IsNaN(s.cpu) || !math.IsNaN(s.busy) || !math.IsNaN(s.steal) || !math.IsNaN(s.lagMs) || s.fdLimit > 0
+	return s, !math.IsNaN(s.cpu) || !math.IsNaN(s.busy) || !math.IsNaN(s.steal) || !math.IsNaN(s.throttled) ||
+		!math.IsNaN(s.lagMs) || s.fdLimit > 0
 }
 
 // testerBound is what the testers' health says of a run's quanta.

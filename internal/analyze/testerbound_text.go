@@ -20,6 +20,7 @@ func reasonText(starved []int, why []starvation, active int) string {
 	pct("tester CPU", func(s starvation) float64 { return s.cpu })
 	pct("host CPU busy", func(s starvation) float64 { return s.busy })
 	pct("host CPU steal", func(s starvation) float64 { return s.steal })
+	pct("CPU quota throttled", func(s starvation) float64 { return s.throttled })
 	if worst, who := worstOf(starved, why, func(s starvation) float64 { return s.lagMs }); who != nil {
 		parts = append(parts, fmt.Sprintf("schedule late by %.0f ms (%s)", worst, testersText(who, active)))
 	}

@@ -103,13 +103,16 @@ func (c *controller) onHealth(s *slot, p []byte) error {
 // the one that holds the middle of the second measured.
 func healthRow(slot int, global int64, r protocol.HealthSecond) sample.Health {
 	h := sample.Health{Slot: slot, T: floorDiv(global-int64(time.Second)/2, int64(time.Second)),
-		CPUPct: r.CPUPct, CPUCores: r.CPUCores, HostBusyPct: nan(), HostStealPct: nan(),
+		CPUPct: r.CPUPct, CPUCores: r.CPUCores, HostBusyPct: nan(), HostStealPct: nan(), ThrottledPct: nan(),
 		LagMeanMs: r.LagMeanMs, LagMaxMs: r.LagMaxMs, Starts: r.Starts, FDs: r.FDs, FDLimit: r.FDLimit}
 	if r.HostBusyPct != nil {
 		h.HostBusyPct = *r.HostBusyPct
 	}
 	if r.HostStealPct != nil {
 		h.HostStealPct = *r.HostStealPct
+	}
+	if r.ThrottledPct != nil {
+		h.ThrottledPct = *r.ThrottledPct
 	}
 	return h
 }

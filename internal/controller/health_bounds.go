@@ -19,8 +19,8 @@ func (c *controller) checkHealth(s *slot, r protocol.HealthSecond, now int64) er
 		return fmt.Errorf("health: %v CPU cores is not in (0, %d]", r.CPUCores, maxHealthCores)
 	case !(r.CPUPct >= 0 && r.CPUPct <= 100+healthCPUSlack):
 		return fmt.Errorf("health: CPU %v%% is not in [0, %v] %% of what the tester may use", r.CPUPct, 100+healthCPUSlack)
-	case !pctOK(r.HostBusyPct), !pctOK(r.HostStealPct):
-		return fmt.Errorf("health: host busy or steal share is not in [0, 100] %%")
+	case !pctOK(r.HostBusyPct), !pctOK(r.HostStealPct), !pctOK(r.ThrottledPct):
+		return fmt.Errorf("health: host busy, steal or throttled share is not in [0, 100] %%")
 	case r.Starts < 0 || r.Starts > maxHealthStarts:
 		return fmt.Errorf("health: %d calls started in a second is not in [0, %d]", r.Starts, int(maxHealthStarts))
 	case r.FDLimit < 0 || r.FDLimit > maxHealthFDs:

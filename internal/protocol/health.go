@@ -17,6 +17,9 @@ type HealthSecond struct {
 	// host CPUs it may run on; nil when the kernel does not show them.
 	HostBusyPct  *float64 `json:"host_busy_pct,omitempty"`
 	HostStealPct *float64 `json:"host_steal_pct,omitempty"`
+	// ThrottledPct is the share of its CPU quota's periods in which its
+	// cgroup was throttled; nil without a quota.
+	ThrottledPct *float64 `json:"throttled_pct,omitempty"`
 	LagMeanMs    float64  `json:"lag_mean_ms"` // schedule lag of the calls started, mean
 	LagMaxMs     float64  `json:"lag_max_ms"`  // and largest
 	Starts       int      `json:"starts"`      // calls started in the second

@@ -17,7 +17,7 @@ const Health = "health.csv"
 
 // healthHeader is health.csv's header; it is read by name.
 var healthHeader = []string{"slot", "t", "cpu_pct", "cpu_cores", "host_busy_pct", "host_steal_pct",
-	"lag_mean_ms", "lag_max_ms", "starts", "fds", "fd_limit"}
+	"lag_mean_ms", "lag_max_ms", "starts", "fds", "fd_limit", "throttled_pct"}
 
 // WriteHealth writes health.csv: a header, then one row per tester and
 // second (a NaN figure is an empty cell).
@@ -29,7 +29,7 @@ func WriteHealth(dir string, rows []sample.Health) error {
 			_ = w.Write([]string{strconv.Itoa(h.Slot), strconv.FormatInt(h.T, 10),
 				healthNum(h.CPUPct), healthNum(h.CPUCores), healthNum(h.HostBusyPct), healthNum(h.HostStealPct),
 				healthNum(h.LagMeanMs), healthNum(h.LagMaxMs),
-				strconv.Itoa(h.Starts), strconv.Itoa(h.FDs), strconv.Itoa(h.FDLimit)})
+				strconv.Itoa(h.Starts), strconv.Itoa(h.FDs), strconv.Itoa(h.FDLimit), healthNum(h.ThrottledPct)})
 		}
 		w.Flush()
 		return w.Error()
@@ -102,7 +102,8 @@ func healthRow(rec []string, col map[string]int) (sample.Health, error) {
 		name string
 		v    *float64
 	}{{"cpu_pct", &h.CPUPct}, {"cpu_cores", &h.CPUCores}, {"host_busy_pct", &h.HostBusyPct},
-		{"host_steal_pct", &h.HostStealPct}, {"lag_mean_ms", &h.LagMeanMs}, {"lag_max_ms", &h.LagMaxMs}} {
+		{"host_steal_pct", &h.HostStealPct}, {"lag_mean_ms", &h.LagMeanMs}, {"lag_max_ms", &h.LagMaxMs},
+		{"throttled_pct", &h.ThrottledPct}} {
 		*c.v = math.NaN()
 		if s := get(c.name); s != "" {
 			if *c.v, err = strconv.ParseFloat(s, 64); err != nil {

@@ -23,6 +23,11 @@ type Health struct {
 	LagMeanMs float64
 	LagMaxMs  float64
 	Starts    int
-	FDs       int // open descriptors at the second's end
-	FDLimit   int // its descriptor limit (the soft RLIMIT_NOFILE)
+	// ThrottledPct is the share (%) of its CPU quota's periods in which
+	// its cgroup was throttled over the second (its quota used up: the
+	// testers and clients of the cgroup waited for the next period); NaN
+	// when it has no quota, or the kernel does not show it.
+	ThrottledPct float64
+	FDs          int // open descriptors at the second's end
+	FDLimit      int // its descriptor limit (the soft RLIMIT_NOFILE)
 }

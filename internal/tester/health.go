@@ -26,6 +26,8 @@ type healthMeter struct {
 	treeCPU float64    // the process tree's CPU seconds at the last reading
 	host    []cpuTicks // the affinity CPUs' times at the last reading
 	lastNs  int64      // when the last reading was taken (0: none yet)
+	quota   cpuQuota   // the cgroup whose CPU quota binds it (dir "": none)
+	periods cpuPeriods // its quota periods at the last reading
 }
 
 // cpuTicks is one CPU's /proc/stat counters, in ticks: total, idle (idle
@@ -41,7 +43,8 @@ func newHealthMeter(root string, pid int) *healthMeter {
 	}
 	m.cpus = parseCPUList(statusField(m.read("proc", strconv.Itoa(pid), "status"), "Cpus_allowed_list"))
 	m.cores = float64(len(m.cpus))
-	if q := m.cgroupQuota(); q > 0 && (m.cores == 0 || q < m.cores) {
+	m.quota = m.cgroupQuota()
+	if q := m.quota.cores; q > 0 && (m.cores == 0 || q < m.cores) {
 		m.cores = q
 	}
 	return m
@@ -86,34 +89,6 @@ func parseCPUList(s string) []int {
 		}
 	}
 	return out
-}
-
-// cgroupQuota returns the CPU quota (cores) of the process's cgroup v2,
-// the smallest on its path up the hierarchy (0: none, or not readable).
-func (m *healthMeter) cgroupQuota() float64 {
-	var path string
-	for line := range strings.Lines(m.read("proc", strconv.Itoa(m.pid), "cgroup")) {
-		if p, ok := strings.CutPrefix(strings.TrimSpace(line), "0::"); ok {
-			path = p
-		}
-	}
-	if path == "" {
-		return 0
-	}
-	least := 0.0
-	for p := filepath.Clean("/" + path); ; p = filepath.Dir(p) {
-		f := strings.Fields(m.read("sys/fs/cgroup", p, "cpu.max"))
-		if len(f) == 2 && f[0] != "max" {
-			q, err1 := strconv.ParseFloat(f[0], 64)
-			per, err2 := strconv.ParseFloat(f[1], 64)
-			if err1 == nil && err2 == nil && q > 0 && per > 0 && (least == 0 || q/per < least) {
-				least = q / per
-			}
-		}
-		if p == "/" {
-			return least
-		}
-	}
 }
 
 // nan is the value of a figure the kernel does not show.

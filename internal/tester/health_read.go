@@ -9,23 +9,25 @@ import (
 
 // healthReading is one second's measure, before the schedule lag.
 type healthReading struct {
-	cpuPct, cores, busyPct, stealPct float64
-	fds, fdLimit                     int
+	cpuPct, cores, busyPct, stealPct, throttledPct float64
+	fds, fdLimit                                   int
 }
 
 // measure reads the counters at nowNs (the tester's clock) and returns
 // the figures over the time since the last reading (the first reading
 // has no CPU figures: NaN).
 func (m *healthMeter) measure(nowNs int64) healthReading {
-	r := healthReading{cpuPct: nan, cores: m.cores, busyPct: nan, stealPct: nan}
+	r := healthReading{cpuPct: nan, cores: m.cores, busyPct: nan, stealPct: nan, throttledPct: nan}
 	tree := m.treeSeconds()
 	host := m.hostTimes()
+	periods := m.quotaPeriods()
 	if m.lastNs != 0 && nowNs > m.lastNs && m.cores > 0 {
 		secs := float64(nowNs-m.lastNs) / 1e9
 		r.cpuPct = min(max(tree-m.treeCPU, 0)/secs/m.cores*100, 100) // tick rounding may overshoot
 		r.busyPct, r.stealPct = hostShares(m.host, host)
+		r.throttledPct = throttledShare(m.periods, periods)
 	}
-	m.treeCPU, m.host, m.lastNs = tree, host, nowNs
+	m.treeCPU, m.host, m.lastNs, m.periods = tree, host, nowNs, periods
 	r.fds = m.openFDs()
 	r.fdLimit = m.fdLimit()
 	return r

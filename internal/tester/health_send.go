@@ -34,7 +34,7 @@ func (t *Tester) healthSecond(m *healthMeter) protocol.HealthSecond {
 	mean, most, n := t.out.lag.take()
 	t.out.mu.Unlock()
 	return protocol.HealthSecond{LocalNs: now, CPUPct: orZero(r.cpuPct), CPUCores: r.cores,
-		HostBusyPct: orNil(r.busyPct), HostStealPct: orNil(r.stealPct),
+		HostBusyPct: orNil(r.busyPct), HostStealPct: orNil(r.stealPct), ThrottledPct: orNil(r.throttledPct),
 		LagMeanMs: mean, LagMaxMs: most, Starts: n, FDs: r.fds, FDLimit: r.fdLimit}
 }
 
