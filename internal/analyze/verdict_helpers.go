@@ -1,0 +1,73 @@
+package analyze
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"sort"
+)
+
+// fallback is the highest offered load and the throughput at the highest
+// loads of pts, not saturated.
+func fallback(pts []loadPoint) Saturation {
+	var s Saturation
+	if len(pts) == 0 {
+		return s
+	}
+	pts = slices.Clone(pts)
+	slices.SortFunc(pts, cmpL)
+	top := max(int(math.Ceil(plateauShare*float64(len(pts)))), 1)
+	s.Throughput = typicalX(pts[len(pts)-top:])
+	for _, p := range pts {
+		s.Load = max(s.Load, p.inFlight)
+	}
+	return s
+}
+
+// cmpL orders points by l.
+func cmpL(a, b loadPoint) int { return cmp.Compare(a.l, b.l) }
+
+// testerBound returns the most frequent TesterBound reason of pts when
+// more than verdictTesterBoundMax of them are tester-bound.
+func testerBound(pts []loadPoint) (string, bool) {
+	byWhy := map[string]int{}
+	n := 0
+	for _, p := range pts {
+		if p.bound != "" {
+			byWhy[p.bound]++
+			n++
+		}
+	}
+	if len(pts) == 0 || float64(n) <= verdictTesterBoundMax*float64(len(pts)) {
+		return "", false
+	}
+	whys := make([]string, 0, len(byWhy))
+	for w := range byWhy {
+		whys = append(whys, w)
+	}
+	slices.SortFunc(whys, func(a, b string) int { return cmp.Or(cmp.Compare(byWhy[b], byWhy[a]), cmp.Compare(a, b)) })
+	return whys[0], true
+}
+
+// openKnee is the saturation load of an open-model run: N* = X*·R0, R0
+// the call-weighted response time (ms) of the quanta at offered rates up to
+// half the plateau's lowest, bounded by the loads in flight seen; the
+// median load of the plateau when R0 is unknown.
+func openKnee(loaded, hi []loadPoint, x float64) float64 {
+	light := loaded[:sort.Search(len(loaded), func(i int) bool { return loaded[i].l > hi[0].l/2 })]
+	loads := make([]float64, len(hi))
+	for i, p := range hi {
+		loads[i] = p.inFlight
+	}
+	slices.Sort(loads)
+	med := loads[len(loads)/2]
+	n := calls(light)
+	if n == 0 {
+		return med
+	}
+	var sum float64
+	for _, p := range light {
+		sum += p.rt * float64(p.n)
+	}
+	return min(x*sum/float64(n)/1000, loads[len(loads)-1])
+}
