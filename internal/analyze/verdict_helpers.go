@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -70,4 +71,25 @@ func openKnee(loaded, hi []loadPoint, x float64) float64 {
 		sum += p.rt * float64(p.n)
 	}
 	return min(x*sum/float64(n)/1000, loads[len(loads)-1])
+}
+
+// Text is the verdict in the words every view uses: "saturated at load N*,
+// throughput X* calls/s", "not saturated within the tested range (capacity
+// ≥ X calls/s)", "limited by the testers (reason)" or "too little data to
+// tell (why)". A summary written before verdicts reads as before.
+func (s Saturation) Text() string {
+	switch s.Verdict {
+	case VerdictSaturated:
+		return fmt.Sprintf("saturated at load %s, throughput %s calls/s", f1(s.Load), f1(s.Throughput))
+	case VerdictNotSaturated:
+		return fmt.Sprintf("not saturated within the tested range (capacity ≥ %s calls/s)", f1(s.CapacityAtLeast))
+	case VerdictTesterLimited:
+		return "limited by the testers (" + s.Reason + ")"
+	case VerdictTooLittleData:
+		return "too little data to tell (" + s.Reason + ")"
+	}
+	if s.Saturated {
+		return fmt.Sprintf("saturated at load %s, %s calls/s", f1(s.Load), f1(s.Throughput))
+	}
+	return fmt.Sprintf("not saturated (*): highest load %s, %s calls/s", f1(s.Load), f1(s.Throughput))
 }
