@@ -27,9 +27,10 @@ import (
 //     response time at the lightest offered rates), bounded by the loads
 //     seen.
 //   - VerdictNotSaturated otherwise: the capacity is at least the
-//     throughput sustained at the highest loads tested (the median of the
-//     top tenth of the quanta by load, their mean when quanta hold few
-//     calls).
+//     throughput sustained at the highest loads tested (CapacityAtLeast):
+//     the median throughput of the quanta within 5% of the highest load (in
+//     an open-model run, offered rate), at least the plateauMin highest;
+//     their mean when quanta hold fewer than sparseCalls calls.
 
 // The saturation verdicts (Saturation.Verdict).
 const (
@@ -91,7 +92,7 @@ func verdict(pts []loadPoint, open bool) Saturation {
 	if open {
 		s = fallback(loaded) // s.Load is an offered rate
 	}
-	return notSaturated(s, open)
+	return notSaturated(s, loaded, open)
 }
 
 // judgedSaturated completes the saturated verdict s found on loaded
@@ -108,14 +109,15 @@ func judgedSaturated(s Saturation, loaded, hi []loadPoint, open bool) Saturation
 	return s
 }
 
-// notSaturated completes the verdict of a fit that found no plateau.
-func notSaturated(s Saturation, open bool) Saturation {
-	s.Verdict, s.CapacityAtLeast = VerdictNotSaturated, s.Throughput
+// notSaturated completes the verdict of a fit that found no plateau in
+// loaded.
+func notSaturated(s Saturation, loaded []loadPoint, open bool) Saturation {
+	s.Verdict, s.CapacityAtLeast = VerdictNotSaturated, topThroughput(loaded)
 	what := "load"
 	if open {
 		what = "offered rate"
 	}
 	s.Evidence = fmt.Sprintf("no flat throughput while the %s grew; %s calls/s at the highest loads tested",
-		what, f1(s.Throughput))
+		what, f1(s.CapacityAtLeast))
 	return s
 }

@@ -93,3 +93,19 @@ func (s Saturation) Text() string {
 	}
 	return fmt.Sprintf("not saturated (*): highest load %s, %s calls/s", f1(s.Load), f1(s.Throughput))
 }
+
+// topShare is how close to the highest load a quantum counts as at the
+// highest loads tested.
+const topShare = 0.95
+
+// topThroughput is the typical throughput of the points of pts within 5%
+// of the highest l, at least the plateauMin highest.
+func topThroughput(pts []loadPoint) float64 {
+	pts = slices.Clone(pts)
+	slices.SortFunc(pts, cmpL)
+	top := from(pts, topShare*pts[len(pts)-1].l)
+	if len(top) < plateauMin {
+		top = pts[max(len(pts)-plateauMin, 0):]
+	}
+	return typicalX(top)
+}
