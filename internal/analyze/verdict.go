@@ -70,13 +70,14 @@ func verdict(pts []loadPoint, open bool) Saturation {
 	if n := calls(loaded); n < verdictMinCalls || len(loaded) < verdictMinQuanta {
 		s := fallback(pts)
 		s.Verdict = VerdictTooLittleData
-		s.Reason = fmt.Sprintf("%d successful calls in %d loaded quanta; at least %d calls in %d quanta are needed",
+		s.Reason = fmt.Sprintf("successful calls: %d in %d quanta with load; at least %d in %d are needed",
 			n, len(loaded), verdictMinCalls, verdictMinQuanta)
 		return s
 	}
 	if why, ok := testerBound(loaded); ok {
 		s := fallback(loaded)
 		s.Verdict, s.Reason = VerdictTesterLimited, why+" in most loaded quanta"
+		s.Evidence = boundEvidence(loaded, "quanta with load")
 		return s
 	}
 	s, hi := fitSaturation(loaded)
@@ -85,6 +86,7 @@ func verdict(pts []loadPoint, open bool) Saturation {
 		if why, ok := testerBound(hi); ok {
 			s = fallback(loaded)
 			s.Verdict, s.Reason = VerdictTesterLimited, why+" on the plateau"
+			s.Evidence = boundEvidence(hi, "quanta of the plateau")
 			return s
 		}
 		return judgedSaturated(s, loaded, hi, open)

@@ -28,6 +28,17 @@ func fallback(pts []loadPoint) Saturation {
 // cmpL orders points by l.
 func cmpL(a, b loadPoint) int { return cmp.Compare(a.l, b.l) }
 
+// boundEvidence says how many of pts were tester-bound.
+func boundEvidence(pts []loadPoint, where string) string {
+	n := 0
+	for _, p := range pts {
+		if p.bound != "" {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of the %d %s were tester-bound", n, len(pts), where)
+}
+
 // testerBound returns the most frequent TesterBound reason of pts when
 // more than verdictTesterBoundMax of them are tester-bound.
 func testerBound(pts []loadPoint) (string, bool) {

@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/diperf/diperf/internal/sample"
 )
 
 // closedQuanta are 1 s quanta of a closed-loop ramp of loads 1..top and
@@ -42,6 +45,17 @@ func openQuanta(rates []float64, reps int, c, s float64) []Quantum {
 	return qs
 }
 
+// jitter multiplies the response time, and so the calls in flight, of
+// the quanta by 1 to 5 in turn.
+func jitter(qs []Quantum) []Quantum {
+	for i := range qs {
+		f := 1 + 4*float64(i%7)/6
+		qs[i].Load *= f
+		qs[i].RT.Mean *= f
+	}
+	return qs
+}
+
 // steps returns n rates from lo to hi.
 func steps(lo, hi float64, n int) []float64 {
 	rs := make([]float64, n)
@@ -73,7 +87,11 @@ func TestVerdictKnownAnswers(t *testing.T) {
 			"not saturated within the tested range"},
 		{"open beyond capacity", openQuanta(steps(50, 800, 16), 3, oc, os), VerdictSaturated, oc, oc * os,
 			"saturated at load"},
-		{"open at a constant rate", openQuanta(steps(100, 100, 20), 1, oc, os), VerdictNotSaturated, 100, 0,
+		// Response times that vary for reasons of their own (1 to 5 times
+		// the service time) move the calls in flight while the throughput
+		// stays at the arrival rate: flat against the load, yet the
+		// service kept up. The fit against the load called it saturated.
+		{"open at a constant rate", jitter(openQuanta(steps(100, 100, 30), 1, oc, os)), VerdictNotSaturated, 100, 0,
 			"not saturated within the tested range"},
 	}
 	for _, tc := range tests {
@@ -98,5 +116,68 @@ func TestVerdictKnownAnswers(t *testing.T) {
 				t.Errorf("saturation load %.2f, want %.2f ± 15%%", got.Load, tc.load)
 			}
 		})
+	}
+}
+
+// TestVerdictTesterLimited checks that a plateau made by the testers
+// (their quanta tester-bound) is never called saturated, whether the
+// plateau or most loaded quanta are bound, and that the reason given is
+// the quanta's.
+func TestVerdictTesterLimited(t *testing.T) {
+	t.Parallel()
+	const why = "tester CPU 97% ≥ 90%"
+	plateau := closedQuanta(40, 3, 20, 0.1)
+	for i := range plateau {
+		if plateau[i].Load >= 21 {
+			plateau[i].TesterBound = why
+		}
+	}
+	most := closedQuanta(12, 3, 20, 0.1)
+	for i := range most {
+		if i%4 != 0 {
+			most[i].TesterBound = why
+		}
+	}
+	few := closedQuanta(40, 3, 20, 0.1)
+	for i := range few {
+		if i%5 == 0 {
+			few[i].TesterBound = "lag"
+		}
+	}
+	for name, tc := range map[string]struct {
+		qs   []Quantum
+		want string
+	}{"plateau bound": {plateau, VerdictTesterLimited}, "most bound": {most, VerdictTesterLimited},
+		"a fifth bound": {few, VerdictSaturated}} {
+		got := JudgeSaturation(tc.qs, false)
+		t.Logf("%s: %+v: %s", name, got, got.Text())
+		if got.Verdict != tc.want || got.Saturated != (tc.want == VerdictSaturated) {
+			t.Errorf("%s: verdict %q, want %q", name, got.Verdict, tc.want)
+		}
+		if tc.want == VerdictTesterLimited && !strings.HasPrefix(got.Text(), "limited by the testers ("+why) {
+			t.Errorf("%s: words %q, want the quanta's reason", name, got.Text())
+		}
+	}
+}
+
+// TestVerdictTooLittleData checks that a run of two calls, or of too few
+// loaded quanta, is too little to tell, at any quantum, and that the
+// verdict says why.
+func TestVerdictTooLittleData(t *testing.T) {
+	t.Parallel()
+	calls := []sample.Call{call(0, 0.1, 0.3, sample.OK), call(0, 0.3, 0.5, sample.OK)}
+	for _, q := range []time.Duration{time.Second, 100 * time.Millisecond, 10 * time.Millisecond} {
+		got := mustCompute(t, q, []Tester{tester(0, 0, 0.6)}, calls).Summary.Saturation
+		if got.Verdict != VerdictTooLittleData || got.Saturated || !strings.HasPrefix(got.Text(), "too little data to tell (") {
+			t.Errorf("quantum %v: %+v %q, want too little data", q, got, got.Text())
+		}
+	}
+	// Plenty of calls in 4 quanta: a plateau of 4 points is no evidence.
+	four := closedQuanta(40, 3, 20, 0.1)[:4]
+	if got := JudgeSaturation(four, false); got.Verdict != VerdictTooLittleData {
+		t.Errorf("4 quanta: %+v, want too little data", got)
+	}
+	if got := JudgeSaturation(closedQuanta(40, 3, 20, 0.1)[:5], false); got.Verdict == VerdictTooLittleData {
+		t.Errorf("5 quanta of 10 calls and more: %+v, want a verdict", got)
 	}
 }
