@@ -67,10 +67,10 @@ func JudgeSaturation(quanta []Quantum, all bool) Saturation {
 // verdict judges pts (see above); open says l is the offered arrival rate.
 func verdict(pts []loadPoint, open bool) Saturation {
 	loaded := slices.DeleteFunc(slices.Clone(pts), func(p loadPoint) bool { return p.l <= 0 })
-	if n := calls(loaded); n < verdictMinCalls || len(loaded) < verdictMinQuanta {
+	if n := calls(pts); n < verdictMinCalls || len(loaded) < verdictMinQuanta {
 		s := fallback(pts)
 		s.Verdict = VerdictTooLittleData
-		s.Reason = fmt.Sprintf("successful calls: %d in %d quanta with load; at least %d in %d are needed",
+		s.Reason = fmt.Sprintf("%d successful calls, %d quanta with load; at least %d calls and %d quanta are needed",
 			n, len(loaded), verdictMinCalls, verdictMinQuanta)
 		return s
 	}

@@ -172,6 +172,16 @@ func TestVerdictTooLittleData(t *testing.T) {
 			t.Errorf("quantum %v: %+v %q, want too little data", q, got, got.Text())
 		}
 	}
+	// The quanta of a real run of two calls of 700 ms, analyzed at 10 ms:
+	// both in flight for 69 quanta, then both end in one. A fit that
+	// trusts them finds a "plateau" of 0 calls/s at a load of 2.
+	pts := []loadPoint{{l: 1.1734}, {l: 1.1603, x: 200, n: 2, rt: 700}}
+	for range 69 {
+		pts = append(pts, loadPoint{l: 2})
+	}
+	if got := verdict(pts, false); got.Verdict != VerdictTooLittleData || got.Saturated {
+		t.Errorf("two calls of a real run: %+v, want too little data", got)
+	}
 	// Plenty of calls in 4 quanta: a plateau of 4 points is no evidence.
 	four := closedQuanta(40, 3, 20, 0.1)[:4]
 	if got := JudgeSaturation(four, false); got.Verdict != VerdictTooLittleData {
