@@ -10,9 +10,9 @@ import (
 // The fit of saturation.go finds a plateau; the verdict says what the data
 // lets the user conclude, one of:
 //
-//   - VerdictTooLittleData when the loaded quanta (offered load > 0; in an
-//     open-model run, offered arrival rate > 0) hold fewer than
-//     verdictMinCalls successful calls or are fewer than verdictMinQuanta:
+//   - VerdictTooLittleData when the quanta hold fewer than verdictMinCalls
+//     successful calls, or fewer than verdictMinQuanta of them are loaded
+//     (offered load > 0; in an open-model run, offered arrival rate > 0):
 //     no throughput is known well enough to bound the capacity.
 //   - VerdictTesterLimited when more than half the loaded quanta, or more
 //     than half of the plateau's quanta, are tester-bound
