@@ -30,6 +30,7 @@ func (a *Accumulator) Result() (*Result, error) {
 	s.Fairness = Fairness{Jain: jain(peakCounts(clients, a.testers, a.peak))}
 	s.OriginNs = g.origin
 	s.Open = a.open.fill(quanta, float64(g.qn)/1e9)
+	s.Saturation = JudgeSaturation(quanta, len(a.testers) == 0)
 	s.Extras, s.ExtrasIgnored = a.extras.fill(quanta, float64(g.qn)/1e9, s.DurationS), a.extras.ignored
 	s.HTTPPhases = a.phases.fill(quanta)
 	s.Refused = a.refused()

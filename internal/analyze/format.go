@@ -56,13 +56,9 @@ func summaryLines(s *Summary) [][2]string {
 	return slices.Insert(lines, 1, errorLines(s)...)
 }
 
-// saturationText describes the saturation point; "(*)" marks a service that
-// never saturated, as in the thesis.
+// saturationText is the saturation verdict in words (Saturation.Text).
 func saturationText(sat Saturation) string {
-	if sat.Saturated {
-		return fmt.Sprintf("saturated at load %s, %s calls/s", f1(sat.Load), f1(sat.Throughput))
-	}
-	return fmt.Sprintf("not saturated (*): highest load %s, %s calls/s", f1(sat.Load), f1(sat.Throughput))
+	return sat.Text()
 }
 
 // throughputUnit returns the throughput row's unit, calls/s by default.

@@ -44,43 +44,65 @@ import (
 // (the lightest tenth of the quanta if there are none). N* is used when it
 // lies within the loads seen; otherwise the fitted k stands.
 
+// A plateau must also be flat while the load grew on it: a rising branch
+// that merely bends (response times growing with contention before the
+// capacity is reached) also falls below the line. The plateau's points,
+// sorted by load, are split into a lower and an upper half: the upper
+// half's mean load is at least plateauGrowth times the lower half's, and
+// the throughput grew by less than plateauElasticity of the load's
+// relative growth (a straight line grows by 1 of it, X ∝ √L by about ½).
+
 // Saturation fit thresholds, see above.
 const (
-	plateauMargin = 1.1  // points with L ≥ plateauMargin·k form the plateau
-	plateauShare  = 0.1  // the plateau holds at least this share of points
-	plateauMin    = 3    // and at least this many points
-	plateauDrop   = 0.85 // plateau throughput below this share of the line
+	plateauMargin     = 1.1  // points with L ≥ plateauMargin·k form the plateau
+	plateauShare      = 0.1  // the plateau holds at least this share of points
+	plateauMin        = 3    // and at least this many points
+	plateauDrop       = 0.85 // plateau throughput below this share of the line
+	plateauGrowth     = 1.1  // the load grew at least this much along the plateau
+	plateauElasticity = 0.25 // and the throughput by less than this share of it
 )
 
 // loadPoint is one quantum's offered load and throughput, with the mean
 // response time (ms) of its n successful calls.
+//
+// In an open-model run l is the offered arrival rate (calls/s) and
+// inFlight the offered load; bound is the quantum's TesterBound.
 type loadPoint struct {
-	l, x float64
-	rt   float64
-	n    int
+	l, x     float64
+	rt       float64
+	n        int
+	inFlight float64
+	bound    string
 }
 
 // saturation finds the saturation point of the (load, throughput) points.
 func saturation(pts []loadPoint) Saturation {
+	s, _ := fitSaturation(pts)
+	return s
+}
+
+// fitSaturation finds the saturation point of the (load, throughput)
+// points, and when saturated the plateau's points (sorted by load).
+func fitSaturation(pts []loadPoint) (Saturation, []loadPoint) {
 	pts = slices.Clone(pts)
 	if len(pts) == 0 {
-		return Saturation{}
+		return Saturation{}, nil
 	}
 	slices.SortFunc(pts, func(a, b loadPoint) int { return cmp.Compare(a.l, b.l) })
 	k, b, ok := fitKnee(pts)
 	if ok {
 		hi := from(pts, plateauMargin*k)
 		need := max(plateauMin, int(math.Ceil(plateauShare*float64(len(pts)))))
-		if len(hi) >= need && meanX(hi) < plateauDrop*b*meanL(hi) {
+		if len(hi) >= need && meanX(hi) < plateauDrop*b*meanL(hi) && flat(hi) {
 			x := plateau(pts, k)
-			return Saturation{Saturated: true, Load: littleKnee(pts, k, x), Throughput: x}
+			return Saturation{Saturated: true, Load: littleKnee(pts, k, x), Throughput: x}, hi
 		}
 	}
 	top := int(math.Ceil(plateauShare * float64(len(pts))))
 	return Saturation{
 		Load:       pts[len(pts)-1].l,
 		Throughput: typicalX(pts[len(pts)-max(top, 1):]),
-	}
+	}, nil
 }
 
 // fitKnee fits X = b·min(L, k) to pts (sorted by load) by least squares over
@@ -205,4 +227,15 @@ func calls(pts []loadPoint) int {
 		n += p.n
 	}
 	return n
+}
+
+// flat reports whether the plateau points hi (sorted by load) show a flat
+// throughput while the load grew (see above).
+func flat(hi []loadPoint) bool {
+	lo, up := hi[:len(hi)/2], hi[len(hi)/2:]
+	if len(lo) == 0 || meanL(lo) <= 0 || meanX(lo) <= 0 {
+		return false
+	}
+	lr, xr := meanL(up)/meanL(lo), meanX(up)/meanX(lo)
+	return lr >= plateauGrowth && xr-1 < plateauElasticity*(lr-1)
 }

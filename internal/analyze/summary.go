@@ -9,7 +9,8 @@ import (
 // ThroughputUnit is the unit of the summary's throughput row.
 const ThroughputUnit = "calls/s"
 
-// summarize builds the summary table except the peak window and fairness.
+// summarize builds the summary table except the peak window, fairness
+// and the saturation verdict (which needs the open model's figures).
 // Throughput statistics and the saturation fit use the quanta in which at
 // least one tester was active (every quantum if there are no testers).
 func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
@@ -37,16 +38,13 @@ func (a *Accumulator) summarize(g grid, quanta []Quantum, rt RTStats) Summary {
 	}
 	s.Clock.sortSuspects()
 	var thr []float64
-	var pts []loadPoint
 	for _, q := range quanta {
 		s.Load.Max = max(s.Load.Max, q.Load)
 		if q.Active > 0 || len(a.testers) == 0 {
-			pts = append(pts, loadPoint{l: q.Load, x: q.Throughput, rt: q.RT.Mean, n: q.RT.N})
 			thr = append(thr, q.Throughput)
 		}
 	}
 	s.Throughput = floatStats(thr, ThroughputUnit)
-	s.Saturation = saturation(pts)
 	return s
 }
 

@@ -243,10 +243,25 @@ type LoadSummary struct {
 // Saturation is the knee of throughput against offered load. When the
 // service never saturated, Saturated is false and Load/Throughput hold the
 // highest load reached and the throughput there (the thesis' "*").
+//
+// Verdict says what the data shows (see verdict.go): VerdictSaturated,
+// VerdictNotSaturated, VerdictTesterLimited or VerdictTooLittleData; ""
+// in a summary written before verdicts. Saturated is true only with
+// VerdictSaturated.
 type Saturation struct {
 	Saturated  bool    `json:"saturated"`
 	Load       float64 `json:"load"`
 	Throughput float64 `json:"throughput"`
+	Verdict    string  `json:"verdict,omitempty"`
+	// Evidence is what the verdict rests on (the plateau, or why there is
+	// none), in words.
+	Evidence string `json:"evidence,omitempty"`
+	// Reason says why the verdict could not be saturated or not: the
+	// testers' limit, or the data missing.
+	Reason string `json:"reason,omitempty"`
+	// CapacityAtLeast is, when not saturated, the throughput the service
+	// sustained at the highest loads tested: its capacity is at least this.
+	CapacityAtLeast float64 `json:"capacity_at_least,omitempty"`
 }
 
 // Peak is the window in which the most testers (with several clients per

@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/snapshot", s.snapshot)
 	mux.HandleFunc("GET /events", s.events)
 	mux.HandleFunc("GET /report", s.report)
+	mux.HandleFunc("GET /api/verdict", s.verdict)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return s.auth(mux)
 }

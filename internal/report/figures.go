@@ -122,5 +122,8 @@ func saturationCaption(r *analyze.Result, m *model.Model) string {
 	if r.Summary.Saturation.Saturated {
 		return s + "Dashed red lines mark the saturation point." + openRTNote(r)
 	}
+	if v := r.Summary.Saturation; v.Verdict != "" {
+		return s + "The red × is the highest load reached: " + v.Text() + "." + openRTNote(r)
+	}
 	return s + "* The service never saturated: the red × is the highest load reached." + openRTNote(r)
 }

@@ -119,6 +119,9 @@ func saturationSpec(r *analyze.Result, m *model.Model) *webui.ChartSpec {
 		name := "saturation point"
 		if !s.Saturated {
 			name = "highest load reached (never saturated)"
+			if s.Verdict != "" {
+				name = "highest load reached: " + s.Text()
+			}
 		}
 		cols = append(cols, column{[]float64{s.Load}, []float64{s.Throughput}})
 		series = append(series, webui.Series{Label: name, Unit: "calls/s", Axis: webui.AxisLeft, Color: colMark,

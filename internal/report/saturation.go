@@ -141,6 +141,15 @@ func (c *chart) addSaturation(s analyze.Saturation, quanta int) {
 	default:
 		c.series = append(c.series, at("* never saturated: highest load "+num(s.Load)+" calls in flight, "+
 			num(s.Throughput)+" calls/s", kindCross, 2.5))
-		c.notes = append(c.notes, "* not saturated: the service kept up with the highest load reached")
+		c.notes = append(c.notes, notSaturatedNote(s))
 	}
+}
+
+// notSaturatedNote is the note under graph (e) when the service was not
+// shown saturated: the verdict in words when known.
+func notSaturatedNote(s analyze.Saturation) string {
+	if s.Verdict != "" {
+		return "* " + s.Text()
+	}
+	return "* not saturated: the service kept up with the highest load reached"
 }

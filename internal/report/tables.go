@@ -67,9 +67,13 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 	return fs, notes
 }
 
-// saturation describes the saturation point; a "*" and a footnote say when
-// the service never saturated.
+// saturation is the saturation verdict in words (analyze.Saturation.Text);
+// in a summary written before verdicts, the point, with a "*" and a
+// footnote when the service never saturated.
 func saturation(s analyze.Saturation) (string, []string) {
+	if s.Verdict != "" {
+		return s.Text(), nil
+	}
 	v := num(s.Load) + " calls in flight, " + num(s.Throughput) + " calls/s"
 	if s.Saturated {
 		return v, nil

@@ -139,6 +139,19 @@
     box.replaceChildren(out);
   }
 
+  // showVerdict appends the run's saturation verdict, in the summary's
+  // words, to el (the summary is written with the report; fetched once).
+  let verdict = null;
+  function showVerdict(el) {
+    const add = (v) => { if (v && v.saturation) el.append(" · saturation: " + v.saturation); };
+    if (verdict) return add(verdict);
+    verdict = {};
+    fetch(withToken("api/verdict")).then((res) => (res.ok ? res.json() : null)).then((v) => {
+      verdict = v || {};
+      add(verdict);
+    }).catch(() => {});
+  }
+
   function status(snap) {
     $("name").textContent = snap.name;
     const pill = $("state");
@@ -153,6 +166,7 @@
         a.textContent = "report.html";
         a.id = "report-link";
         r.append("run ended: ", a, " (" + snap.report + ")");
+        showVerdict(r);
       } else {
         r.textContent = "run ended";
       }
