@@ -1,12 +1,9 @@
 package compare
 
 import (
-	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/diperf/diperf/internal/stats"
 )
 
 // ThroughputMatched is the metric the throughput verdict and --fail-if
@@ -21,106 +18,99 @@ const streamMatched uint64 = 0x6d61746368
 // as much as on the service: a run's ramp-up quanta, at low load, serve
 // far fewer calls than its plateau, and two runs hold each load for
 // different times, so a median over all quanta mixes the ramp into the
-// figure and its noise (two short runs 35% apart came out "not
-// significant"). Compare therefore compares like with like: only the
-// cells both runs cover, each weighted by the fewer quanta the two runs
-// have in it. The peak window (the most testers at once) is not used: in a
-// ramp that starts and stops testers one after another it may last less
-// than a quantum.
+// figure and into its noise (two short runs 25% apart came out "not
+// significant"). Compare therefore compares like with like: the mean
+// throughput of each cell both runs cover, weighted by the fewer quanta
+// the two runs have in it. The peak window (the most testers at once) is
+// not used: in a ramp that starts and stops testers one after another it
+// may last less than a quantum.
 //
-// The quanta of one cell are consecutive seconds of one plateau and
-// correlated, so the interval comes from a moving-block bootstrap within
-// each cell (blocks of about n^⅓ quanta), not from resampling quanta one
-// by one, which would make it too narrow.
-type cells map[int][]float64
+// The interval comes from a residual bootstrap: each quantum's throughput
+// relative to its cell's mean is a residual; a resampled cell mean is the
+// cell's mean times one plus the mean of as many residuals as the cell has
+// quanta, drawn from the run's residuals in moving blocks of about n^⅓
+// consecutive quanta. Pooling lets a cell held for one quantum (a ramp
+// step) carry the run's noise; the blocks keep the correlation of
+// consecutive quanta, which resampling quanta one by one would ignore and
+// so make the interval too narrow.
+type cellRun struct {
+	sum   map[int]float64 // throughput summed per cell
+	n     map[int]int     // quanta per cell
+	resid []float64       // each quantum's throughput over its cell's mean, minus 1, in time order
+}
 
-// cellsOf groups the throughputs by load cell, in time order; all in one
-// cell when the loads are unknown (nil). Quanta at load below ½ are left
-// out: nothing was offered.
-func cellsOf(tput, load []float64) cells {
-	c := cells{}
+// cellKey is the load cell of a quantum at load; false below ½ (nothing
+// offered). All quanta are in one cell when the loads are unknown.
+func cellKey(load []float64, i int) (int, bool) {
+	if load == nil {
+		return 1, true
+	}
+	k := int(math.Round(load[i]))
+	return k, k >= 1
+}
+
+// newCellRun groups a run's quanta by load cell and computes its
+// residuals, scaled by √(N/(N−K)) for N quanta in K cells so that their
+// variance is not biased low by the K fitted means.
+func newCellRun(tput, load []float64) *cellRun {
+	c := &cellRun{sum: map[int]float64{}, n: map[int]int{}}
 	for i, x := range tput {
-		k := 1
-		if load != nil {
-			if k = int(math.Round(load[i])); k < 1 {
-				continue
-			}
+		if k, ok := cellKey(load, i); ok {
+			c.sum[k] += x
+			c.n[k]++
 		}
-		c[k] = append(c[k], x)
+	}
+	dof := c.dof()
+	if dof <= 0 {
+		return c
+	}
+	scale := math.Sqrt(float64(dof+len(c.n)) / float64(dof))
+	for i, x := range tput {
+		if k, ok := cellKey(load, i); ok && c.sum[k] > 0 {
+			c.resid = append(c.resid, scale*(x*float64(c.n[k])/c.sum[k]-1))
+		}
 	}
 	return c
 }
 
-// matchedCell is a load cell both runs cover, with its weight.
-type matchedCell struct {
-	a, b []float64
-	w    float64
+// dof is the number of quanta less the number of cells: how many
+// residuals say something about the noise.
+func (c *cellRun) dof() int {
+	d := -len(c.n)
+	for _, n := range c.n {
+		d += n
+	}
+	return d
 }
 
-// matchCells returns the cells both runs cover and the quanta they weigh.
-func matchCells(a, b cells) ([]matchedCell, int) {
-	var out []matchedCell
-	n := 0
-	for _, k := range slices.Sorted(maps.Keys(a)) { // sorted: the draws repeat with the seed
-		xa := a[k]
-		if xb, ok := b[k]; ok {
-			w := min(len(xa), len(xb))
-			out = append(out, matchedCell{a: xa, b: xb, w: float64(w)})
-			n += w
+// matched returns the cells both runs cover, ascending, with their
+// weights (the fewer quanta of the two runs), and the total weight.
+func matched(a, b *cellRun) (keys []int, w []float64, total int) {
+	for k, na := range a.n {
+		if nb, ok := b.n[k]; ok {
+			keys = append(keys, k)
+			total += min(na, nb)
 		}
 	}
-	return out, n
+	slices.Sort(keys) // the draws repeat with the seed
+	for _, k := range keys {
+		w = append(w, float64(min(a.n[k], b.n[k])))
+	}
+	return keys, w, total
 }
 
-// weighted returns the weighted mean of the cells' throughputs of one run,
-// each cell's mean taken by mean (the plain mean or a resampled one).
-func weighted(cs []matchedCell, side func(*matchedCell) []float64, mean func([]float64) float64) float64 {
-	var s, w float64
-	for i := range cs {
-		s += cs[i].w * mean(side(&cs[i]))
-		w += cs[i].w
-	}
-	return s / w
-}
-
-// matchedMetric compares the runs' throughputs at matched load, with the
-// block-bootstrap 95% interval of B − A when the matched cells hold at
-// least minSamples quanta.
-func matchedMetric(a, b *Data, o Options) Metric {
-	cs, n := matchCells(cellsOf(a.Throughput, a.Load), cellsOf(b.Throughput, b.Load))
-	if n == 0 {
-		return newMetric(ThroughputMatched, unitCallsS, 0, 0)
-	}
-	sideA := func(c *matchedCell) []float64 { return c.a }
-	sideB := func(c *matchedCell) []float64 { return c.b }
-	m := newMetric(ThroughputMatched, unitCallsS, weighted(cs, sideA, stats.Mean), weighted(cs, sideB, stats.Mean))
-	m.Quanta = &n
-	if n < minSamples {
-		return m
-	}
-	diffs := make([]float64, o.Resamples)
-	for i := range diffs {
-		r := rand.New(newPCG(o.Seed, streamMatched, i))
-		bm := func(x []float64) float64 { return blockMean(r, x) }
-		diffs[i] = weighted(cs, sideB, bm) - weighted(cs, sideA, bm)
-	}
-	m.setCI(stats.BootstrapInterval(m.Diff, diffs))
-	return m
-}
-
-// blockMean is the mean of a moving-block resample of x (in time order):
-// blocks of about len(x)^⅓ consecutive values, starting anywhere
-// (circularly), until len(x) values are drawn.
-func blockMean(r *rand.Rand, x []float64) float64 {
-	n := len(x)
-	l := max(1, int(math.Round(math.Cbrt(float64(n)))))
-	s := 0.0
-	for drawn := 0; drawn < n; {
-		start := r.IntN(n)
-		for j := 0; j < l && drawn < n; j++ {
-			s += x[(start+j)%n]
-			drawn++
+// weightedMean is the weighted mean over keys of the run's cell means,
+// each times 1 + the mean of its resampled residuals (r nil: the means as
+// they are).
+func (c *cellRun) weightedMean(keys []int, w []float64, r *rand.Rand) float64 {
+	var s, ws float64
+	for i, k := range keys {
+		m := c.sum[k] / float64(c.n[k])
+		if r != nil {
+			m *= 1 + blockMean(r, c.resid, c.n[k])
 		}
+		s += w[i] * m
+		ws += w[i]
 	}
-	return s / float64(n)
+	return s / ws
 }
