@@ -1,6 +1,9 @@
 // Package compare answers "did my change make it faster?": it compares two
 // runs side by side (B − A) and says, with percentile-bootstrap confidence
 // intervals, which differences are larger than the runs' own noise.
+// Throughput is compared at matched load (see cellRun), so that the ramp-up
+// does not hide a slower service; when an interval includes zero, the
+// verdict says how large a change the runs could have detected (MDCPct).
 //
 // The comparison works on Data, which holds only what it needs (the
 // per-quantum throughputs, the successful calls' response times and the
