@@ -39,14 +39,25 @@ type cellRun struct {
 	resid []float64       // each quantum's throughput over its cell's mean, minus 1, in time order
 }
 
-// cellKey is the load cell of a quantum at load; false below ½ (nothing
-// offered). All quanta are in one cell when the loads are unknown.
-func cellKey(load []float64, i int) (int, bool) {
-	if load == nil {
-		return 1, true
+// maxCellLoad bounds the loads that get a cell: more calls in flight than
+// any run can hold is not a load but a defect, and is left out.
+const maxCellLoad = 1e9
+
+// unknownLoad is the cell of the quanta of a run whose loads are unknown.
+const unknownLoad = -1
+
+// cellKey is the load cell of quantum i; false below ½ (nothing offered),
+// above maxCellLoad or not a number. All quanta are in one cell when the
+// loads are unknown (nil, or not one per quantum): cell unknownLoad,
+// which matches only another run's unknown loads.
+func cellKey(tput, load []float64, i int) (int, bool) {
+	if len(load) != len(tput) {
+		return unknownLoad, true
 	}
-	k := int(math.Round(load[i]))
-	return k, k >= 1
+	if !(load[i] >= 0.5 && load[i] <= maxCellLoad) {
+		return 0, false
+	}
+	return int(math.Round(load[i])), true
 }
 
 // newCellRun groups a run's quanta by load cell and computes its
@@ -55,7 +66,7 @@ func cellKey(load []float64, i int) (int, bool) {
 func newCellRun(tput, load []float64) *cellRun {
 	c := &cellRun{sum: map[int]float64{}, n: map[int]int{}}
 	for i, x := range tput {
-		if k, ok := cellKey(load, i); ok {
+		if k, ok := cellKey(tput, load, i); ok {
 			c.sum[k] += x
 			c.n[k]++
 		}
@@ -66,7 +77,7 @@ func newCellRun(tput, load []float64) *cellRun {
 	}
 	scale := math.Sqrt(float64(dof+len(c.n)) / float64(dof))
 	for i, x := range tput {
-		if k, ok := cellKey(load, i); ok && c.sum[k] > 0 {
+		if k, ok := cellKey(tput, load, i); ok && c.sum[k] > 0 {
 			c.resid = append(c.resid, scale*(x*float64(c.n[k])/c.sum[k]-1))
 		}
 	}

@@ -14,7 +14,9 @@ func matchedMetric(a, b *Data, o Options) Metric {
 	ca, cb := newCellRun(a.Throughput, a.Load), newCellRun(b.Throughput, b.Load)
 	keys, w, n := matched(ca, cb)
 	if n == 0 {
-		return newMetric(ThroughputMatched, unitCallsS, 0, 0)
+		m := newMetric(ThroughputMatched, unitCallsS, 0, 0)
+		m.Quanta = &n
+		return m
 	}
 	m := newMetric(ThroughputMatched, unitCallsS, ca.weightedMean(keys, w, nil), cb.weightedMean(keys, w, nil))
 	m.Quanta = &n

@@ -126,3 +126,20 @@ func TestMatchedReportsDetectableChange(t *testing.T) {
 		t.Errorf("JSON lacks mdc_pct (%v): %s", err, js)
 	}
 }
+
+// Loads that are not one per quantum, not numbers or beyond any run are
+// not trusted: no panic, and such quanta are left out.
+func TestMatchedUntrustedLoads(t *testing.T) {
+	a := rampRun(10, 10, 2.5, 20, false, 1)
+	b := rampRun(10, 10, 2.5, 20, false, 2)
+	a.Load = a.Load[:3] // not one per quantum: loads unknown, one cell
+	if m := Compare(a, b, Options{}).Metric(ThroughputMatched); m.Quanta == nil || *m.Quanta != 0 {
+		t.Errorf("loads unknown in A only: %d matched quanta, want 0 (no common cell)", deref(m.Quanta))
+	}
+	b.Load[0], b.Load[1], b.Load[2] = math.NaN(), math.Inf(1), 1e300
+	b.Load = append([]float64(nil), b.Load...)
+	a = rampRun(10, 10, 2.5, 20, false, 1)
+	if m := Compare(a, b, Options{}).Metric(ThroughputMatched); m.Quanta == nil || *m.Quanta != 17 {
+		t.Errorf("%d matched quanta, want 17 (3 of B's loads refused)", deref(m.Quanta))
+	}
+}
