@@ -20,10 +20,18 @@ import (
 // throughput may be; else it is that mean ±1 (the calls of a fixed service
 // time falling on either side of a quantum's boundary, as the demo's).
 func rampRun(ramp, hold int, rate, c float64, poisson bool, seed uint64) *Data {
+	loads := make([]float64, ramp+hold)
+	for i := range loads {
+		loads[i] = float64(min(i+1, ramp))
+	}
+	return loadRun(loads, rate, c, poisson, seed)
+}
+
+// loadRun is rampRun at the given load of each second.
+func loadRun(loads []float64, rate, c float64, poisson bool, seed uint64) *Data {
 	r := rand.New(rand.NewPCG(seed, 0x7a4d))
 	res := &analyze.Result{Name: "ramp"}
-	for i := range ramp + hold {
-		load := float64(min(i+1, ramp))
+	for i, load := range loads {
 		mean := min(load*rate, c)
 		n := math.Round(mean + 2*r.Float64() - 1)
 		if poisson {
@@ -141,5 +149,24 @@ func TestMatchedUntrustedLoads(t *testing.T) {
 	a = rampRun(10, 10, 2.5, 20, false, 1)
 	if m := Compare(a, b, Options{}).Metric(ThroughputMatched); m.Quanta == nil || *m.Quanta != 17 {
 		t.Errorf("%d matched quanta, want 17 (3 of B's loads refused)", deref(m.Quanta))
+	}
+}
+
+// The demo's own shape over 20 s: 20 testers started 0.5 s apart, each for
+// 10 s, so the load climbs by 2 a second to 20 and falls straight back,
+// with no plateau and each load held about twice. A 30% slower service is
+// still found.
+func TestMatchedTriangleRun(t *testing.T) {
+	var loads []float64
+	for i := range 21 {
+		loads = append(loads, float64(2*min(i, 20-i)))
+	}
+	for seed := range uint64(10) {
+		a := loadRun(loads, 2.5, 20, false, 2*seed+1)
+		b := loadRun(loads, 0.7*2.5, 0.7*20, false, 2*seed+2)
+		c := Compare(a, b, Options{Seed: seed + 1})
+		if !strings.HasPrefix(c.Verdicts.Throughput, "B has lower throughput") {
+			t.Errorf("seed %d: %s", seed, c.Verdicts.Throughput)
+		}
 	}
 }
