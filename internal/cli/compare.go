@@ -25,7 +25,7 @@ func compareCmd(_ context.Context, e *env, args []string) error {
 	seed := fs.Uint64("seed", compare.DefaultSeed, "bootstrap random seed, not 0 (the same seed gives the same intervals)")
 	quantum := fs.Duration("quantum", 0, "aggregation quantum of both runs, e.g. 1s (default: each experiment's own)")
 	clockMode := clockFlag(fs)
-	failIf := fs.String("fail-if", "", "exit with code 3 when B regressed against A: slower (median response time significantly higher or median throughput significantly lower), errors (error rate significantly higher), or both comma-separated")
+	failIf := fs.String("fail-if", "", "exit with code 3 when B regressed against A: slower (median response time significantly higher or throughput at matched load significantly lower), errors (error rate significantly higher), or both comma-separated")
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err

@@ -1,6 +1,9 @@
 // Package compare answers "did my change make it faster?": it compares two
 // runs side by side (B − A) and says, with percentile-bootstrap confidence
 // intervals, which differences are larger than the runs' own noise.
+// Throughput is compared at matched load (see cellRun), so that the ramp-up
+// does not hide a slower service; when an interval includes zero, the
+// verdict says how large a change the runs could have detected (MDCPct).
 //
 // The comparison works on Data, which holds only what it needs (the
 // per-quantum throughputs, the successful calls' response times and the
@@ -52,6 +55,7 @@ type Data struct {
 	Name       string          // experiment name
 	Dir        string          // run directory, "" for data built in memory
 	Throughput []float64       // calls/s of each quantum in which a tester was active
+	Load       []float64       // offered load of those quanta (calls in flight), nil: unknown
 	RTms       []float64       // response time of every successful call, ms, any order (Load: a uniform sample beyond 2 Mi calls)
 	Summary    analyze.Summary // the run's summary: call counts, saturation, load, fairness
 }
@@ -96,7 +100,12 @@ type Metric struct {
 	CILow       *float64 `json:"ci_low,omitempty"`      // 95% interval of B − A
 	CIHigh      *float64 `json:"ci_high,omitempty"`     // 95% interval of B − A
 	Significant *bool    `json:"significant,omitempty"` // the interval excludes 0
-	Saturated   *Sides   `json:"saturated,omitempty"`   // saturation metrics: did each run saturate
+	// MDCPct is the smallest change, in percent of A, that the interval
+	// could tell from zero: its half-width relative to A. A smaller
+	// observed change is "not detected", not "no change".
+	MDCPct    *float64 `json:"mdc_pct,omitempty"`
+	Quanta    *int     `json:"quanta,omitempty"`    // ThroughputMatched: the matched quanta it weighs
+	Saturated *Sides   `json:"saturated,omitempty"` // saturation metrics: did each run saturate
 }
 
 // Sides holds a flag of each run.

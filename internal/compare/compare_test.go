@@ -53,9 +53,9 @@ func TestDetectsDifferences(t *testing.T) {
 		// B never fails
 		{"no errors", base.with(func(s *spec) { s.failures = 0 }), ErrorRate, true, -1, ""},
 		// B is A's twin from other draws: response times do not differ
-		{"same response time", base, RTMedian, false, 0, "no significant difference in median response time"},
+		{"same response time", base, RTMedian, false, 0, "no change detected in median response time"},
 		// nor does throughput
-		{"same throughput", base, ThroughputMedian, false, 0, "no significant difference in median throughput"},
+		{"same throughput", base, ThroughputMedian, false, 0, "no change detected in throughput at matched load"},
 	}
 	a := synth(base, 1)
 	for _, tt := range tests {
@@ -197,7 +197,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range raw.Metrics {
-		if _, ok := m["significant"]; ok != (m["name"] == RTMedian || m["name"] == ThroughputMedian || m["name"] == ErrorRate) {
+		if _, ok := m["significant"]; ok != (m["name"] == RTMedian || m["name"] == ThroughputMedian || m["name"] == ThroughputMatched || m["name"] == ErrorRate) {
 			t.Errorf("metric %v: significant present %v", m["name"], ok)
 		}
 	}

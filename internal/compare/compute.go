@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"slices"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -20,13 +21,14 @@ const (
 func Compare(a, b *Data, o Options) *Comparison {
 	o = o.withDefaults()
 	c := &Comparison{A: runOf(a), B: runOf(b), Resamples: o.Resamples, Seed: o.Seed}
+	c.Metrics = append(c.Metrics, matchedMetric(a, b, o))
 	c.Metrics = append(c.Metrics, throughputMetrics(a, b, o)...)
 	c.Metrics = append(c.Metrics, rtMetrics(a, b, o)...)
 	c.Metrics = append(c.Metrics, errorRateMetric(a, b, o))
 	c.Metrics = append(c.Metrics, summaryMetrics(&a.Summary, &b.Summary)...)
 	c.Verdicts = Verdicts{
 		ResponseTime: rtVerdict(c.Metric(RTMedian)),
-		Throughput:   throughputVerdict(c.Metric(ThroughputMedian)),
+		Throughput:   throughputVerdict(c.Metric(ThroughputMatched)),
 	}
 	return c
 }
@@ -53,6 +55,10 @@ func (m *Metric) setCI(ci stats.Interval) {
 	lo, hi := ci.Low, ci.High
 	sig := lo > 0 || hi < 0
 	m.CILow, m.CIHigh, m.Significant = &lo, &hi, &sig
+	if m.A != 0 {
+		mdc := 100 * (hi - lo) / 2 / math.Abs(m.A)
+		m.MDCPct = &mdc
+	}
 }
 
 // throughputMetrics compares the per-quantum throughputs: median, with an

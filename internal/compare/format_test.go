@@ -31,7 +31,7 @@ func TestFormat(t *testing.T) {
 		{"star", "(*) did not saturate"},
 		// the verdicts close the output
 		{"verdict", "response time: B is faster"},
-		{"throughput verdict", "throughput:    no significant difference"},
+		{"throughput verdict", "throughput:    no change detected"},
 	}
 	for _, tt := range tests {
 		if !strings.Contains(text, tt.want) {

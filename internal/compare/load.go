@@ -89,6 +89,7 @@ func NewData(res *analyze.Result, calls []sample.Call) *Data {
 	for _, q := range res.Quanta {
 		if q.Active > 0 || len(res.Clients) == 0 {
 			d.Throughput = append(d.Throughput, q.Throughput)
+			d.Load = append(d.Load, q.Load)
 		}
 	}
 	d.RTms = make([]float64, 0, res.Summary.Samples.OK)

@@ -8,8 +8,8 @@ import (
 // Regression kinds that --fail-if names.
 const (
 	// FailSlower: B's median response time is significantly higher than
-	// A's, or its median throughput significantly lower (the verdicts'
-	// 95% bootstrap intervals of B − A exclude zero).
+	// A's, or its throughput at matched load significantly lower (the
+	// verdicts' 95% bootstrap intervals of B − A exclude zero).
 	FailSlower = "slower"
 	// FailErrors: B's error rate is significantly higher than A's (the
 	// 95% interval of B − A from the parametric bootstrap of both rates,
@@ -42,7 +42,7 @@ func (c *Comparison) Regressions(kinds []string) []string {
 			if m := c.Metric(RTMedian); worse(m, +1) {
 				out = append(out, c.Verdicts.ResponseTime)
 			}
-			if m := c.Metric(ThroughputMedian); worse(m, -1) {
+			if m := c.Metric(ThroughputMatched); worse(m, -1) {
 				out = append(out, c.Verdicts.Throughput)
 			}
 		case FailErrors:

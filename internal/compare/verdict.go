@@ -12,7 +12,7 @@ func rtVerdict(m *Metric) string {
 	case m.Significant == nil:
 		return "not enough successful calls in each run to compare response times"
 	case !*m.Significant:
-		return "no significant difference in median response time (" + changeText(m) + "; " + ciText(m) + ")"
+		return "no change detected in median response time (" + changeText(m) + "; " + ciText(m) + ")" + mdcText(m)
 	case m.Diff < 0:
 		return "B is faster: median response time " + amountText(m, "lower") + " (" + ciText(m) + ")"
 	default:
@@ -21,18 +21,40 @@ func rtVerdict(m *Metric) string {
 }
 
 // throughputVerdict says whether B serves more or fewer calls per second
-// than A, from the median throughput metric.
+// than A at the same load, from the matched-load throughput metric. When
+// the interval includes zero it says how large a change the runs could
+// have detected, not that there was none.
 func throughputVerdict(m *Metric) string {
 	switch {
 	case m.Significant == nil:
-		return fmt.Sprintf("not enough quanta in each run (at least %d) to compare throughput", minSamples)
+		return fmt.Sprintf("not enough quanta at a load both runs reached (at least %d, got %d) to compare throughput", minSamples, deref(m.Quanta))
 	case !*m.Significant:
-		return "no significant difference in median throughput (" + changeText(m) + "; " + ciText(m) + ")"
+		return "no change detected in throughput at matched load (" + changeText(m) + "; " + ciText(m) + ")" + mdcText(m)
 	case m.Diff > 0:
-		return "B has higher throughput: median " + amountText(m, "higher") + " (" + ciText(m) + ")"
+		return "B has higher throughput at matched load: " + amountText(m, "higher") + " (" + ciText(m) + ")"
 	default:
-		return "B has lower throughput: median " + amountText(m, "lower") + " (" + ciText(m) + ")"
+		return "B has lower throughput at matched load: " + amountText(m, "lower") + " (" + ciText(m) + ")"
 	}
+}
+
+// mdcText says how large a change the runs could have detected.
+func mdcText(m *Metric) string {
+	if m.MDCPct == nil {
+		return ""
+	}
+	s := fmt.Sprintf("; these runs could detect a change of ±%.1f%% (95%%)", *m.MDCPct)
+	if m.RelPct != nil && math.Abs(*m.RelPct) < *m.MDCPct {
+		s += ", the observed " + changeText(m) + " is below that"
+	}
+	return s
+}
+
+// deref is *p, or 0 for nil.
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // amountText is the size of a difference followed by way: "12.3% lower",
