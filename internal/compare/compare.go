@@ -68,6 +68,10 @@ type Run struct {
 	OK     int    `json:"ok"`     // successful calls
 	Failed int    `json:"failed"` // failed calls (cancelled ones excluded)
 	Quanta int    `json:"quanta"` // quanta with a tester active
+	// Saturation is the run's saturation verdict in words ("saturated at
+	// load …", "not saturated within the tested range …", "limited by
+	// the testers …", "too little data to tell …").
+	Saturation string `json:"saturation,omitempty"`
 }
 
 // Comparison is the result of comparing run B with run A. Differences are

@@ -36,7 +36,11 @@ func Compare(a, b *Data, o Options) *Comparison {
 // runOf identifies d's side of the comparison.
 func runOf(d *Data) Run {
 	s := d.Summary.Samples
-	return Run{Name: d.Name, Dir: d.Dir, Calls: s.Total, OK: s.OK, Failed: s.Failed, Quanta: len(d.Throughput)}
+	r := Run{Name: d.Name, Dir: d.Dir, Calls: s.Total, OK: s.OK, Failed: s.Failed, Quanta: len(d.Throughput)}
+	if d.Summary.Saturation.Verdict != "" { // a summary written before verdicts has none to tell
+		r.Saturation = d.Summary.Saturation.Text()
+	}
+	return r
 }
 
 // newMetric returns the metric with values a and b and their difference.

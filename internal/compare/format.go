@@ -24,7 +24,15 @@ func (c *Comparison) Format(w io.Writer) error {
 	fmt.Fprintf(&b, "A: %s\nB: %s\n\n", runText(c.A), runText(c.B))
 	writeTable(&b, rows)
 	if unsaturated {
-		b.WriteString("(*) did not saturate: the highest load reached and the throughput there\n")
+		b.WriteString("(*) not shown saturated: the highest load reached and the throughput there\n")
+		for _, r := range []struct {
+			side string
+			run  Run
+		}{{"A", c.A}, {"B", c.B}} {
+			if r.run.Saturation != "" {
+				fmt.Fprintf(&b, "(*) %s: %s\n", r.side, r.run.Saturation)
+			}
+		}
 	}
 	fmt.Fprintf(&b, "\nresponse time: %s\nthroughput:    %s\n", c.Verdicts.ResponseTime, c.Verdicts.Throughput)
 	_, err := io.WriteString(w, b.String())

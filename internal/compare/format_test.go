@@ -28,7 +28,7 @@ func TestFormat(t *testing.T) {
 		// the response-time row has its unit, a signed difference and a mark
 		{"rt row", "response time median (ms)"},
 		// a run that did not saturate is starred and the star explained
-		{"star", "(*) did not saturate"},
+		{"star", "(*) not shown saturated"},
 		// the verdicts close the output
 		{"verdict", "response time: B is faster"},
 		{"throughput verdict", "throughput:    no change detected"},
