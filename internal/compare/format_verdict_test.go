@@ -10,8 +10,8 @@ import (
 // its summary's words.
 func TestFormatSaysEachRunsVerdict(t *testing.T) {
 	c := &Comparison{
-		A: Run{Name: "a", Saturation: "saturated at load 8.0, throughput 20.0 calls/s"},
-		B: Run{Name: "b", Saturation: "limited by the testers (CPU quota throttled 100% (6 of 6 testers))"},
+		A:       Run{Name: "a", Saturation: "saturated at load 8.0, throughput 20.0 calls/s"},
+		B:       Run{Name: "b", Saturation: "limited by the testers (CPU quota throttled 100% (6 of 6 testers))"},
 		Metrics: []Metric{{Name: SaturationTput, Unit: unitCallsS, A: 20, B: 3, Saturated: &Sides{A: true, B: false}}},
 	}
 	var b strings.Builder
