@@ -90,16 +90,17 @@ func TestClientsEachKeepTheirInterval(t *testing.T) {
 // TestClientStartInterval staggers 5 client loops 250 ms apart in a 1 s
 // run: client j makes its first call at j × 250 ms and then keeps its
 // interval until the tester's end, so later clients make fewer calls (and
-// the loops end, as one loop does, at the first call start past the end:
-// client 3's, at 1.05 s); the fifth, due at the end, never calls.
+// the loops end, as one loop does, when no call is due before the end:
+// client 3's last call, started at 950 ms, ends at 960 ms); the fifth,
+// due at the end, never calls.
 func TestClientStartInterval(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		c := newClientStarts(10 * time.Millisecond)
 		const stagger = 250 * time.Millisecond
 		why := runClients(t.Context(), 5, stagger, time.Second, 100*time.Millisecond, c.call)
-		if why != "completed" || time.Since(c.t0) != 1050*time.Millisecond {
-			t.Errorf("loops ended %q after %v, want completed after 1.05s", why, time.Since(c.t0))
+		if why != "completed" || time.Since(c.t0) != 960*time.Millisecond {
+			t.Errorf("loops ended %q after %v, want completed after 960ms", why, time.Since(c.t0))
 		}
 		for j := range uint32(4) {
 			want := every(time.Duration(j)*stagger, 100*time.Millisecond, time.Second)

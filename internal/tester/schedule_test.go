@@ -73,23 +73,23 @@ func TestPace(t *testing.T) {
 	}{
 		{"calls faster than the interval start on it", time.Second, 100 * time.Millisecond,
 			func(int) time.Duration { return 30 * time.Millisecond }, ok,
-			ms(0, 100, 200, 300, 400, 500, 600, 700, 800, 900), time.Second},
+			ms(0, 100, 200, 300, 400, 500, 600, 700, 800, 900), 930 * time.Millisecond},
 		{"calls slower than the interval go back-to-back, no catch-up burst", time.Second, 100 * time.Millisecond,
 			func(int) time.Duration { return 250 * time.Millisecond }, ok,
 			ms(0, 250, 500, 750), time.Second},
 		{"one slow call delays the next only", time.Second, 200 * time.Millisecond,
 			onlyCall(1, 500*time.Millisecond), ok,
-			ms(0, 200, 700, 900), 1100 * time.Millisecond}, // ends at the first start past the duration
+			ms(0, 200, 700, 900), 900 * time.Millisecond}, // ends when no call is due before the end: no wait past it
 		{"no interval: back-to-back", 100 * time.Millisecond, 0,
 			func(int) time.Duration { return 40 * time.Millisecond }, ok,
 			ms(0, 40, 80), 120 * time.Millisecond},
-		{"a client that cannot start backs off 10, 20, 40 ms ... and the loop ends after", time.Second, 0,
+		{"a client that cannot start backs off 10, 20, 40 ms ... and the loop ends when the next try falls past the end", time.Second, 0,
 			func(int) time.Duration { return 0 }, func(int) sample.Status { return sample.FailedToStart },
-			ms(0, 10, 30, 70, 150, 310, 630), 1270 * time.Millisecond},
+			ms(0, 10, 30, 70, 150, 310, 630), 630 * time.Millisecond},
 		{"a call that starts resets the back-off", 200 * time.Millisecond, 0,
 			func(int) time.Duration { return 0 },
 			startsOnly(2),
-			ms(0, 10, 30, 30, 40, 60, 100, 180), 340 * time.Millisecond},
+			ms(0, 10, 30, 30, 40, 60, 100, 180), 180 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

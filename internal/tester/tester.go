@@ -301,6 +301,9 @@ func pace(ctx context.Context, duration, interval time.Duration, call func(conte
 		if d := backoff.after(st); d > 0 && time.Until(next) < d {
 			next = time.Now().Add(d) // a client that cannot start: slow down
 		}
+		if !next.Before(end) {
+			return "completed" // no call is due before the end: no wait past it
+		}
 	}
 }
 
