@@ -43,6 +43,7 @@ type pageState struct {
 	Running int                `json:"running"`
 	Rows    []pageRow          `json:"rows"`
 	Report  string             `json:"report"` // the report link's href
+	Ended   string             `json:"ended"`  // #report's text: the run ended, the link, the verdict
 }
 
 type pageSecond struct {
@@ -77,7 +78,8 @@ const pageStateJS = `(() => {
 		running: (last.states || {}).running || 0,
 		rows: [...document.querySelectorAll('#testers tbody tr')].map(tr => ({index: +tr.dataset.index,
 			id: tr.children[1].textContent, class: tr.className, state: tr.children[3].textContent})),
-		report: link ? link.getAttribute('href') : ''};
+		report: link ? link.getAttribute('href') : '',
+		ended: (document.getElementById('report') || {}).textContent || ''};
 })()`
 
 // dashPage reads the page's state.
@@ -165,6 +167,7 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Errorf("the report link is %q, want report?token=%s (the page's token, never a cookie)", s.Report, token)
 	}
 	dashReport(t, ctx, url, token, out)
+	dashVerdict(t, ctx, out)
 	dashShot(t, ctx, dashEndedFigure)
 	for _, e := range con.Errors() {
 		t.Errorf("the page logged: %s", e)
