@@ -4,6 +4,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -44,7 +45,12 @@ func TestDemoFindsTheKnownCapacity(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "demo")
 			start := time.Now()
-			r := diperf(t, 2*time.Minute, append([]string{"demo", "--out", out}, tt.args...)...)
+			var r result
+			if tt.args == nil {
+				out, r = readmeDemo(t) // shared with TestPredictOnDemo
+			} else {
+				r = diperf(t, 2*time.Minute, append([]string{"demo", "--out", out}, tt.args...)...)
+			}
 			if r.code != 0 {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
 			}
@@ -136,4 +142,24 @@ func lightResponseMs(t *testing.T, dir string, maxLoad float64) float64 {
 		t.Fatalf("no successful call at a load of at most %g", maxLoad)
 	}
 	return sum / float64(n)
+}
+
+// The README's demo, run once for the tests that read it.
+var readme struct {
+	once sync.Once
+	out  string
+	r    result
+}
+
+// readmeDemo runs `diperf demo` with its defaults, as the README's first
+// command does, the first time it is called, and returns its run
+// directory and what the command did: TestDemoFindsTheKnownCapacity and
+// TestPredictOnDemo read the same 40 s run.
+func readmeDemo(t *testing.T) (string, result) {
+	t.Helper()
+	readme.once.Do(func() {
+		readme.out = filepath.Join(filepath.Dir(bin), "readme-demo")
+		readme.r = diperf(t, 2*time.Minute, "demo", "--out", readme.out)
+	})
+	return readme.out, readme.r
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/diperf/diperf/internal/rundir"
 )
 
-// TestPredictOnDemo runs the demo (C = 8 workers × S = 400 ms: 20 calls/s;
-// testers run 20 s instead of 27 to keep it short) and asks `diperf
+// TestPredictOnDemo reads the README's demo (C = 8 workers × S = 400 ms:
+// 20 calls/s; run once, shared with TestDemoFindsTheKnownCapacity) and asks `diperf
 // predict` for the throughput at a load of C: it must be within 5% of
 // what C testers can drive, inside its own interval, and agree with what
 // the run measured. C testers, never queueing, each make a call per
@@ -24,14 +24,14 @@ import (
 // is nothing. Beyond the knee the target serves C/S whatever o is.
 func TestPredictOnDemo(t *testing.T) {
 	const c, capacity = 8, 20.0
-	out := filepath.Join(t.TempDir(), "demo")
 	start := time.Now()
-	if r := diperf(t, 2*time.Minute, "demo", "--out", out, "--tester-duration", "20s"); r.code != 0 {
+	out, r := readmeDemo(t)
+	if r.code != 0 {
 		t.Fatalf("demo: exit %d\n%s", r.code, r.stderr)
 	}
-	t.Logf("demo took %v", time.Since(start).Round(time.Second))
+	t.Logf("demo took %v (shared)", time.Since(start).Round(time.Second))
 	m := readModel(t, out)
-	r := diperf(t, 30*time.Second, "predict", out, "--load", strconv.Itoa(c), "--json")
+	r = diperf(t, 30*time.Second, "predict", out, "--load", strconv.Itoa(c), "--json")
 	if r.code != 0 {
 		t.Fatalf("predict: exit %d\n%s", r.code, r.stderr)
 	}
