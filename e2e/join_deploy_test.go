@@ -388,9 +388,9 @@ func TestJoinKubernetesExample(t *testing.T) {
 	}
 	d := t.TempDir()
 	files := joinK8sCredential(t, x, readme, d)
-	ctl, ts := freeAddr(t), freeUDPAddr(t)
+	ctl := freeAddr(t)
+	ts := joinStartTimeServer(t, x.timeserver[1:])
 	_, ctlPort, _ := net.SplitHostPort(ctl)
-	_, tsPort, _ := net.SplitHostPort(ts)
 	pairs := []string{"0.0.0.0:7070", ctl, "advertise: diperf-controller", "advertise: 127.0.0.1", "diperf-controller:7071", ts,
 		"testers: 10 ", "testers: 2 ", "tester_duration: 60s", "tester_duration: 2s", "tester_start_interval: 2s", "tester_start_interval: 500ms",
 		"[diperf, call, http, \"$DIPERF_TARGET\"]", "[sleep, \"0.02\"]"}
@@ -403,8 +403,6 @@ func TestJoinKubernetesExample(t *testing.T) {
 		strings.Contains(local, x.mounts[joinK8sKeySecret]+"/") {
 		t.Fatalf("the experiment changed: it still names the cluster after moving it here\n%s", local)
 	}
-	argv := strings.Fields(strings.NewReplacer("0.0.0.0:7071", "127.0.0.1:"+tsPort).Replace(strings.Join(x.timeserver[1:], " ")))
-	startCmd(t, nil, exec.Command(bin, argv...))
 	out := filepath.Join(d, "run")
 	run := startRun(t, "run", writeExperiment(t, local), "--out", out)
 	x.env["CONTROLLER"] = net.JoinHostPort("127.0.0.1", ctlPort)
@@ -490,4 +488,33 @@ func TestJoinTestbedsDocExamples(t *testing.T) {
 			t.Errorf("docs/testbeds.md does not describe testbed.%s", key)
 		}
 	}
+}
+
+// joinStartTimeServer starts the manifest's time server (args, its
+// 0.0.0.0:7071 moved to a free loopback port) and returns its address.
+// The port is free when chosen but another test's socket may take it
+// before the server binds it: a server that exits at once is started
+// again on another port, up to three times.
+func joinStartTimeServer(t *testing.T, args []string) string {
+	t.Helper()
+	for range 3 {
+		ts := freeUDPAddr(t)
+		argv := strings.Fields(strings.NewReplacer("0.0.0.0:7071", ts).Replace(strings.Join(args, " ")))
+		b := startCmd(t, nil, exec.Command(bin, argv...))
+		select {
+		case <-b.done:
+			t.Logf("the time server on %s exited at once (its port taken meanwhile?): %s", ts, b.stderr.String())
+		case <-time.After(500 * time.Millisecond):
+			t.Cleanup(func() {
+				if t.Failed() {
+					_ = b.cmd.Process.Kill()
+					<-b.done
+					t.Logf("the time server's output:\n%s", b.stderr.String())
+				}
+			})
+			return ts
+		}
+	}
+	t.Fatal("the time server exited at once three times")
+	return ""
 }
