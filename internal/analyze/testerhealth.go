@@ -27,11 +27,11 @@ func unknownHealth() TesterHealth {
 
 // addRow takes row h's figures into th's highest.
 func (th *TesterHealth) addRow(h sample.Health) {
-	th.CPUPct = maxKnown(th.CPUPct, h.CPUPct)
-	th.HostBusyPct = maxKnown(th.HostBusyPct, h.HostBusyPct)
-	th.HostStealPct = maxKnown(th.HostStealPct, h.HostStealPct)
+	th.CPUPct = MaxKnown(th.CPUPct, h.CPUPct)
+	th.HostBusyPct = MaxKnown(th.HostBusyPct, h.HostBusyPct)
+	th.HostStealPct = MaxKnown(th.HostStealPct, h.HostStealPct)
 	if h.Starts > 0 {
-		th.LagMaxMs = maxKnown(th.LagMaxMs, h.LagMaxMs)
+		th.LagMaxMs = MaxKnown(th.LagMaxMs, h.LagMaxMs)
 	}
 	th.FDs = max(th.FDs, h.FDs)
 }
@@ -45,15 +45,15 @@ func (th *TesterHealth) Merge(o TesterHealth) {
 		*th = o
 		return
 	}
-	th.CPUPct = maxKnown(th.CPUPct, o.CPUPct)
-	th.HostBusyPct = maxKnown(th.HostBusyPct, o.HostBusyPct)
-	th.HostStealPct = maxKnown(th.HostStealPct, o.HostStealPct)
-	th.LagMaxMs = maxKnown(th.LagMaxMs, o.LagMaxMs)
+	th.CPUPct = MaxKnown(th.CPUPct, o.CPUPct)
+	th.HostBusyPct = MaxKnown(th.HostBusyPct, o.HostBusyPct)
+	th.HostStealPct = MaxKnown(th.HostStealPct, o.HostStealPct)
+	th.LagMaxMs = MaxKnown(th.LagMaxMs, o.LagMaxMs)
 	th.FDs = max(th.FDs, o.FDs)
 }
 
-// maxKnown is the larger of a and b, NaN being unknown (NaN when both are).
-func maxKnown(a, b float64) float64 {
+// MaxKnown is the larger of a and b, NaN being unknown (NaN when both are).
+func MaxKnown(a, b float64) float64 {
 	switch {
 	case math.IsNaN(a):
 		return b

@@ -90,9 +90,9 @@ func healthOf(rows []sample.Health, r *analyze.Result) *healthView {
 			v.t, v.cpu, v.host, v.lag = append(v.t, x), append(v.cpu, nan), append(v.host, nan), append(v.lag, nan)
 		}
 		slots[h.Slot] = true
-		v.cpu[k], v.host[k] = highest(v.cpu[k], h.CPUPct), highest(v.host[k], h.HostBusyPct)
+		v.cpu[k], v.host[k] = analyze.MaxKnown(v.cpu[k], h.CPUPct), analyze.MaxKnown(v.host[k], h.HostBusyPct)
 		if h.Starts > 0 {
-			v.lag[k] = highest(v.lag[k], h.LagMaxMs)
+			v.lag[k] = analyze.MaxKnown(v.lag[k], h.LagMaxMs)
 		}
 	}
 	v.testers = len(slots)
@@ -106,15 +106,4 @@ func possible(h *sample.Health, end float64) bool {
 	in := func(v, hi float64) bool { return math.IsNaN(v) || (v >= 0 && v <= hi) }
 	return h.Slot >= 0 && in(h.CPUPct, maxHealthPct) && in(h.HostBusyPct, maxHealthPct) &&
 		in(h.LagMaxMs, end*1e3+lagSlackMs) && h.Starts >= 0 && h.FDs >= 0
-}
-
-// highest is the larger of a and b, the one known when only one is.
-func highest(a, b float64) float64 {
-	switch {
-	case math.IsNaN(a):
-		return b
-	case math.IsNaN(b):
-		return a
-	}
-	return max(a, b)
 }

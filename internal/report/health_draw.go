@@ -116,7 +116,7 @@ func healthCaption(r *analyze.Result, v *healthView) string {
 func peak(y []float64) float64 {
 	p := nan
 	for _, v := range y {
-		p = highest(p, v)
+		p = analyze.MaxKnown(p, v)
 	}
 	return p
 }
