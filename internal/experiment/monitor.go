@@ -12,6 +12,8 @@ import (
 const (
 	FormatPrometheus = "prometheus"  // the Prometheus text exposition format (the default)
 	FormatStubStatus = "stub_status" // nginx's stub_status page
+	FormatLog        = "log"         // a log file followed line by line (log:)
+	FormatCommand    = "command"     // a command run every interval (command:)
 )
 
 // MinMonitorInterval is the shortest scrape interval a monitor endpoint
@@ -33,6 +35,53 @@ type MonitorEndpoint struct {
 	// MaxSeries bounds the series kept from one scrape (0: the default,
 	// 500); the rest are dropped and counted.
 	MaxSeries int `yaml:"max_series,omitempty"`
+	// Host is where a log or command endpoint's file or command is: ""
+	// this machine, else an ssh destination ([user@]host[:port]) reached
+	// with the ssh testbed's user, identity_file and known_hosts.
+	Host string `yaml:"host,omitempty"`
+	// Log is a log endpoint's file and what to read from its lines
+	// (format log).
+	Log *LogSource `yaml:"log,omitempty"`
+	// Command is a command endpoint's command and what to read from its
+	// output (format command).
+	Command *CommandSource `yaml:"command,omitempty"`
+}
+
+// LogSource is a log file followed while the run goes: the lines that
+// match Match are counted per interval (<name>_lines_total), and each
+// Field captured from them summed or taken percentiles of.
+type LogSource struct {
+	Path   string     `yaml:"path"`             // the file, on the endpoint's host
+	Match  string     `yaml:"match,omitempty"`  // RE2 a counted line matches ("": every line)
+	Time   *LogTime   `yaml:"time,omitempty"`   // the line's own time stamp (none: its arrival time)
+	Fields []LogField `yaml:"fields,omitempty"` // numbers captured from the matching lines
+}
+
+// LogTime says where a line's own time stamp is: the capture group of
+// Match that holds it and its layout.
+type LogTime struct {
+	Group  int    `yaml:"group"`  // capture group of match (1 = the first)
+	Layout string `yaml:"layout"` // unix (seconds with a fraction: nginx $msec), xferlog (vsftpd: Mon Jan  2 15:04:05 2006), or a Go time layout
+}
+
+// LogField is a number captured from every matching line.
+type LogField struct {
+	Name  string `yaml:"name"`           // names its series: <name>_sum, or <name>{quantile=...}
+	Group int    `yaml:"group"`          // capture group of match (1 = the first)
+	Stat  string `yaml:"stat,omitempty"` // sum (default) or percentiles
+}
+
+// CommandSource is a command run every interval on the endpoint's host;
+// one number per named counter is read from its output, or the whole
+// output as Prometheus text.
+type CommandSource struct {
+	Argv []string `yaml:"argv"` // the command and its arguments, run without a shell
+	// Counters maps a series name to an RE2 with one capture group: the
+	// number the group captures in the output's first matching line.
+	Counters map[string]string `yaml:"counters,omitempty"`
+	// Prometheus reads the output as the Prometheus text format instead
+	// (metrics and max_series choose the series, as for a page).
+	Prometheus bool `yaml:"prometheus,omitempty"`
 }
 
 // MaxMonitorSeries is the most series an endpoint's max_series may keep
@@ -72,6 +121,16 @@ func (v *validator) monitor() {
 			}
 			seen[m.Name] = i
 		}
+		switch m.FormatOrDefault() {
+		case FormatLog:
+			v.monitorLog(key, m)
+			v.monitorBounds(key, m)
+			continue
+		case FormatCommand:
+			v.monitorCommand(key, m)
+			v.monitorBounds(key, m)
+			continue
+		}
 		u, err := url.Parse(m.URL)
 		switch {
 		case m.URL == "":
@@ -80,7 +139,7 @@ func (v *validator) monitor() {
 			v.item(key, key+".url", fmt.Sprintf("want http://HOST:PORT/PATH or https://..., got %q", m.URL))
 		}
 		if f := m.FormatOrDefault(); f != FormatPrometheus && f != FormatStubStatus {
-			v.item(key, key+".format", fmt.Sprintf("want %s or %s, got %q", FormatPrometheus, FormatStubStatus, m.Format))
+			v.item(key, key+".format", fmt.Sprintf("want %s, %s, %s or %s, got %q", FormatPrometheus, FormatStubStatus, FormatLog, FormatCommand, m.Format))
 		}
 		v.monitorBounds(key, m)
 	}

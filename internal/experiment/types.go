@@ -86,6 +86,9 @@ type Expect struct {
 	Bytes   string `yaml:"bytes,omitempty"`   // the reply starts with these bytes
 	Length  int    `yaml:"length,omitempty"`  // the reply is this many bytes
 	Pattern string `yaml:"pattern,omitempty"` // the reply matches this regular expression (RE2)
+	// BytesHex is Bytes in hex, the counterpart of send_hex: the reply
+	// starts with these bytes, any of them ≥ 0x80 (a DNS reply's flags).
+	BytesHex string `yaml:"bytes_hex,omitempty"`
 }
 
 // Testbed says where testers run.

@@ -18,7 +18,17 @@ type Endpoint struct {
 	Metrics  []string      // globs of the metrics to keep (none: see Keep)
 	// MaxSeries bounds the series kept from one scrape (0: MaxSeries).
 	MaxSeries int
+	Host      string                    // log and command: where ("" this machine), as Exec takes it
+	Log       *experiment.LogSource     // format log: the file and what to read from it
+	Command   *experiment.CommandSource // format command: the command and what to read from it
 }
+
+// Exec runs argv on host ("": this machine) within ctx and returns its
+// standard output as it comes. Read returns io.EOF once the command has
+// exited 0 and its output is read, else an error that names the exit
+// status and ends with the end of its standard error. Close stops the
+// command if it still runs and waits for it.
+type Exec func(ctx context.Context, host string, argv []string) (io.ReadCloser, error)
 
 // Fetch opens one page within ctx; the default is an HTTP GET that
 // follows no redirect to another origin and reads at most MaxBody bytes.
@@ -34,6 +44,7 @@ type Scraper struct {
 	Sink      func([]Point) error  // called once per scrape, never concurrently
 	Now       func() time.Time     // the controller's clock (default time.Now)
 	Fetch     Fetch                // default: HTTP GET with MaxBody
+	Exec      Exec                 // runs log and command endpoints' commands (default: this machine only)
 	Log       func(string, ...any) // told of failures (the first few of each endpoint); may be nil
 
 	mu        sync.Mutex
@@ -59,6 +70,10 @@ func (s *Scraper) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if ep.Format == experiment.FormatLog {
+				s.follow(ctx, ep)
+				return
+			}
 			s.loop(ctx, ep)
 		}()
 	}
@@ -116,6 +131,9 @@ func (s *Scraper) once(ctx context.Context, ep Endpoint) {
 // read reads ep's page as it comes, keeping at most its MaxSeries of the
 // series its globs choose: it returns them and how many were dropped.
 func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) {
+	if ep.Format == experiment.FormatCommand {
+		return s.command(ctx, ep)
+	}
 	body, err := s.Fetch(ctx, ep.URL)
 	if err != nil {
 		return nil, 0, err
@@ -169,7 +187,8 @@ func Endpoints(e *experiment.Experiment) []Endpoint {
 	out := make([]Endpoint, 0, len(e.Monitor))
 	for _, m := range e.Monitor {
 		out = append(out, Endpoint{Name: m.Name, URL: m.URL, Format: m.FormatOrDefault(),
-			Interval: e.MonitorInterval(m), Metrics: m.Metrics, MaxSeries: m.MaxSeries})
+			Interval: e.MonitorInterval(m), Metrics: m.Metrics, MaxSeries: m.MaxSeries,
+			Host: m.Host, Log: m.Log, Command: m.Command})
 	}
 	return out
 }
