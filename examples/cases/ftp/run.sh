@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# The ftp case (DiPerF's GridFTP study, thesis chapter 5.2): a private
+# vsftpd on loopback serving one file of S bytes to anonymous clients, each
+# session capped at R bytes/s (anon_max_rate), at most M sessions at once
+# (max_clients), loaded by curl downloads past M; the server view is
+# vsftpd's own transfer log (xferlog). Known capacity: each client at most
+# R, all together at most M × R; a connection past M is refused.
+#
+#   examples/cases/ftp/run.sh                 full length (about 2 minutes)
+#   CASE_SHORT=1 examples/cases/ftp/run.sh    about 15 s of load (the e2e suite)
+#   CASE_OUT=DIR                              the run directory (default runs/ftp-<UTC time>)
+#   FTP_RATE=1000000 FTP_MAX_CLIENTS=3 FTP_FILE_BYTES=1000000   R (bytes/s), M and S
+#
+# Exit status: 0 when the plateau, the per-client rates and the validation
+# hold, 1 when one does not, 2 when something is missing. Everything
+# started is stopped by pid.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+rate=${FTP_RATE:-1000000}
+max_clients=${FTP_MAX_CLIENTS:-3}
+file_bytes=${FTP_FILE_BYTES:-1000000}
+out=${CASE_OUT:-runs/ftp-$(date -u +%Y%m%dT%H%M%SZ)}
+
+die() { echo "ftp: $*" >&2; exit 2; }
+
+[[ $rate =~ ^[1-9][0-9]{4,8}$ ]] || die "FTP_RATE must be 10000 to 999999999 bytes/s, got '$rate'"
+[[ $max_clients =~ ^[1-9][0-9]?$ ]] || die "FTP_MAX_CLIENTS must be 1 to 99, got '$max_clients'"
+[[ $file_bytes =~ ^[1-9][0-9]{4,9}$ ]] || die "FTP_FILE_BYTES must be 10000 to 9999999999, got '$file_bytes'"
+command -v diperf >/dev/null ||
+	die "no diperf on PATH: build one with 'go build -o /usr/local/bin/diperf ./cmd/diperf' in the diperf repository"
+
+# install_missing installs the Debian packages whose program is missing.
+install_missing() {
+	local need=()
+	[[ -x /usr/sbin/vsftpd ]] || need+=(vsftpd)
+	command -v curl >/dev/null || need+=(curl)
+	command -v python3 >/dev/null || need+=(python3)
+	((${#need[@]} == 0)) && return 0
+	[[ $(id -u) == 0 ]] || die "missing ${need[*]}: run as root, or 'sudo apt-get install -y ${need[*]}' first"
+	echo "ftp: installing ${need[*]}"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+}
+install_missing
+
+dir=$(mktemp -d /tmp/diperf-ftp.XXXXXX)
+chmod 755 "$dir"
+pids=()
+
+# stop ends what this script started, by pid: vsftpd was started as the
+# leader of its own process group (setsid), which takes its sessions too.
+stop() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+		kill -KILL -- "-$p" 2>/dev/null || true
+	done
+	rm -rf "$dir"
+}
+trap stop EXIT
+
+# vsftpd_conf writes vsftpd's private configuration for port $1: anonymous
+# downloads only, from $dir/root, R bytes/s per session, M sessions, every
+# transfer in $dir/xferlog. seccomp_sandbox=NO: vsftpd's seccomp filter
+# kills its sessions in containers whose kernel or libc make calls it does
+# not allow.
+vsftpd_conf() {
+	cat >"$dir/vsftpd.conf" <<EOC
+listen=YES
+listen_ipv6=NO
+listen_address=127.0.0.1
+listen_port=$1
+background=NO
+run_as_launching_user=YES
+seccomp_sandbox=NO
+anonymous_enable=YES
+no_anon_password=YES
+anon_root=$dir/root
+local_enable=NO
+write_enable=NO
+anon_max_rate=$rate
+max_clients=$max_clients
+max_per_ip=0
+pasv_enable=YES
+pasv_address=127.0.0.1
+connect_from_port_20=NO
+dirmessage_enable=NO
+xferlog_enable=YES
+xferlog_std_format=YES
+xferlog_file=$dir/xferlog
+vsftpd_log_file=$dir/vsftpd.log
+use_localtime=YES
+EOC
+}
+
+# start_vsftpd starts vsftpd in the foreground on a free loopback port (a
+# few tries: a port free when probed may be taken before vsftpd binds it),
+# sets port, and empties the transfer log of the probe's download.
+start_vsftpd() {
+	mkdir -p "$dir/root"
+	head -c "$file_bytes" /dev/urandom >"$dir/root/file.bin"
+	for _ in 1 2 3 4 5; do
+		port=$((20000 + RANDOM % 40000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue # taken
+		vsftpd_conf "$port"
+		setsid /usr/sbin/vsftpd "$dir/vsftpd.conf" >"$dir/vsftpd.out" 2>&1 &
+		local pid=$!
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			if curl -s -o /dev/null "ftp://127.0.0.1:$port/file.bin" 2>/dev/null; then
+				pids+=("$pid")
+				: >"$dir/xferlog"
+				return 0
+			fi
+			sleep 0.1
+		done
+		kill -KILL -- "-$pid" 2>/dev/null || true
+		echo "ftp: vsftpd on port $port did not serve the file: $(tail -n 3 "$dir/vsftpd.out" 2>/dev/null)" >&2
+	done
+	die "vsftpd could not be started (see above)"
+}
+
+start_vsftpd
+echo "ftp: vsftpd on 127.0.0.1:$port, file $file_bytes bytes, anon_max_rate $rate bytes/s, max_clients $max_clients:" \
+	"capacity $max_clients × $rate bytes/s"
+
+# The run's copy of the experiment: this service's port, log, file size
+# and client, and the short schedule with CASE_SHORT=1.
+exp="$dir/experiment.yaml"
+sed -e "s#127\.0\.0\.1:2121#127.0.0.1:$port#" -e "s#/tmp/diperf-ftp/xferlog#$dir/xferlog#" \
+	-e "s#examples/cases/ftp/fetch\.sh#$here/fetch.sh#" -e "s#\"1000000\"\]#\"$file_bytes\"]#" \
+	"$here/experiment.yaml" >"$exp"
+if [[ ${CASE_SHORT:-} == 1 ]]; then
+	sed -i -e 's/^  testers: 8$/  testers: 6/' -e 's/^  tester_start_interval: 5s$/  tester_start_interval: 1s/' \
+		-e 's/^  tester_duration: 60s$/  tester_duration: 10s/' "$exp"
+	grep -q '^  tester_duration: 10s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
+fi
+
+mkdir -p "$(dirname "$out")"
+echo "ftp: diperf run -> $out"
+diperf run "$exp" --out "$out" --ui off
