@@ -73,7 +73,7 @@ func transferChart(r *analyze.Result) *chart {
 		id: idTransfer, title: "MB/s per client and fairness",
 		width: chartW, height: chartH,
 		x:     axis{title: "client (start order)", integer: true},
-		y:     axis{title: "MB/s (10^6 bytes/s)", zero: true, color: colMB},
+		y:     axis{title: "MB/s (10^6 bytes/s)", zero: true, pad: 0.05, color: colMB},
 		y2:    axis{title: "peak MB/s over the clients' mean (1 = equal)", zero: true, color: colFair},
 		rules: []rule{{v: 1, right: true, color: colGuide}},
 		extra: []legendItem{{"equal share: 1 (right axis)", colGuide, kindDashed, 1.5, 0}},

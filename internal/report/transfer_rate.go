@@ -38,8 +38,8 @@ func transferRateChart(r *analyze.Result) *chart {
 		id: idTransferRate, title: "Aggregate MB/s and offered load over time",
 		width: chartW, height: chartH,
 		x:  axis{title: timeXLabel},
-		y:  axis{title: "aggregate MB/s (10^6 bytes/s)", zero: true, color: colMB},
-		y2: axis{title: "offered load (calls in flight)", zero: true, color: colLoad},
+		y:  axis{title: "aggregate MB/s (10^6 bytes/s)", zero: true, pad: 0.05, color: colMB},
+		y2: axis{title: "offered load (calls in flight)", zero: true, pad: 0.05, color: colLoad},
 		series: []series{
 			thinLine("aggregate MB/s", colMB, 1.8, false, t, mbs),
 			thinLine("offered load (right axis)", colLoad, 1.4, true, t, load),

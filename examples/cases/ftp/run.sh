@@ -139,4 +139,83 @@ fi
 
 mkdir -p "$(dirname "$out")"
 echo "ftp: diperf run -> $out"
-diperf run "$exp" --out "$out" --ui off
+diperf run "$exp" --out "$out" --ui off || die "diperf run failed"
+
+# check holds the run against the configured capacity (python3, reading
+# the run's CSV files by header): the aggregate MB/s while more clients
+# ran than vsftpd admits (the plateau) against M × R, each client's MB/s
+# against R, and Jain's index over the clients' MB/s in the peak window.
+# The bounds are what the physics allows (README.md, "The bounds"):
+#   R' = R × S / (S − 65536): vsftpd sends a transfer's first 64 KiB
+#        buffer before its rate limit takes hold, so one transfer moves S
+#        in (S − 65536) / R at the fastest;
+#   plateau over T s: at most M × R' + M × S / T (the transfers in flight
+#        when the span opens end inside it), at least
+#        M × S / (S / R + h) − M × S / T, a slot idle at most h = 0.5 s
+#        between two transfers (the 250 ms retry of a refused client and a
+#        session's start: curl, TCP, FTP login);
+#   a client over its run: at most R' (its calls lie inside its run).
+check() {
+	python3 - "$out" "$rate" "$max_clients" "$file_bytes" <<'PY'
+import csv, json, sys
+run, R, M, S = sys.argv[1], float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+rows = lambda f: list(csv.DictReader(open(f"{run}/{f}", newline="")))
+quanta, clients = rows("quanta.csv"), rows("clients.csv")
+summary = json.load(open(f"{run}/summary.json"))
+MB, h = 1e6, 0.5
+Rp = R * S / (S - 65536)
+fails = []
+print(f"\nknee: aggregate MB/s by clients active (capacity min(k, {M}) x {R/MB:g} MB/s)")
+print(f"  {'clients':>7} {'quanta':>6} {'MB/s':>7} {'capacity':>8}")
+by = {}
+for q in quanta:
+    k = int(q["active"])
+    if k > 0:
+        by.setdefault(k, []).append(float(q["bytes"]))
+for k in sorted(by):
+    print(f"  {k:>7} {len(by[k]):>6} {sum(by[k]) / len(by[k]) / MB:>7.3f} {min(k, M) * R / MB:>8.3f}")
+over = [float(q["bytes"]) for q in quanta if int(q["active"]) > M]
+qs = float(summary["quantum_s"])
+T = len(over) * qs
+if T == 0:
+    fails.append(f"no quantum had more than {M} clients active: the load never passed max_clients")
+else:
+    P = sum(over) / T / MB
+    hi = (M * Rp + M * S / T) / MB
+    lo = (M * S / (S / R + h) - M * S / T) / MB
+    ok = lo <= P <= hi
+    print(f"plateau: {P:.3f} MB/s over {T:g} s with more than {M} clients active; capacity {M} x {R/MB:g} = "
+          f"{M * R / MB:g} MB/s, allowed {lo:.3f} to {hi:.3f}: {'ok' if ok else 'FAIL'}")
+    if not ok:
+        fails.append(f"plateau {P:.3f} MB/s outside {lo:.3f} to {hi:.3f}")
+print("per client (start order): MB/s over its run / in the peak window, ok and failed calls")
+for c in clients:
+    whole, peak = float(c["mb_per_s"]), float(c["peak_mb_per_s"])
+    flag = "" if whole <= Rp / MB else f"  FAIL: above R' = {Rp / MB:.3f}"
+    print(f"  client {c['index']:>3}: {whole:.3f} / {peak:.3f} MB/s, {c['ok']} ok, {c['failed_calls']} failed{flag}")
+    if flag:
+        fails.append(f"client {c['index']} moved {whole:.3f} MB/s, above R' = {Rp / MB:.3f}")
+tr = summary.get("transfer")
+if not tr:
+    fails.append("summary.json has no transfer figures: no call reported bytes")
+else:
+    n, tot = tr["clients"], tr["client_mb_per_s"]["mean"] * tr["clients"]
+    pk = summary["peak"]["end_s"] - summary["peak"]["start_s"]
+    floor = tot / (n * (Rp + S / pk) / MB) if n and pk > 0 else 0
+    ok = tr["jain"] >= floor
+    print(f"fairness: Jain {tr['jain']:.3f} over {n} clients' peak-window MB/s (floor {floor:.3f} when none "
+          f"exceeds R' + S/T): {'ok' if ok else 'FAIL'}")
+    if not ok:
+        fails.append(f"Jain {tr['jain']:.3f} below {floor:.3f}")
+for f in fails:
+    print("ftp: FAIL:", f, file=sys.stderr)
+sys.exit(1 if fails else 0)
+PY
+}
+
+status=0
+check || status=1
+echo
+echo "ftp: diperf validate $out --endpoint xferlog --counter xferlog_lines_total --min-calls 10 --tolerance 2%"
+diperf validate "$out" --endpoint xferlog --counter xferlog_lines_total --min-calls 10 --tolerance 2% || status=1
+exit "$status"
