@@ -12,16 +12,15 @@ const (
 	ftpRate       = 1_000_000 // R
 	ftpMaxClients = 3         // M
 	ftpFileBytes  = 1_000_000 // S
-	// ftpBuf is vsftpd's data buffer (VSFTP_DATA_BUFSIZE): a transfer's
-	// first buffer leaves before the rate limit takes hold, so one moves
-	// S bytes in (S − ftpBuf)/R at the fastest.
-	ftpBuf = 65536
-	// ftpIdle bounds how long a session slot stays idle between two
-	// transfers while more clients want one than vsftpd admits: a refused
-	// client retries 250 ms (client_interval) after its last try, and a
-	// session's start (curl, TCP, the FTP login) is allowed 250 ms more
-	// on a busy machine.
-	ftpIdle = 0.5
+	// ftpChunk is the case's trans_chunk_size: vsftpd pauses after each
+	// chunk it sends, so the first leaves unpaced and a transfer moves S
+	// bytes in (S − ftpChunk)/R at the fastest.
+	ftpChunk = 8192
+	// ftpIdle bounds how long a freed session slot waits for the next
+	// session while more clients want one than vsftpd admits: a refused
+	// client retries 250 ms (client_interval) after its last try, and its
+	// start (bash, curl) is allowed 50 ms more.
+	ftpIdle = 0.3
 )
 
 // TestCaseFTP runs examples/cases/ftp shortened (6 clients ramping past
@@ -36,9 +35,9 @@ func TestCaseFTP(t *testing.T) {
 	dir, out := runCase(t, "ftp", "FTP_RATE="+itoa(ftpRate), "FTP_MAX_CLIENTS="+itoa(ftpMaxClients),
 		"FTP_FILE_BYTES="+itoa(ftpFileBytes))
 	t.Log(out)
-	fastest := float64(ftpRate) * ftpFileBytes / (ftpFileBytes - ftpBuf) // R', bytes/s
+	fastest := float64(ftpRate) * ftpFileBytes / (ftpFileBytes - ftpChunk) // R', bytes/s
 	s := readSummary(t, dir)
-	checkFTPPlateau(t, readCSV(t, filepath.Join(dir, "quanta.csv"), "active", "bytes"), s.QuantumS, fastest)
+	checkFTPPlateau(t, readCSV(t, filepath.Join(dir, "quanta.csv"), "active", "bytes", "ok", "rt_mean_ms"), s.QuantumS, fastest)
 	xs := ftpPeakRates(t, dir, s.Peak.StartS, s.Peak.EndS, fastest)
 	tr := s.Transfer
 	if tr == nil {
@@ -63,24 +62,27 @@ func TestCaseFTP(t *testing.T) {
 }
 
 // checkFTPPlateau holds the aggregate MB/s of the quanta in which more
-// than M clients were active to what M slots move over that span T: at
-// most M × R' + M × S / T (the transfers in flight as the span opens end
-// in it), at least M × S / (S/R + ftpIdle) − M × S / T.
+// than M clients were active to what M busy slots move over that span T:
+// at most M × R' + M × S / T (the transfers in flight as the span opens
+// end in it), at least M × S / (D + ftpIdle) − M × S / T, D the mean time
+// of the successful calls there (a transfer, and its client's start).
 func checkFTPPlateau(t *testing.T, quanta *table, quantumS, fastest float64) {
 	t.Helper()
-	var bytes, span float64
+	var bytes, span, ok, rt float64
 	for _, q := range quanta.rows {
 		if q.int(t, "active") > ftpMaxClients {
 			bytes += q.float(t, "bytes")
 			span += quantumS
+			ok += q.float(t, "ok")
+			rt += q.float(t, "ok") * q.float(t, "rt_mean_ms") / 1e3
 		}
 	}
-	if span == 0 {
-		t.Fatalf("no quantum had more than %d clients active", ftpMaxClients)
+	if span == 0 || ok == 0 {
+		t.Fatalf("no quantum had more than %d clients active and a successful call", ftpMaxClients)
 	}
 	edge := ftpMaxClients * ftpFileBytes / span
 	hi := ftpMaxClients*fastest + edge
-	lo := ftpMaxClients*ftpFileBytes/(float64(ftpFileBytes)/ftpRate+ftpIdle) - edge
+	lo := ftpMaxClients*ftpFileBytes/(rt/ok+ftpIdle) - edge
 	if p := bytes / span; p < lo || p > hi {
 		t.Errorf("plateau %.3f MB/s over %.0f s, want %.3f to %.3f (M × R = %d MB/s)", p/1e6, span, lo/1e6, hi/1e6,
 			ftpMaxClients*ftpRate/1_000_000)
