@@ -58,7 +58,7 @@ func TestCaseFTP(t *testing.T) {
 			t.Errorf("Jain %.3f below %.3f, what the clients' MB/s allow", tr.Jain, floor)
 		}
 	}
-	caseValidate(t, dir, "xferlog", "xferlog_lines_total", 2, 10)
+	caseValidate(t, dir, "xferlog", "lines_total", 2, 10)
 }
 
 // checkFTPPlateau holds the aggregate MB/s of the quanta in which more

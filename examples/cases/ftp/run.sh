@@ -149,7 +149,8 @@ diperf run "$exp" --out "$out" --ui off || die "diperf run failed"
 # check holds the run against the configured capacity (python3, reading
 # the run's CSV files by header): the aggregate MB/s while more clients
 # ran than vsftpd admits (the plateau) against M × R, each client's MB/s
-# against R, and Jain's index over the clients' MB/s in the peak window.
+# against R, Jain's index over the clients' MB/s in the peak window, and
+# the bytes the clients reported against those vsftpd logged.
 # The bounds are what the physics allows (README.md, "What it checks"):
 #   R' = R × S / (S − 8192): vsftpd pauses after each 8 KiB chunk, so the
 #        first leaves unpaced and one transfer moves S in (S − 8192) / R at
@@ -216,6 +217,16 @@ else:
           f"exceeds R' + S/T): {'ok' if ok else 'FAIL'}")
     if not ok:
         fails.append(f"Jain {tr['jain']:.3f} below {floor:.3f}")
+server = [float(m["value"]) for m in rows("monitor.csv") if m["endpoint"] == "xferlog" and m["metric"] == "bytes_sum"]
+if not server:
+    fails.append("monitor.csv has no bytes_sum of endpoint xferlog: the server view is missing")
+elif tr:
+    gap = server[-1] - tr["bytes"]
+    ok = abs(gap) <= M * S
+    print(f"bytes: clients {tr['bytes'] / MB:.3f} MB, server (xferlog bytes_sum) {server[-1] / MB:.3f} MB, "
+          f"gap {gap / MB:+.3f} MB (allowed {M * S / MB:g}: the transfers in flight at either end): {'ok' if ok else 'FAIL'}")
+    if not ok:
+        fails.append(f"server logged {gap / MB:+.3f} MB more than the clients reported")
 for f in fails:
     print("ftp: FAIL:", f, file=sys.stderr)
 sys.exit(1 if fails else 0)
@@ -225,6 +236,6 @@ PY
 status=0
 check || status=1
 echo
-echo "ftp: diperf validate $out --endpoint xferlog --counter xferlog_lines_total --min-calls 10 --tolerance 2%"
-diperf validate "$out" --endpoint xferlog --counter xferlog_lines_total --min-calls 10 --tolerance 2% || status=1
+echo "ftp: diperf validate $out --endpoint xferlog --counter lines_total --min-calls 10 --tolerance 2%"
+diperf validate "$out" --endpoint xferlog --counter lines_total --min-calls 10 --tolerance 2% || status=1
 exit "$status"
