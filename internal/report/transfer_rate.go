@@ -41,7 +41,9 @@ func transferRateChart(r *analyze.Result) *chart {
 		y:  axis{title: "aggregate MB/s (10^6 bytes/s)", zero: true, pad: 0.05, color: colMB},
 		y2: axis{title: "offered load (calls in flight)", zero: true, pad: 0.05, color: colLoad},
 		series: []series{
-			thinLine("aggregate MB/s", colMB, 1.8, false, t, mbs),
+			thinLine("aggregate MB/s", colMB, 1, false, t, mbs),
+			thinLine("aggregate MB/s, moving average of "+itoa(maWindow)+" quanta", colMB, 2.2, false, t,
+				movingAverage(mbs, maWindow)),
 			thinLine("offered load (right axis)", colLoad, 1.4, true, t, load),
 		},
 	}
@@ -55,8 +57,10 @@ func transferRateChart(r *analyze.Result) *chart {
 func transferRateSpec(r *analyze.Result) *webui.ChartSpec {
 	t, mbs, load := transferRate(r)
 	return timeSpec(idTransferRate, "Aggregate MB/s and offered load over time", t, []webui.Series{
-		{Label: "aggregate MB/s", Unit: "MB/s", Axis: webui.AxisLeft, Color: colMB, Values: mbs, Width: 1.8,
+		{Label: "aggregate MB/s", Unit: "MB/s", Axis: webui.AxisLeft, Color: colMB, Values: mbs, Width: 1,
 			AxisLabel: "aggregate MB/s (10^6 bytes/s)"},
+		{Label: "moving average of " + itoa(maWindow) + " quanta", Unit: "MB/s", Axis: webui.AxisLeft, Color: colMB,
+			Values: movingAverage(mbs, maWindow), Width: 2.2},
 		{Label: "offered load", Unit: "calls in flight", Axis: webui.AxisRight, Color: colLoad, Values: load, Width: 1.4},
 	})
 }
@@ -78,7 +82,8 @@ func transferCaption(r *analyze.Result) string {
 func transferRateCaption(r *analyze.Result) string {
 	tr := r.Summary.Transfer
 	return "Figure l2. The aggregate MB/s of all clients per " + num(r.Summary.QuantumS) + " s quantum (the " +
-		"bytes of the calls completed in it; left axis) and the offered load (right axis) over time, as in " +
+		"bytes of the calls completed in it; thin line, and thick its centered moving average over " + itoa(maWindow) +
+		" quanta; left axis) and the offered load (right axis) over time, as in " +
 		"DiPerF's GridFTP figures: where the MB/s stops growing with the load, the service (or its network) " +
 		"is at capacity. Over the quanta with a tester active: min " + num(tr.MBPerS.Min) + ", median " +
 		num(tr.MBPerS.Median) + ", mean " + num(tr.MBPerS.Mean) + ", max " + num(tr.MBPerS.Max) + " MB/s; " +
