@@ -113,7 +113,7 @@ func (p *localProc) failure(werr error) error {
 	if werr == nil {
 		return nil
 	}
-	msg := fmt.Sprintf("%s: %v", p.cmd.Args[0], werr)
+	msg := werr.Error()
 	if tail := p.cmd.Stderr.(*tailWriter).String(); tail != "" {
 		msg += ": " + tail
 	}
