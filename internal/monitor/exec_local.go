@@ -85,6 +85,7 @@ func (p *localProc) watch(ctx context.Context) {
 		werr = p.cmd.Wait()
 	}
 	p.err = p.failure(werr)
+	_ = p.out.SetReadDeadline(time.Now()) // wake a Read waiting on a pipe that a process out of the group holds
 }
 
 // kill stops the group: SIGTERM, then SIGKILL after killGrace; it
@@ -110,7 +111,7 @@ func (p *localProc) signal(sig syscall.Signal) {
 // failure is werr as a reader's error: nil for exit 0, else the exit
 // status and the end of standard error.
 func (p *localProc) failure(werr error) error {
-	if werr == nil {
+	if werr == nil || errors.Is(werr, exec.ErrWaitDelay) { // exit 0; a process out of the group holds stderr
 		return nil
 	}
 	msg := werr.Error()
@@ -121,16 +122,57 @@ func (p *localProc) failure(werr error) error {
 }
 
 // Read reads the command's output; at its end it waits for the command:
-// io.EOF when it exited 0, else its failure.
+// io.EOF when it exited 0, else its failure. Once the command is reaped
+// (its group killed), what is left in the pipe is read without waiting:
+// a process that left the group may still hold the pipe open.
 func (p *localProc) Read(b []byte) (int, error) {
+	select {
+	case <-p.done:
+		return p.drain(b)
+	default:
+	}
 	n, err := p.out.Read(b)
-	if errors.Is(err, io.EOF) {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded): // watch woke us: reaped
 		<-p.done
-		if p.err != nil {
-			return n, p.err
-		}
+		return p.drain(b)
+	case errors.Is(err, io.EOF):
+		<-p.done
+		return n, p.end()
 	}
 	return n, err
+}
+
+// drain reads what the reaped command left in the pipe, never waiting.
+func (p *localProc) drain(b []byte) (int, error) {
+	_ = p.out.SetReadDeadline(time.Time{})
+	raw, err := p.out.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var rerr error
+	if err := raw.Read(func(fd uintptr) bool {
+		n, rerr = syscall.Read(int(fd), b)
+		return !errors.Is(rerr, syscall.EINTR)
+	}); err != nil {
+		return 0, err
+	}
+	switch {
+	case n > 0:
+		return n, nil
+	case rerr == nil || errors.Is(rerr, syscall.EAGAIN):
+		return 0, p.end()
+	}
+	return 0, rerr
+}
+
+// end is how the output ends: io.EOF, or the command's failure.
+func (p *localProc) end() error {
+	if p.err != nil {
+		return p.err
+	}
+	return io.EOF
 }
 
 // Close stops the command if it still runs and waits for it.

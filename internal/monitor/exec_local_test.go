@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
@@ -160,4 +161,35 @@ func TestLocalExecLeaksNothing(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Errorf("after 40 runs: %d files (was %d), %d goroutines (was %d)", f1, f0, g1, g0)
+}
+
+// A process that left the command's group (setsid) and holds its output
+// open does not hold the read: once the command is reaped, what it printed
+// is read and the read ends, on exit and on ctx's end alike.
+func TestLocalExecEscapedChildHoldsNoRead(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for _, tt := range []struct{ script, wantErr string }{
+		{"setsid sleep 30 & echo $!; echo done", ""},
+		{"setsid sleep 30 & echo $!; echo done; sleep 30", "signal"},
+	} {
+		start := time.Now()
+		out, err := runLocal(t, ctx, tt.script)
+		f := strings.Fields(out)
+		if len(f) > 0 {
+			if pid, _ := strconv.Atoi(f[0]); pid > 0 {
+				_ = syscall.Kill(pid, syscall.SIGKILL) // the escaped child this test started
+			}
+		}
+		if len(f) != 2 || f[1] != "done" || (tt.wantErr == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.wantErr) {
+			t.Errorf("%s: %q, %v; want its output and %q", tt.script, out, err, tt.wantErr)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%s: read took %v", tt.script, d)
+		}
+	}
 }
