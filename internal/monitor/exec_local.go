@@ -44,7 +44,7 @@ func LocalExec(ctx context.Context, host string, argv []string) (io.ReadCloser, 
 	w.Close()
 	if err != nil {
 		r.Close()
-		return nil, fmt.Errorf("monitor: run %s: %w", argv[0], err)
+		return nil, err // it names argv[0]
 	}
 	p := &localProc{cmd: cmd, out: r, stop: make(chan struct{}), done: make(chan struct{})}
 	go p.watch(ctx)
