@@ -52,20 +52,25 @@ func TestMonitorCommandKey(t *testing.T) {
 		{"unknown key", ep + "    command: {argv: [sdiag], prometheus: true, shell: true}\n", 6, "monitor[0].command.shell", "unknown key"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := Parse([]byte(base+tt.in), "e.yaml")
-			ps := problems(t, err)
-			for _, p := range ps {
-				if p.Key == tt.key && p.Line == tt.line && strings.Contains(p.Msg, tt.msg) {
-					return
-				}
-			}
-			t.Errorf("problems %v; want %s at line %d: %q", ps, tt.key, tt.line, tt.msg)
-		})
+		t.Run(tt.name, func(t *testing.T) { wantProblem(t, base+tt.in, tt.line, tt.key, tt.msg) })
 	}
 	for _, h := range []string{"db1", "admin@db1", "db1:22", "admin@10.0.0.1:2222", "[::1]:22", "::1"} {
 		if msg := sshDestination(h); msg != "" {
 			t.Errorf("host %q refused: %s", h, msg)
 		}
 	}
+}
+
+// wantProblem parses in and fails t unless one problem is key's, on line,
+// saying msg.
+func wantProblem(t *testing.T, in string, line int, key, msg string) {
+	t.Helper()
+	_, err := Parse([]byte(in), "e.yaml")
+	ps := problems(t, err)
+	for _, p := range ps {
+		if p.Key == key && p.Line == line && strings.Contains(p.Msg, msg) {
+			return
+		}
+	}
+	t.Errorf("problems %v; want %s at line %d: %q", ps, key, line, msg)
 }
