@@ -5,6 +5,7 @@ package monitor
 import (
 	"errors"
 	"os/exec"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,4 +23,13 @@ func awaitExit(cmd *exec.Cmd) (reaped bool, err error) {
 			return false, nil
 		}
 	}
+}
+
+// procAttr puts a command in its own process group, and has the kernel
+// kill it (the command, not its children) if this process dies first.
+// Pdeathsig fires when the thread that forked it exits: the Go runtime
+// ends a thread only when a goroutine exits locked to it, and the
+// scraper's goroutines never lock one.
+func procAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }

@@ -38,7 +38,7 @@ func LocalExec(ctx context.Context, host string, argv []string) (io.ReadCloser, 
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = w, &tailWriter{max: stderrTail}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	cmd.WaitDelay = killGrace
 	err = cmd.Start()
 	w.Close()
