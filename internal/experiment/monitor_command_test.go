@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -61,16 +60,3 @@ func TestMonitorCommandKey(t *testing.T) {
 	}
 }
 
-// wantProblem parses in and fails t unless one problem is key's, on line,
-// saying msg.
-func wantProblem(t *testing.T, in string, line int, key, msg string) {
-	t.Helper()
-	_, err := Parse([]byte(in), "e.yaml")
-	ps := problems(t, err)
-	for _, p := range ps {
-		if p.Key == key && p.Line == line && strings.Contains(p.Msg, msg) {
-			return
-		}
-	}
-	t.Errorf("problems %v; want %s at line %d: %q", ps, key, line, msg)
-}
