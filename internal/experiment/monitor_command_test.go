@@ -59,4 +59,3 @@ func TestMonitorCommandKey(t *testing.T) {
 		}
 	}
 }
-
