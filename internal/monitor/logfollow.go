@@ -1,10 +1,78 @@
 package monitor
 
-import "context"
+import (
+	"context"
+	"time"
+)
+
+// logSource is where a log endpoint's lines come from: the file on this
+// machine, or tail -F on the endpoint's host.
+type logSource interface {
+	// tick ends an interval's reading: whether it stopped at MaxLogRead,
+	// and the failure, if any, since the last tick.
+	tick() (capped bool, err error)
+	close()
+}
+
+// localSource reads the file at each tick.
+type localSource struct{ t *fileTail }
+
+func (l localSource) tick() (bool, error) { return l.t.poll(MaxLogRead) }
+func (l localSource) close()              { l.t.close() }
 
 // follow reads ep's log file as it grows until ctx ends, and hands a
-// point per interval to the sink (docs/monitor.md, format log).
-// Scaffold: the log helper writes it.
+// point per interval to the sink (docs/monitor.md, format log): at once
+// (lines already in the file are not counted), every interval, and once
+// more at the end.
 func (s *Scraper) follow(ctx context.Context, ep Endpoint) {
-	<-ctx.Done()
+	p, err := newLogParser(ep.Log)
+	if err != nil { // validation compiles the same pattern: not reached
+		s.record(ep.Name, err, 0, []Point{{TimeNs: s.Now().UnixNano(), Endpoint: ep.Name, Metric: Up}})
+		<-ctx.Done()
+		return
+	}
+	st := newLogState(p, s.Now, ep.Interval)
+	sp := &splitter{line: st.add, long: func() { st.refuse(0) }}
+	var src logSource
+	if ep.Host == "" {
+		src = localSource{newFileTail(ep.Log.Path, sp)}
+	} else {
+		src = s.newStreamTail(ep, sp)
+	}
+	defer s.noteLog(ep.Name, st)
+	defer src.close()
+	tk := time.NewTicker(ep.Interval)
+	defer tk.Stop()
+	for {
+		s.logPoint(ep, st, src)
+		select {
+		case <-ctx.Done():
+			s.logPoint(ep, st, src)
+			return
+		case <-tk.C:
+		}
+	}
+}
+
+// logPoint ends one interval of ep: its points to the sink.
+func (s *Scraper) logPoint(ep Endpoint, st *logState, src logSource) {
+	t0 := s.Now()
+	capped, err := src.tick()
+	if capped {
+		st.mu.Lock()
+		st.capped++
+		st.mu.Unlock()
+	}
+	at, series := st.point()
+	pts := make([]Point, 0, len(series)+2)
+	for _, x := range series {
+		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: x.Metric, Labels: x.Labels, Value: x.Value})
+	}
+	up := 1.0
+	if err != nil {
+		up = 0
+	}
+	pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: Up, Value: up},
+		Point{TimeNs: at, Endpoint: ep.Name, Metric: ScrapeDuration, Value: time.Duration(at - t0.UnixNano()).Seconds()})
+	s.record(ep.Name, err, 0, pts)
 }
