@@ -12,9 +12,8 @@ import (
 // clock is an injected controller clock.
 type clock struct{ t time.Time }
 
-func (c *clock) now() time.Time         { return c.t }
-func (c *clock) set(s float64)          { c.t = time.Unix(0, int64(s*1e9)) }
-func (c *clock) stamp(s float64) []byte { return fmt.Appendf(nil, "%.3f", s) }
+func (c *clock) now() time.Time { return c.t }
+func (c *clock) set(s float64)  { c.t = time.Unix(0, int64(s*1e9)) }
 func seriesOf(xs []Series) map[string]float64 {
 	m := map[string]float64{}
 	for _, x := range xs {
