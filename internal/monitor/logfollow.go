@@ -5,6 +5,11 @@ import (
 	"time"
 )
 
+// logRemoteLag is how long after its stamp a line of a log on another
+// host may come (tail -F, then ssh): a stamped endpoint's point there
+// counts the lines stamped up to that long before it is taken.
+const logRemoteLag = 250 * time.Millisecond
+
 // logSource is where a log endpoint's lines come from: the file on this
 // machine, or tail -F on the endpoint's host.
 type logSource interface {
@@ -31,7 +36,11 @@ func (s *Scraper) follow(ctx context.Context, ep Endpoint) {
 		<-ctx.Done()
 		return
 	}
-	st := newLogState(p, s.Now, ep.Interval)
+	lag := time.Duration(0) // a local file is read at the point: every line stamped before it is there
+	if ep.Host != "" {
+		lag = min(logRemoteLag, ep.Interval/2)
+	}
+	st := newLogState(p, s.Now, ep.Interval, lag)
 	sp := &splitter{line: st.add, long: func() { st.refuse(0) }}
 	var src logSource
 	if ep.Host == "" {
@@ -56,14 +65,14 @@ func (s *Scraper) follow(ctx context.Context, ep Endpoint) {
 
 // logPoint ends one interval of ep: its points to the sink.
 func (s *Scraper) logPoint(ep Endpoint, st *logState, src logSource) {
-	t0 := s.Now()
+	t0 := st.mark()
 	capped, err := src.tick()
 	if capped {
 		st.mu.Lock()
 		st.capped++
 		st.mu.Unlock()
 	}
-	at, series := st.point()
+	at, dur, series := st.point(t0)
 	pts := make([]Point, 0, len(series)+2)
 	for _, x := range series {
 		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: x.Metric, Labels: x.Labels, Value: x.Value})
@@ -73,6 +82,6 @@ func (s *Scraper) logPoint(ep Endpoint, st *logState, src logSource) {
 		up = 0
 	}
 	pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: Up, Value: up},
-		Point{TimeNs: at, Endpoint: ep.Name, Metric: ScrapeDuration, Value: time.Duration(at - t0.UnixNano()).Seconds()})
+		Point{TimeNs: at, Endpoint: ep.Name, Metric: ScrapeDuration, Value: dur.Seconds()})
 	s.record(ep.Name, err, 0, pts)
 }

@@ -49,8 +49,13 @@ type logState struct {
 	now     func() time.Time
 	startNs int64 // the run's start: earlier stamps (by more than an interval) are refused
 	ivNs    int64
+	lag     int64      // stamped lines: how long after its stamp a line may still come (the point is taken that long ago)
 	lastAt  int64      // the last point's instant (0: none yet)
-	pending []parsed   // lines stamped after they came, waiting for their point
+	cutAt   int64      // the coming point's instant, once marked
+	cutting bool       // between mark and point
+	pending []parsed   // lines stamped after the coming point, waiting for theirs
+	head    int        // pending[:head] were counted
+	maxPend int        // MaxLogPending (tests lower it)
 	lines   float64    // matching lines counted
 	late    float64    // of them, counted after their interval's point
 	refused [4]float64 // by refusedReasons
@@ -61,9 +66,10 @@ type logState struct {
 	hists   []*hdr.Histogram // per percentiles field: this interval's values (nil for sum)
 }
 
-// newLogState counts lines from start on with p.
-func newLogState(p *logParser, now func() time.Time, interval time.Duration) *logState {
-	st := &logState{p: p, now: now, startNs: now().UnixNano(), ivNs: int64(interval)}
+// newLogState counts lines from start on with p; a stamped line is
+// counted at the first point taken lag after its stamp or later.
+func newLogState(p *logParser, now func() time.Time, interval, lag time.Duration) *logState {
+	st := &logState{p: p, now: now, startNs: now().UnixNano(), ivNs: int64(interval), lag: int64(lag), maxPend: MaxLogPending}
 	n := len(p.fields)
 	st.sums, st.counts, st.badVals, st.hists = make([]float64, n), make([]float64, n), make([]float64, n), make([]*hdr.Histogram, n)
 	for i, f := range p.fields {
@@ -93,25 +99,61 @@ func (st *logState) add(line []byte) {
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	switch nowNs := st.now().UnixNano(); {
+	nowNs := st.now().UnixNano()
+	switch {
 	case errors.Is(err, errStamp):
 		st.refused[1]++
-	case st.p.tgroup == 0 || pl.stampNs <= nowNs:
-		if st.p.tgroup > 0 && pl.stampNs < st.startNs-st.ivNs {
-			st.refused[2]++
-			return
-		}
-		if st.p.tgroup > 0 && pl.stampNs <= st.lastAt {
-			st.late++
-		}
+	case st.p.tgroup == 0:
 		st.apply(pl)
-	case pl.stampNs > nowNs+st.ivNs:
+	case pl.stampNs < st.startNs-st.ivNs || pl.stampNs > nowNs+st.ivNs:
 		st.refused[2]++
-	case len(st.pending) >= MaxLogPending:
+	case pl.stampNs <= st.lastAt:
+		st.late++
+		st.apply(pl)
+	case pl.stampNs <= st.limit(nowNs):
+		st.apply(pl)
+	case len(st.pending)-st.head >= st.maxPend:
 		st.refused[3]++
 	default:
 		st.pending = append(st.pending, pl)
 	}
+	st.settle(st.limit(nowNs))
+}
+
+// limit is the latest stamp sure to be at or before the coming point's:
+// between mark and point that point's, else lag before now (the coming
+// point is marked later). Called with mu held.
+func (st *logState) limit(nowNs int64) int64 {
+	if st.cutting {
+		return st.cutAt
+	}
+	return nowNs - st.lag
+}
+
+// settle counts the waiting lines, from the first, stamped up to limit.
+// Called with mu held.
+func (st *logState) settle(limit int64) {
+	for st.head < len(st.pending) && st.pending[st.head].stampNs <= limit {
+		st.apply(st.pending[st.head])
+		st.pending[st.head] = parsed{}
+		st.head++
+	}
+	if st.head > len(st.pending)/2 {
+		st.pending = append(st.pending[:0], st.pending[st.head:]...)
+		st.head = 0
+	}
+}
+
+// mark begins a point: its reading starts now. A stamped endpoint's
+// point counts the lines stamped up to lag before now.
+func (st *logState) mark() int64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t0 := st.now().UnixNano()
+	if st.p.tgroup > 0 {
+		st.cutAt, st.cutting = t0-st.lag, true
+	}
+	return t0
 }
 
 // apply counts a line in the next point. Called with mu held.
@@ -131,23 +173,30 @@ func (st *logState) apply(pl parsed) {
 	}
 }
 
-// point is the endpoint's series at the instant it returns: the lines
-// stamped (or read) up to it, and the percentiles of this interval's.
-func (st *logState) point() (int64, []Series) {
+// point ends the reading mark began at t0: the endpoint's series at its
+// instant (the lines stamped up to the marked instant; without stamps,
+// those read by the middle of the reading, which took dur), and the
+// percentiles of the interval's lines.
+func (st *logState) point(t0 int64) (at int64, dur time.Duration, out []Series) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	at := st.now().UnixNano()
-	keep := st.pending[:0]
-	for _, pl := range st.pending {
-		if pl.stampNs <= at {
-			st.apply(pl)
-		} else {
-			keep = append(keep, pl)
+	t1 := st.now().UnixNano()
+	at, dur = t0+(t1-t0)/2, time.Duration(t1-t0)
+	if st.p.tgroup > 0 {
+		at = st.cutAt
+		keep := st.pending[:0]
+		for _, pl := range st.pending[st.head:] {
+			if pl.stampNs <= at {
+				st.apply(pl)
+			} else {
+				keep = append(keep, pl)
+			}
 		}
+		clear(st.pending[len(keep):])
+		st.pending, st.head, st.cutting = keep, 0, false
 	}
-	st.pending = keep
 	st.lastAt = at
-	out := []Series{{Metric: LogLines, Value: st.lines}, {Metric: LogLate, Value: st.late}, {Metric: LogCapped, Value: st.capped}}
+	out = []Series{{Metric: LogLines, Value: st.lines}, {Metric: LogLate, Value: st.late}, {Metric: LogCapped, Value: st.capped}}
 	for i, r := range refusedReasons {
 		out = append(out, Series{Metric: LogRefused, Labels: `reason="` + r + `"`, Value: st.refused[i]})
 	}
@@ -155,7 +204,7 @@ func (st *logState) point() (int64, []Series) {
 		out = append(out, Series{Metric: LogValueRefused, Labels: `field="` + f.Name + `"`, Value: st.badVals[i]})
 		out = append(out, st.fieldSeries(i, f.Name)...)
 	}
-	return at, out
+	return at, dur, out
 }
 
 // fieldSeries is field i's series; its interval's histogram is emptied.

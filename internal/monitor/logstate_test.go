@@ -29,7 +29,13 @@ func stateOf(t *testing.T, src *experiment.LogSource, c *clock) *logState {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newLogState(p, c.now, time.Second)
+	return newLogState(p, c.now, time.Second, 0)
+}
+
+// pointOf takes st's point now, with no reading between mark and point.
+func pointOf(st *logState) (int64, []Series) {
+	at, _, s := st.point(st.mark())
+	return at, s
 }
 
 // nginx is an access log line: $msec, status, $body_bytes_sent,
@@ -51,7 +57,7 @@ func TestLogStampsDecideTheInterval(t *testing.T) {
 	c := &clock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
-	if _, s := st.point(); seriesOf(s)["lines_total{}"] != 0 {
+	if _, s := pointOf(st); seriesOf(s)["lines_total{}"] != 0 {
 		t.Fatalf("first point %v", s)
 	}
 	c.set(1000.9)
@@ -60,14 +66,14 @@ func TestLogStampsDecideTheInterval(t *testing.T) {
 	st.add(nginx(1001.2, 200, 10, "0.1")) // a clock ahead of ours: waits
 	st.add(nginx(1000.6, 404, 10, "0.1")) // not matched
 	c.set(1001)
-	at, s := st.point()
+	at, s := pointOf(st)
 	if m := seriesOf(s); at != 1001e9 || m["lines_total{}"] != 2 || m["bytes_sum{}"] != 20 || m["lines_late_total{}"] != 0 {
 		t.Fatalf("point at %d: %v; want 2 lines of 10 bytes at 1001 s", at, m)
 	}
 	c.set(1001.5)
 	st.add(nginx(1000.95, 200, 5, "0.1")) // stamped before the last point: late
 	c.set(1002)
-	_, s = st.point()
+	_, s = pointOf(st)
 	if m := seriesOf(s); m["lines_total{}"] != 4 || m["bytes_sum{}"] != 35 || m["lines_late_total{}"] != 1 {
 		t.Fatalf("second point %v; want 4 lines, 35 bytes, 1 late", m)
 	}
@@ -81,7 +87,7 @@ func TestLogRefusesGarbage(t *testing.T) {
 	c := &clock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
-	st.point()
+	pointOf(st)
 	c.set(1000.5)
 	st.add(nginx(998.9, 200, 1, "0.1"))  // before the run
 	st.add(nginx(1001.6, 200, 1, "0.1")) // too far ahead
@@ -91,7 +97,7 @@ func TestLogRefusesGarbage(t *testing.T) {
 	st.add([]byte(`1000.3 h "G" 200 7 1e13`))
 	st.add([]byte(`1000.4 h "G" 200 7 0x10`))
 	c.set(1001)
-	_, s := st.point()
+	_, s := pointOf(st)
 	m := seriesOf(s)
 	want := map[string]float64{"lines_total{}": 4, "bytes_sum{}": 14, `lines_refused_total{reason="stamp_out_of_range"}`: 2,
 		`lines_refused_total{reason="no_stamp"}`: 1, `values_refused_total{field="bytes"}`: 2, `values_refused_total{field="rt"}`: 3,
@@ -123,7 +129,7 @@ func TestLogPercentiles(t *testing.T) {
 		st.add(nginx(1000.1, 200, 1, fmt.Sprintf("%.3f", float64(i)/1000)))
 	}
 	c.set(1001)
-	_, s := st.point()
+	_, s := pointOf(st)
 	m := seriesOf(s)
 	for q, want := range map[string]float64{"0.5": 0.5, "0.9": 0.9, "0.99": 0.99} {
 		if got := m[`rt{quantile="`+q+`"}`]; math.Abs(got-want) > want/100 {
@@ -134,7 +140,7 @@ func TestLogPercentiles(t *testing.T) {
 		t.Errorf("rt_count %v", m["rt_count{}"])
 	}
 	c.set(1002)
-	_, s = st.point()
+	_, s = pointOf(st)
 	m = seriesOf(s)
 	if _, ok := m[`rt{quantile="0.5"}`]; ok || m["rt_count{}"] != 1000 {
 		t.Errorf("an interval without lines: %v", m)
@@ -150,7 +156,7 @@ func TestLogArrivalAndXferlog(t *testing.T) {
 	st := stateOf(t, &experiment.LogSource{Path: "/a", Match: " c$"}, c)
 	st.add([]byte("x c"))
 	st.add([]byte("x d"))
-	if _, s := st.point(); seriesOf(s)["lines_total{}"] != 1 {
+	if _, s := pointOf(st); seriesOf(s)["lines_total{}"] != 1 {
 		t.Errorf("arrival: %v", s)
 	}
 	at := time.Date(2026, 11, 26, 23, 30, 5, 0, time.Local)
@@ -168,5 +174,49 @@ func TestLogArrivalAndXferlog(t *testing.T) {
 		if _, err := parseStamp([]byte(bad), "unix"); err == nil {
 			t.Errorf("unix stamp %q read", bad)
 		}
+	}
+}
+
+// A point is marked before the file is read: a line stamped after the
+// mark, read before the point, waits for the next point. On another
+// host the point counts the lines stamped up to lag before it (they
+// come through tail -F and ssh); what waits is bounded.
+func TestLogMarkAndLag(t *testing.T) {
+	t.Parallel()
+	c := &clock{}
+	c.set(1000)
+	st := stateOf(t, nginxSrc, c)
+	pointOf(st)
+	c.set(1001)
+	t0 := st.mark()
+	c.set(1001.1)
+	st.add(nginx(1000.99, 200, 1, "0.1"))
+	st.add(nginx(1001.05, 200, 1, "0.1")) // written while the file was read
+	if at, _, s := st.point(t0); at != 1001e9 || seriesOf(s)["lines_total{}"] != 1 {
+		t.Fatalf("point at %d: %v; want the line stamped before the mark", at, seriesOf(s))
+	}
+	c.set(1002)
+	if _, s := pointOf(st); seriesOf(s)["lines_total{}"] != 2 || seriesOf(s)["lines_late_total{}"] != 0 {
+		t.Fatalf("next point %v; want the other line, not late", seriesOf(s))
+	}
+
+	p, _ := newLogParser(nginxSrc)
+	c.set(2000)
+	st = newLogState(p, c.now, time.Second, 250*time.Millisecond)
+	pointOf(st)
+	c.set(2001)
+	st.add(nginx(2000.7, 200, 1, "0.1"))
+	st.add(nginx(2000.9, 200, 1, "0.1")) // may have company still on its way
+	if at, s := pointOf(st); at != 2000.75e9 || seriesOf(s)["lines_total{}"] != 1 {
+		t.Fatalf("remote point at %d: %v; want 1 line at 2000.75 s", at, seriesOf(s))
+	}
+	st.maxPend = 100
+	for range 110 {
+		st.add(nginx(2001.5, 200, 1, "0.1"))
+	}
+	c.set(2002)
+	_, s := pointOf(st) // the one waiting and 99 more
+	if m := seriesOf(s); m["lines_total{}"] != 101 || m[`lines_refused_total{reason="pending_full"}`] != 11 {
+		t.Fatalf("past MaxLogPending: %v", m)
 	}
 }
