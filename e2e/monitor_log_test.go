@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,6 +62,9 @@ monitor:
 	}
 	if int(last["stamped"]) != s.Samples.OK || int(last["arrival"]) != s.Samples.OK {
 		t.Errorf("lines_total at the end %v, want every successful call: %d", last, s.Samples.OK)
+	}
+	if html, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(html), "graph-k-server-log") {
+		t.Errorf("report.html has no log graph (graph-k-server-log): %v", err)
 	}
 	if strings.Contains(r.stderr, "panic") {
 		t.Errorf("stderr: %s", r.stderr)
