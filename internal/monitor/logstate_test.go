@@ -220,3 +220,28 @@ func TestLogMarkAndLag(t *testing.T) {
 		t.Fatalf("past MaxLogPending: %v", m)
 	}
 }
+
+// The patterns docs/monitor.md shows read the lines nginx and vsftpd
+// write.
+func TestLogDocExamples(t *testing.T) {
+	t.Parallel()
+	c := &clock{}
+	c.t = time.Date(2026, 11, 26, 23, 30, 0, 0, time.Local)
+	ftp := stateOf(t, &experiment.LogSource{Path: "/x", Match: `^(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}) \d+ \S+ (\d+) .* c$`,
+		Time: &experiment.LogTime{Group: 1, Layout: "xferlog"}, Fields: []experiment.LogField{{Name: "bytes", Group: 2}}}, c)
+	web := stateOf(t, &experiment.LogSource{Path: "/x", Match: `^(\d+\.\d+) 200 (\d+) (\S+)$`,
+		Time: &experiment.LogTime{Group: 1, Layout: "unix"}, Fields: []experiment.LogField{{Name: "bytes", Group: 2},
+			{Name: "request_seconds", Group: 3, Stat: "percentiles"}}}, c)
+	pointOf(ftp)
+	pointOf(web)
+	c.t = c.t.Add(6 * time.Second)
+	ftp.add([]byte("Thu Nov 26 23:30:05 2026 1 127.0.0.1 1048576 /srv/ftp/f b _ o a anonymous@ ftp 0 * c"))
+	ftp.add([]byte("Thu Nov 26 23:30:05 2026 1 127.0.0.1 524288 /srv/ftp/f b _ o a anonymous@ ftp 0 * i")) // incomplete
+	web.add(fmt.Appendf(nil, "%d.250 200 612 0.003", c.t.Add(-time.Second).Unix()))
+	if _, s := pointOf(ftp); seriesOf(s)["bytes_sum{}"] != 1048576 || seriesOf(s)["lines_total{}"] != 1 {
+		t.Errorf("xferlog: %v", seriesOf(s))
+	}
+	if _, s := pointOf(web); seriesOf(s)["bytes_sum{}"] != 612 || seriesOf(s)["request_seconds_count{}"] != 1 {
+		t.Errorf("nginx: %v", seriesOf(s))
+	}
+}
