@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // fileTail follows a file on this machine as tail -F does: from its end
@@ -25,13 +26,8 @@ type fileTail struct {
 // not read; a last line without its newline yet is skipped to its end).
 func newFileTail(path string, sp *splitter) *fileTail {
 	t := &fileTail{path: path, sp: sp, buf: make([]byte, 256<<10)}
-	f, err := os.Open(path)
+	f, fi, err := openRegular(path)
 	if err != nil {
-		return t
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return t
 	}
 	t.f, t.fi, t.off = f, fi, fi.Size()
@@ -72,17 +68,30 @@ func (t *fileTail) poll(budget int64) (capped bool, err error) {
 
 // open opens the file (one that appeared since: from its start).
 func (t *fileTail) open() error {
-	f, err := os.Open(t.path)
+	f, fi, err := openRegular(t.path)
 	if err != nil {
-		return fmt.Errorf("log %s: %w", t.path, err)
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("log %s: %w", t.path, err)
+		return err
 	}
 	t.f, t.fi, t.off = f, fi, 0
 	return nil
+}
+
+// openRegular opens path, a regular file: a FIFO would block the open
+// (it is opened without blocking, then refused), a device never end.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("log %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("not a regular file (%v)", fi.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, fmt.Errorf("log %s: %w", path, err)
+	}
+	return f, fi, nil
 }
 
 // read reads the open file to its end or budget; a file shorter than

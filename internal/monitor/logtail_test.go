@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -147,4 +148,23 @@ func TestLogTailBounds(t *testing.T) {
 		t.Error("the rest was capped")
 	}
 	wantLines(t, lines, "0123456789")
+}
+
+// A path that is not a regular file (a FIFO, whose open would block
+// until a writer comes; a device, with no end; a directory) fails each
+// read and blocks nothing.
+func TestLogTailRefusesOtherFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, "/dev/zero", dir} {
+		tl, _, _ := tailOf(p)
+		if _, err := tl.poll(MaxLogRead); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s: %v, want not a regular file", p, err)
+		}
+		tl.close()
+	}
 }
