@@ -25,7 +25,7 @@ func (v *validator) monitorLog(key string, m MonitorEndpoint) {
 	if m.URL != "" {
 		v.item(key, key+".url", "is not used by format log: the file is log.path")
 	}
-	v.monitorHost(key, m.Host)
+	v.logHost(key, m.Host)
 	if m.Command != nil {
 		v.item(key, key+".command", "is for format command, not log")
 	}
@@ -105,8 +105,9 @@ func (v *validator) logGroup(itemKey, key string, g, groups int) {
 	}
 }
 
-// monitorHost checks a log or command endpoint's host: [user@]host[:port].
-func (v *validator) monitorHost(key, h string) {
+// logHost checks a log endpoint's host: [user@]host[:port] (i23-cmd has
+// the same check for both formats, monitorHost: one of them goes on merge).
+func (v *validator) logHost(key, h string) {
 	if h == "" {
 		return
 	}
