@@ -31,7 +31,7 @@ func (l localSource) close()              { l.t.close() }
 // more at the end.
 func (s *Scraper) follow(ctx context.Context, ep Endpoint) {
 	p, err := newLogParser(ep.Log)
-	if err != nil { // validation compiles the same pattern: not reached
+	if err != nil { // validation requires log: and compiles the same pattern: not reached
 		s.record(ep.Name, err, 0, []Point{{TimeNs: s.Now().UnixNano(), Endpoint: ep.Name, Metric: Up}})
 		<-ctx.Done()
 		return

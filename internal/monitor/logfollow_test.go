@@ -220,3 +220,18 @@ func TestLogFollowRemote(t *testing.T) {
 		t.Errorf("errors %d, want the stream's end counted", n)
 	}
 }
+
+// An endpoint of format log with no log: is a failure row, not a panic.
+func TestLogFollowWithoutSource(t *testing.T) {
+	t.Parallel()
+	k := &sink{}
+	s := &Scraper{Sink: k.add, Endpoints: []Endpoint{{Name: "web", Format: experiment.FormatLog, Interval: time.Second}}}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := s.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, up := k.values(LogLines, ""); len(up) != 1 || up[0] != 0 || s.Errors()["web"] != 1 {
+		t.Errorf("up %v, errors %v; want one failure", up, s.Errors())
+	}
+}

@@ -29,6 +29,9 @@ type logParser struct {
 
 // newLogParser compiles src's pattern (validation has checked it).
 func newLogParser(src *experiment.LogSource) (*logParser, error) {
+	if src == nil {
+		return nil, errors.New("log endpoint without log: (path, match)")
+	}
 	p := &logParser{fields: src.Fields}
 	if src.Match != "" {
 		re, err := regexp.Compile(src.Match)
