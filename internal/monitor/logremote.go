@@ -28,6 +28,8 @@ type streamTail struct {
 	more   chan struct{} // a tick gave more budget
 	stop   context.CancelFunc
 	done   chan struct{}
+	first  chan struct{} // closed once the first start returned
+	once   sync.Once
 }
 
 // newStreamTail starts following ep's file on ep.Host into sp.
@@ -37,14 +39,23 @@ func (s *Scraper) newStreamTail(ep Endpoint, sp *splitter) *streamTail {
 		exec = LocalExec
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	t := &streamTail{budget: MaxLogRead, more: make(chan struct{}, 1), stop: stop, done: make(chan struct{})}
+	t := &streamTail{budget: MaxLogRead, more: make(chan struct{}, 1), stop: stop, done: make(chan struct{}), first: make(chan struct{})}
 	argv := []string{"tail", "-F", "-n", "0", "--", ep.Log.Path}
 	go func() {
 		defer close(t.done)
 		t.run(ctx, func(ctx context.Context) (io.ReadCloser, error) { return exec(ctx, ep.Host, argv) }, sp)
 	}()
+	wait := time.NewTimer(ep.Interval) // the first point counts from the stream's start
+	defer wait.Stop()
+	select {
+	case <-t.first:
+	case <-wait.C:
+	}
 	return t
 }
+
+// started notes that the first start returned.
+func (t *streamTail) started() { t.once.Do(func() { close(t.first) }) }
 
 // run keeps a stream going until ctx ends; each end is a failure.
 func (t *streamTail) run(ctx context.Context, open func(context.Context) (io.ReadCloser, error), sp *splitter) {
@@ -73,12 +84,15 @@ func (t *streamTail) run(ctx context.Context, open func(context.Context) (io.Rea
 func (t *streamTail) stream(ctx context.Context, open func(context.Context) (io.ReadCloser, error), sp *splitter) error {
 	rc, err := open(ctx)
 	if err != nil {
+		t.fail(err)
+		t.started()
 		return fmt.Errorf("tail -F: %w", err)
 	}
 	defer rc.Close()
 	t.mu.Lock()
 	t.up = true
 	t.mu.Unlock()
+	t.started()
 	buf := make([]byte, 64<<10)
 	for {
 		if !t.take(ctx) {
