@@ -64,8 +64,8 @@ func TestCaseFTP(t *testing.T) {
 	// xferlog stamps a transfer in whole seconds: a call that ended in the
 	// second around a window's boundary may be on either side of it, at
 	// most the ceil(M × R / S) = 3 calls a second the service completes,
-	// 20% of a window of 15 calls.
-	caseValidate(t, dir, "xferlog", "lines_total", 100*ftpPerSecond/15, 15)
+	// 30% of a window of 10 calls.
+	caseValidate(t, dir, "xferlog", "lines_total", 100*ftpPerSecond/10, 10)
 }
 
 // checkFTPPlateau holds the aggregate MB/s of the quanta in which more

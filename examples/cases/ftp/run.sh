@@ -243,7 +243,7 @@ check || status=1
 # min_calls calls then allow that many calls in % of their count.
 per_s=$(((max_clients * rate + file_bytes - 1) / file_bytes))
 min_calls=30
-[[ ${CASE_SHORT:-} == 1 ]] && min_calls=15
+[[ ${CASE_SHORT:-} == 1 ]] && min_calls=10
 tolerance=$((100 * per_s / min_calls))
 echo
 echo "ftp: diperf validate $out --endpoint xferlog --counter lines_total --min-calls $min_calls --tolerance $tolerance%" \
