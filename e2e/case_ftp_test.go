@@ -21,9 +21,6 @@ const (
 	// client retries 250 ms (client_interval) after its last try, and its
 	// start (bash, curl) is allowed 50 ms more.
 	ftpIdle = 0.3
-	// ftpPerSecond is the most transfers the service completes in a
-	// second, ceil(M × R / S).
-	ftpPerSecond = (ftpMaxClients*ftpRate + ftpFileBytes - 1) / ftpFileBytes
 )
 
 // TestCaseFTP runs examples/cases/ftp shortened (6 clients ramping past
@@ -61,11 +58,10 @@ func TestCaseFTP(t *testing.T) {
 			t.Errorf("Jain %.3f below %.3f, what the clients' MB/s allow", tr.Jain, floor)
 		}
 	}
-	// xferlog stamps a transfer in whole seconds: a call that ended in the
-	// second around a window's boundary may be on either side of it, at
-	// most the ceil(M × R / S) = 3 calls a second the service completes,
-	// 30% of a window of 10 calls.
-	caseValidate(t, dir, "xferlog", "lines_total", 100*ftpPerSecond/10, 10)
+	// xferlog stamps a transfer in whole seconds, up to 1 s before its
+	// client ends: validate allows an exec client's calls that end within
+	// their own time (at most 1 s) of a boundary on either side of it.
+	caseValidate(t, dir, "xferlog", "lines_total", 2, 10)
 }
 
 // checkFTPPlateau holds the aggregate MB/s of the quanta in which more

@@ -236,17 +236,11 @@ PY
 status=0
 check || status=1
 
-# The validation's tolerance is the stamp's resolution: xferlog stamps a
-# transfer in whole seconds, so every call that ended in the second around
-# a window's boundary may be on either side of it, at most the calls the
-# service completes in a second, ceil(M × R / S); windows of at least
-# min_calls calls then allow that many calls in % of their count.
-per_s=$(((max_clients * rate + file_bytes - 1) / file_bytes))
-min_calls=30
-[[ ${CASE_SHORT:-} == 1 ]] && min_calls=10
-tolerance=$((100 * per_s / min_calls))
+# The validation: xferlog stamps a transfer in whole seconds, up to 1 s
+# before its client ends; validate takes an exec client's call as counted
+# by the server at some instant of it (at most 1 s), so the calls that end
+# within that second of a window's boundary are allowed on either side.
 echo
-echo "ftp: diperf validate $out --endpoint xferlog --counter lines_total --min-calls $min_calls --tolerance $tolerance%" \
-	"($per_s calls a second at most, on whole-second stamps)"
-diperf validate "$out" --endpoint xferlog --counter lines_total --min-calls "$min_calls" --tolerance "$tolerance%" || status=1
+echo "ftp: diperf validate $out --endpoint xferlog --counter lines_total --min-calls 10 --tolerance 2%"
+diperf validate "$out" --endpoint xferlog --counter lines_total --min-calls 10 --tolerance 2% || status=1
 exit "$status"
