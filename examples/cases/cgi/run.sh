@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# The cgi case (DiPerF's HTTP/CGI study, thesis chapter 5): a private nginx
+# on loopback in front of fcgiwrap with a fixed number of workers N, each
+# running a CGI script that sleeps a known service time S, loaded by diperf's
+# built-in HTTP client past the knee; the server view is nginx's own access
+# log. Known capacity: N/S calls/s, saturation at a load of N.
+#
+#   examples/cases/cgi/run.sh                 full length (about 2 minutes)
+#   CASE_SHORT=1 examples/cases/cgi/run.sh    about 15 s of load (the e2e suite)
+#   CASE_OUT=DIR                              the run directory (default runs/cgi-<UTC time>)
+#   CGI_WORKERS=8 CGI_SERVICE_TIME=0.2        N and S (s): capacity 40 calls/s
+#
+# Exit status: 0 when the knee and the validation hold, 1 when either does
+# not, 2 when something is missing. Everything started is stopped by pid.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+workers=${CGI_WORKERS:-8}
+service_time=${CGI_SERVICE_TIME:-0.2}
+body_bytes=1024
+out=${CASE_OUT:-runs/cgi-$(date -u +%Y%m%dT%H%M%SZ)}
+counter=access_lines_total # the log endpoint's count of matching lines
+
+die() { echo "cgi: $*" >&2; exit 2; }
+
+[[ $workers =~ ^[1-9][0-9]?$ ]] || die "CGI_WORKERS must be 1 to 99, got '$workers'"
+[[ $service_time =~ ^(0\.[0-9]*[1-9][0-9]*|[1-9][0-9]*(\.[0-9]+)?)$ ]] || die "CGI_SERVICE_TIME must be seconds > 0, got '$service_time'"
+command -v diperf >/dev/null ||
+	die "no diperf on PATH: build one with 'go build -o /usr/local/bin/diperf ./cmd/diperf' in the diperf repository"
+
+# install_missing installs the Debian packages whose program is missing.
+install_missing() {
+	local need=()
+	[[ -x /usr/sbin/nginx ]] || need+=(nginx)
+	[[ -x /usr/sbin/fcgiwrap ]] || need+=(fcgiwrap)
+	command -v jq >/dev/null || need+=(jq)
+	((${#need[@]} == 0)) && return 0
+	[[ $(id -u) == 0 ]] || die "missing ${need[*]}: run as root, or 'sudo apt-get install -y ${need[*]}' first"
+	echo "cgi: installing ${need[*]}"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+}
+install_missing
+
+dir=$(mktemp -d /tmp/diperf-cgi.XXXXXX)
+chmod 755 "$dir" # nginx's workers run as nobody when nginx starts as root
+pids=()
+
+# stop ends what this script started, by pid: each was started as the
+# leader of its own process group (setsid), which takes its children too.
+stop() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do
+		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
+		kill -KILL -- "-$p" 2>/dev/null || true
+	done
+	if [[ -d $out ]]; then # the server's own record, kept with the run
+		cp "$dir/access.log" "$out/nginx-access.log" 2>/dev/null || true
+		cp "$dir/error.log" "$out/nginx-error.log" 2>/dev/null || true
+	fi
+	rm -rf "$dir"
+}
+trap stop EXIT
+
+# start_fcgiwrap starts N preforked fcgiwrap workers on a Unix socket that
+# nginx's workers may connect to, restricted to the one script.
+start_fcgiwrap() {
+	mkdir -p "$dir/cgi-bin"
+	cp "$here/work.cgi" "$dir/cgi-bin/work.cgi"
+	chmod 755 "$dir/cgi-bin/work.cgi"
+	mkfifo -m 644 "$dir/idle"
+	(umask 000 && exec setsid /usr/sbin/fcgiwrap -c "$workers" -s "unix:$dir/fcgiwrap.sock" -p "$dir/cgi-bin/work.cgi") &
+	pids+=($!)
+	for _ in $(seq 50); do [[ -S $dir/fcgiwrap.sock ]] && return 0; sleep 0.1; done
+	die "fcgiwrap made no socket $dir/fcgiwrap.sock within 5 s"
+}
+
+# nginx_conf writes nginx's private configuration for port $1.
+nginx_conf() {
+	cat >"$dir/nginx.conf" <<EOF
+worker_processes 1;
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+events { worker_connections 1024; }
+http {
+  log_format diperf '\$msec \$status \$request_time \$body_bytes_sent "\$request"';
+  access_log $dir/access.log diperf;
+  keepalive_requests 1000000;
+  keepalive_timeout 75s;
+  client_body_temp_path $dir/tmp/body;
+  proxy_temp_path $dir/tmp/proxy;
+  fastcgi_temp_path $dir/tmp/fastcgi;
+  uwsgi_temp_path $dir/tmp/uwsgi;
+  scgi_temp_path $dir/tmp/scgi;
+  server {
+    listen 127.0.0.1:$1;
+    location = /cgi-bin/work {
+      fastcgi_pass unix:$dir/fcgiwrap.sock;
+      fastcgi_param SCRIPT_FILENAME $dir/cgi-bin/work.cgi;
+      fastcgi_param REQUEST_METHOD \$request_method;
+      fastcgi_param QUERY_STRING \$query_string;
+      fastcgi_param SERVER_PROTOCOL \$server_protocol;
+      fastcgi_param GATEWAY_INTERFACE CGI/1.1;
+      fastcgi_param CGI_SERVICE_TIME $service_time;
+      fastcgi_param CGI_BODY_BYTES $body_bytes;
+      fastcgi_param CGI_IDLE_FIFO $dir/idle;
+      fastcgi_read_timeout 60s;
+    }
+  }
+}
+EOF
+}
+
+# start_nginx starts nginx in the foreground on a free loopback port (a
+# few tries: a port free when probed may be taken before nginx binds it)
+# and sets port.
+start_nginx() {
+	mkdir -p "$dir/tmp"
+	for _ in 1 2 3 4 5; do
+		port=$((20000 + RANDOM % 40000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue # taken
+		nginx_conf "$port"
+		setsid /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" -g 'daemon off;' &
+		local pid=$!
+		for _ in $(seq 50); do
+			kill -0 "$pid" 2>/dev/null || break
+			if diperf call http --timeout 5s "http://127.0.0.1:$port/cgi-bin/work?probe" >/dev/null 2>&1; then
+				pids+=("$pid")
+				return 0
+			fi
+			sleep 0.1
+		done
+		kill -KILL -- "-$pid" 2>/dev/null || true
+		echo "cgi: nginx on port $port did not serve the script: $(tail -n 3 "$dir/error.log" 2>/dev/null)" >&2
+	done
+	die "nginx could not be started (see above)"
+}
+
+# check_knee holds the saturation diperf found (summary.json) against the
+# configured capacity. N workers of service time S serve at most N/S
+# calls/s; a quantum of Q s holds at most N (Q/S + 1) calls (a worker's
+# first and last call may fall at its two ends): X* <= N/S (1 + S/Q). Each
+# call also holds its worker for what the CGI costs beyond S (fcgiwrap's
+# fork, bash's start, the FastCGI exchange): o, a few ms on an idle
+# machine, tens of ms on a busy one; o <= S/4 is allowed, so
+# X* >= N/(S + S/4) = 0.8 N/S. The load at saturation N* = X* R0 (R0 the
+# response time at light load, S + o there) is N (S + o_light)/(S + o_sat):
+# from 0.8 N to 1.25 N for o from 0 to S/4.
+check_knee() {
+	local v
+	v=$(jq -r '.saturation as $s | "\($s.verdict) \($s.load) \($s.throughput) \(.quantum_s)"' "$out/summary.json") || return 1
+	awk -v n="$workers" -v s="$service_time" -v v="$v" 'BEGIN {
+		split(v, a, " "); verdict = a[1]; load = a[2] + 0; x = a[3] + 0; q = a[4] + 0
+		c = n / s; xlo = 0.8 * c; xhi = c * (1 + s / q); llo = 0.8 * n; lhi = 1.25 * n
+		printf "knee           %s at load %.2f (N = %d: allowed %.2f to %.2f), throughput %.1f calls/s (N/S = %.1f: allowed %.1f to %.1f)\n",
+			verdict, load, n, llo, lhi, x, c, xlo, xhi
+		ok = verdict == "saturated" && load >= llo && load <= lhi && x >= xlo && x <= xhi
+		print ok ? "knee           holds" : "knee           FAILS: not where N workers of S s put it"
+		exit !ok
+	}'
+}
+
+# check_server holds the clients' successful calls against the access log's
+# count of successful CGI requests (diperf validate: per window, the
+# cumulative gap and the totals).
+check_server() {
+	echo "cgi: diperf validate $out --endpoint access --counter $counter"
+	diperf validate "$out" --endpoint access --counter "$counter"
+}
+
+start_fcgiwrap
+start_nginx
+echo "cgi: nginx on 127.0.0.1:$port, fcgiwrap -c $workers, service time ${service_time}s: capacity $workers/$service_time calls/s"
+
+# The run's copy of the experiment: this service's port and log, and the
+# short schedule with CASE_SHORT=1.
+exp="$dir/experiment.yaml"
+sed -e "s#127\.0\.0\.1:8080#127.0.0.1:$port#" -e "s#/tmp/diperf-cgi/access\.log#$dir/access.log#" \
+	"$here/experiment.yaml" >"$exp"
+if [[ ${CASE_SHORT:-} == 1 ]]; then
+	sed -i -e 's/^  testers: 24$/  testers: 16/' -e 's/^  tester_start_interval: 2s$/  tester_start_interval: 0.5s/' \
+		-e 's/^  tester_duration: 60s$/  tester_duration: 8s/' "$exp"
+	grep -q '^  tester_duration: 8s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
+fi
+
+mkdir -p "$(dirname "$out")"
+echo "cgi: diperf run -> $out"
+diperf run "$exp" --out "$out" --ui off || { echo "cgi: the run failed" >&2; exit 1; }
+
+failed=0
+check_knee || failed=1
+check_server || failed=1
+if ((failed)); then
+	echo "cgi: FAILED (see above)"
+	exit 1
+fi
+echo "cgi: knee and validation hold"
+
