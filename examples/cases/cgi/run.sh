@@ -41,6 +41,20 @@ install_missing() {
 }
 install_missing
 
+# The service runs ahead of other work on a shared machine (as root): its
+# capacity is N/(S + o), o what each call costs its worker besides S (a
+# fork, bash's start, the FastCGI exchange), which grows with the time its
+# processes wait for a CPU behind others. Each of nginx and fcgiwrap is a
+# session of its own (setsid), so with the kernel's autogroups (Debian's
+# default) all its processes share one CPU share among the sessions:
+# favour() raises that share, nice their place within it.
+prio=()
+[[ $(id -u) == 0 ]] && prio=(nice -n -10)
+favour() {
+	[[ $(id -u) == 0 && -w /proc/$1/autogroup ]] && echo -10 >"/proc/$1/autogroup" 2>/dev/null
+	return 0
+}
+
 dir=$(mktemp -d /tmp/diperf-cgi.XXXXXX)
 chmod 755 "$dir" # nginx's workers run as nobody when nginx starts as root
 pids=()
@@ -69,8 +83,9 @@ start_fcgiwrap() {
 	cp "$here/work.cgi" "$dir/cgi-bin/work.cgi"
 	chmod 755 "$dir/cgi-bin/work.cgi"
 	mkfifo -m 644 "$dir/idle"
-	(umask 000 && exec setsid /usr/sbin/fcgiwrap -c "$workers" -s "unix:$dir/fcgiwrap.sock" -p "$dir/cgi-bin/work.cgi") &
+	(umask 000 && exec setsid "${prio[@]}" /usr/sbin/fcgiwrap -c "$workers" -s "unix:$dir/fcgiwrap.sock" -p "$dir/cgi-bin/work.cgi") &
 	pids+=($!)
+	favour $!
 	for _ in $(seq 50); do [[ -S $dir/fcgiwrap.sock ]] && return 0; sleep 0.1; done
 	die "fcgiwrap made no socket $dir/fcgiwrap.sock within 5 s"
 }
@@ -120,8 +135,9 @@ start_nginx() {
 		port=$((20000 + RANDOM % 40000))
 		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && continue # taken
 		nginx_conf "$port"
-		setsid /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" -g 'daemon off;' &
+		setsid "${prio[@]}" /usr/sbin/nginx -p "$dir" -c "$dir/nginx.conf" -e "$dir/error.log" -g 'daemon off;' &
 		local pid=$!
+		favour "$pid"
 		for _ in $(seq 50); do
 			kill -0 "$pid" 2>/dev/null || break
 			if diperf call http --timeout 5s "http://127.0.0.1:$port/cgi-bin/work?probe" >/dev/null 2>&1; then
@@ -170,7 +186,7 @@ check_server() {
 
 start_fcgiwrap
 start_nginx
-echo "cgi: nginx on 127.0.0.1:$port, fcgiwrap -c $workers, service time ${service_time}s: capacity $workers/$service_time calls/s"
+echo "cgi: nginx on 127.0.0.1:$port (pid ${pids[1]}), fcgiwrap -c $workers (pid ${pids[0]}), service time ${service_time}s: capacity $workers/$service_time calls/s"
 
 # The run's copy of the experiment: this service's port and log, and the
 # short schedule with CASE_SHORT=1.
