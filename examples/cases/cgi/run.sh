@@ -158,16 +158,16 @@ start_nginx() {
 # first and last call may fall at its two ends): X* <= N/S (1 + S/Q). Each
 # call also holds its worker for what the CGI costs beyond S (fcgiwrap's
 # fork, bash's start, the FastCGI exchange): o, a few ms on an idle
-# machine, tens of ms on a busy one; o <= S/4 is allowed, so
-# X* >= N/(S + S/4) = 0.8 N/S. The load at saturation N* = X* R0 (R0 the
-# response time at light load, S + o there) is N (S + o_light)/(S + o_sat):
-# from 0.8 N to 1.25 N for o from 0 to S/4.
+# machine, tens of ms on a busy one; o <= S/2 is allowed, so
+# X* >= N/(1.5 S). The load at saturation N* = X* R0 (R0 the response
+# time at light load, S + o there) is N (S + o_light)/(S + o_saturated):
+# from N/1.5 to 1.5 N for o from 0 to S/2.
 check_knee() {
 	local v
 	v=$(jq -r '.saturation as $s | "\($s.verdict) \($s.load) \($s.throughput) \(.quantum_s)"' "$out/summary.json") || return 1
 	awk -v n="$workers" -v s="$service_time" -v v="$v" 'BEGIN {
 		split(v, a, " "); verdict = a[1]; load = a[2] + 0; x = a[3] + 0; q = a[4] + 0
-		c = n / s; xlo = 0.8 * c; xhi = c * (1 + s / q); llo = 0.8 * n; lhi = 1.25 * n
+		c = n / s; xlo = c / 1.5; xhi = c * (1 + s / q); llo = n / 1.5; lhi = 1.5 * n
 		printf "knee           %s at load %.2f (N = %d: allowed %.2f to %.2f), throughput %.1f calls/s (N/S = %.1f: allowed %.1f to %.1f)\n",
 			verdict, load, n, llo, lhi, x, c, xlo, xhi
 		ok = verdict == "saturated" && load >= llo && load <= lhi && x >= xlo && x <= xhi

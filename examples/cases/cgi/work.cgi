@@ -14,4 +14,4 @@ if ! [[ $s =~ ^[0-9]+(\.[0-9]+)?$ && $n =~ ^[0-9]{1,6}$ && -p $CGI_IDLE_FIFO ]];
 fi
 read -r -t "$s" <>"$CGI_IDLE_FIFO"
 printf -v body '%*s' "$n" ''
-printf 'Content-Type: text/plain\r\n\r\n%s' "${body// /x}"
+printf 'Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s' "$n" "${body// /x}"
