@@ -59,8 +59,13 @@ func TestCaseCGI(t *testing.T) {
 		t.Errorf("%d calls failed, fastest %.1f ms: every call should succeed in at least S = %.0f ms",
 			sum.Samples.Failed, sum.ResponseTimeMs.Min, s*1000)
 	}
-	v := caseValidate(t, dir, "access", "access_lines_total", 1, 100)
+	v := caseValidate(t, dir, "access", "lines_total", 1, 100)
 	t.Logf("validate: %d windows, %d calls, cumulative gap %+.0f", v.Checked, v.Calls, v.Cum.Worst.Calls)
+	lines, sent := accessTotal(t, dir, "lines_total"), accessTotal(t, dir, "bytes_sum")
+	if lines != float64(sum.Samples.OK) || sent != 1024*lines {
+		t.Errorf("the access log has %.0f calls and %.0f bytes sent; want the clients' %d calls of 1024 bytes each",
+			lines, sent, sum.Samples.OK)
+	}
 	if !strings.Contains(out, "knee           holds") {
 		t.Errorf("the script does not say the knee holds:\n%s", out)
 	}
@@ -104,6 +109,19 @@ func servedSaturated(t *testing.T, dir string, origin int64, quantum, minLoad fl
 		t.Fatalf("%d quanta at a load of at least %.0f, %d calls in them: no stretch of saturation", len(busy), minLoad, calls)
 	}
 	return float64(calls) / (float64(len(busy)) * quantum)
+}
+
+// accessTotal is the last value of the access endpoint's series metric
+// (one without labels) in dir's monitor.csv.
+func accessTotal(t *testing.T, dir, metric string) float64 {
+	t.Helper()
+	v := math.NaN()
+	for _, r := range readCSV(t, filepath.Join(dir, "monitor.csv"), "endpoint", "metric", "labels", "value").rows {
+		if r.str(t, "endpoint") == "access" && r.str(t, "metric") == metric && r.str(t, "labels") == "" {
+			v = r.float(t, "value")
+		}
+	}
+	return v
 }
 
 // casePids are the pids the cgi script says it started.

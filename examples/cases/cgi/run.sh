@@ -19,7 +19,7 @@ workers=${CGI_WORKERS:-8}
 service_time=${CGI_SERVICE_TIME:-0.2}
 body_bytes=1024
 out=${CASE_OUT:-runs/cgi-$(date -u +%Y%m%dT%H%M%SZ)}
-counter=access_lines_total # the log endpoint's count of matching lines
+counter=lines_total # the log endpoint's count of matching lines
 
 die() { echo "cgi: $*" >&2; exit 2; }
 
@@ -178,10 +178,22 @@ check_knee() {
 
 # check_server holds the clients' successful calls against the access log's
 # count of successful CGI requests (diperf validate: per window, the
-# cumulative gap and the totals).
+# cumulative gap and the totals), and the bytes nginx sent for them
+# against the clients' bytes and $body_bytes each.
 check_server() {
 	echo "cgi: diperf validate $out --endpoint access --counter $counter"
-	diperf validate "$out" --endpoint access --counter "$counter"
+	diperf validate "$out" --endpoint access --counter "$counter" || return 1
+	local lines sent got
+	lines=$(last_value lines_total) sent=$(last_value bytes_sum)
+	got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bytes") c = i; next } { b += $c } END { printf "%.0f", b }' "$out/quanta.csv")
+	echo "server record  $lines successful CGI calls, $sent bytes sent ($body_bytes a call: $((lines * body_bytes))); the clients received $got"
+	[[ $sent == "$((lines * body_bytes))" && $got == "$sent" ]] || { echo "cgi: the bytes disagree"; return 1; }
+}
+
+# last_value is the last value monitor.csv holds of the access endpoint's
+# series $1 (one without labels).
+last_value() {
+	awk -F, -v m="$1" '$2 == "access" && $3 == m && $4 == "" { v = $5 } END { print v }' "$out/monitor.csv"
 }
 
 start_fcgiwrap
