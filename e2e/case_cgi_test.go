@@ -13,47 +13,47 @@ import (
 // TestCaseCGI runs examples/cases/cgi shortened: a private nginx in front
 // of fcgiwrap with N = 8 workers of a CGI script waiting S = 200 ms
 // (capacity N/S = 40 calls/s, saturating at a load of 8), loaded by 16
-// testers. The knee must be where N and S put it, within what the physics
-// allows (below), and at the capacity the service really had by its own
-// record; the clients' successful calls must agree with nginx's access log
-// per window, cumulatively and in total; nothing the script started may be
-// left running.
+// testers. The knee must be where N and S, and the CGI's own cost the
+// access log shows, put it; the clients' successful calls must agree with
+// nginx's access log per window, cumulatively and in total, and so must
+// the bytes; nothing the script started may be left running.
 //
-// The physics of the knee: N workers of S serve at most N/S calls/s, and a
+// The physics of the knee. N workers of S serve at most N/S calls/s, and a
 // quantum Q holds at most N (Q/S + 1) calls (a worker's first and last call
-// at its two ends): X* ≤ N/S (1 + S/Q). Each call holds its worker for S
-// and for what the CGI costs besides (fcgiwrap's fork, bash's start, the
-// FastCGI exchange): o, a few ms on an idle machine, measured up to 40 ms
-// on this one while other builds ran (the script favours the service's
-// processes); o ≤ S/2 is allowed, X* ≥ N/(1.5 S). The load at saturation,
-// N* = X*·R0 with R0 the light-load response time S + o_light, is
-// N (S + o_light)/(S + o_saturated): N/1.5 to 1.5 N. Whatever o was, the
-// access log says what the service served while every worker was busy
-// (the quanta at a load of at least 1.5 N): X* must be that, within 10%
-// (a median of 1 s quanta against a mean over the same stretch).
+// at its two ends): X* ≤ N/S (1 + S/Q). Each call also holds its worker
+// for what the CGI costs besides S (fcgiwrap's fork, bash's start, the
+// FastCGI exchange): o, about 10 ms here with the machine to itself, over
+// 100 ms under stress-ng and other builds, so no fixed share of S bounds
+// it. The access log says what it was: while the load was at least 1.25 N
+// every worker was busy (calls waited for one), so the rate of the calls
+// that ended then is N/(S + o). X* must be that rate within 10% (a median
+// of quanta against a mean over the same stretch), and N* = X*·R0, R0 the
+// light-load response time (S + o there), that rate times R0 within 15%
+// (R0 is taken over loads up to N/2 here, up to half the fitted knee by
+// the analysis). The log must show the N workers, and o at most S.
 func TestCaseCGI(t *testing.T) {
 	t.Parallel()
 	const n, s = 8, 0.2 // workers, service time (s)
 	dir, out := runCase(t, "cgi", "CGI_WORKERS=8", "CGI_SERVICE_TIME=0.2")
 	sum := readSummary(t, dir)
-	sat := sum.Saturation
-	capacity, q := n/s, sum.QuantumS
-	served := servedSaturated(t, dir, sum.OriginNs, q, 1.5*n)
-	t.Logf("saturation %+v; capacity %.0f calls/s at load %d; served %.1f calls/s at load ≥ %.0f (o = %.0f ms)",
-		sat, capacity, n, served, 1.5*n, (n/served-s)*1000)
+	sat, q := sum.Saturation, sum.QuantumS
+	rec := readAccess(t, dir, sum.OriginNs, q, n)
+	r0 := lightRT(t, dir, n/2)
+	t.Logf("saturation %+v; %d workers served %.1f calls/s at load ≥ %.0f (o = %.0f ms); R0 %.1f ms",
+		sat, rec.workers, rec.rate, 1.25*n, (n/rec.rate-s)*1000, r0)
 	if sat.Verdict != "saturated" {
 		t.Fatalf("verdict %q (%s), want saturated: 16 testers against 8 workers\n%s", sat.Verdict, sat.Reason, out)
 	}
-	if sat.Load < n/1.5 || sat.Load > 1.5*n {
-		t.Errorf("saturation load %.2f, want N = %d within N/1.5 to 1.5 N", sat.Load, n)
+	if rec.workers != n || n/rec.rate-s > s {
+		t.Errorf("the access log shows %d workers serving %.1f calls/s when saturated, want %d of S = %.0f ms and at most S more",
+			rec.workers, rec.rate, n, s*1000)
 	}
-	if sat.Throughput < capacity/1.5 || sat.Throughput > capacity*(1+s/q) {
-		t.Errorf("saturation throughput %.1f calls/s, want N/S = %.0f within N/(1.5 S) to N/S (1 + S/Q) = %.0f",
-			sat.Throughput, capacity, capacity*(1+s/q))
+	if ceiling := n / s * (1 + s/q); sat.Throughput > ceiling || math.Abs(sat.Throughput-rec.rate) > 0.1*rec.rate {
+		t.Errorf("saturation throughput %.1f calls/s, want the %.1f calls/s the log shows when saturated ±10%%, at most N/S (1 + S/Q) = %.0f",
+			sat.Throughput, rec.rate, ceiling)
 	}
-	if math.Abs(sat.Throughput-served) > 0.1*served {
-		t.Errorf("saturation throughput %.1f calls/s, but the access log has %.1f calls/s while the load was ≥ %.0f",
-			sat.Throughput, served, 1.5*n)
+	if want := rec.rate * r0 / 1000; math.Abs(sat.Load-want) > 0.15*want {
+		t.Errorf("saturation load %.2f, want %.1f calls/s × R0 %.1f ms = %.2f ±15%%", sat.Load, rec.rate, r0, want)
 	}
 	if sum.Samples.Failed != 0 || sum.ResponseTimeMs.Min < s*1000 {
 		t.Errorf("%d calls failed, fastest %.1f ms: every call should succeed in at least S = %.0f ms",
@@ -73,18 +73,24 @@ func TestCaseCGI(t *testing.T) {
 }
 
 // accessLine is a successful CGI call's line of the case's access log
-// ('$msec $status $request_time $body_bytes_sent "$request"').
-var accessLine = regexp.MustCompile(`^(\d+)\.(\d{3}) 200 \S+ \d+ "GET /cgi-bin/work HTTP/1\.1"$`)
+// ('$msec $status $request_time $body_bytes_sent "$request"
+// $upstream_http_x_cgi_worker').
+var accessLine = regexp.MustCompile(`^(\d+)\.(\d{3}) 200 \S+ \d+ "GET /cgi-bin/work HTTP/1\.1" (\d+)$`)
 
-// servedSaturated is the rate (calls/s) of the successful CGI calls that
-// nginx's access log (nginx-access.log in dir) has ending in the quanta
-// whose load was at least minLoad: what the service served while all its
-// workers were busy.
-func servedSaturated(t *testing.T, dir string, origin int64, quantum, minLoad float64) float64 {
+// accessRecord is what nginx's access log says of the service.
+type accessRecord struct {
+	workers int     // fcgiwrap workers that served a call
+	rate    float64 // calls/s that ended in the quanta of load ≥ 1.25 N
+}
+
+// readAccess reads dir's nginx-access.log: the workers that served, and the
+// rate of the calls that ended in the quanta whose load was at least
+// 1.25 n (every worker busy).
+func readAccess(t *testing.T, dir string, origin int64, quantum float64, n int) accessRecord {
 	t.Helper()
 	busy := map[int64]bool{}
 	for _, r := range readCSV(t, filepath.Join(dir, "quanta.csv"), "t_s", "load").rows {
-		if r.float(t, "load") >= minLoad {
+		if r.float(t, "load") >= 1.25*float64(n) {
 			busy[int64(math.Round(r.float(t, "t_s")/quantum))] = true
 		}
 	}
@@ -92,23 +98,40 @@ func servedSaturated(t *testing.T, dir string, origin int64, quantum, minLoad fl
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := 0
+	workers, calls := map[string]bool{}, 0
 	for _, line := range strings.Split(string(b), "\n") {
 		m := accessLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
+		workers[m[3]] = true
 		sec, _ := strconv.ParseInt(m[1], 10, 64)
 		ms, _ := strconv.ParseInt(m[2], 10, 64)
-		ns := sec*1e9 + ms*1e6 - origin
-		if ns >= 0 && busy[ns/int64(quantum*1e9)] {
+		if ns := sec*1e9 + ms*1e6 - origin; ns >= 0 && busy[ns/int64(quantum*1e9)] {
 			calls++
 		}
 	}
 	if len(busy) < 3 || calls == 0 {
-		t.Fatalf("%d quanta at a load of at least %.0f, %d calls in them: no stretch of saturation", len(busy), minLoad, calls)
+		t.Fatalf("%d quanta at a load of at least %.0f, %d calls in them: no stretch of saturation", len(busy), 1.25*float64(n), calls)
 	}
-	return float64(calls) / (float64(len(busy)) * quantum)
+	return accessRecord{workers: len(workers), rate: float64(calls) / (float64(len(busy)) * quantum)}
+}
+
+// lightRT is the call-weighted mean response time (ms) of dir's quanta
+// whose load was above 0 and at most maxLoad.
+func lightRT(t *testing.T, dir string, maxLoad float64) float64 {
+	t.Helper()
+	var sum, calls float64
+	for _, r := range readCSV(t, filepath.Join(dir, "quanta.csv"), "load", "ok", "rt_mean_ms").rows {
+		if l, ok := r.float(t, "load"), r.float(t, "ok"); l > 0 && l <= maxLoad && ok > 0 {
+			sum += r.float(t, "rt_mean_ms") * ok
+			calls += ok
+		}
+	}
+	if calls == 0 {
+		t.Fatalf("no quantum with calls at a load of at most %.1f", maxLoad)
+	}
+	return sum / calls
 }
 
 // accessTotal is the last value of the access endpoint's series metric

@@ -63,6 +63,10 @@ pids=()
 # leader of its own process group (setsid), which takes its children too.
 stop() {
 	local p
+	if [[ -n ${run_pid:-} ]]; then # interrupted mid-run: diperf stops its testers on SIGINT
+		kill -INT "$run_pid" 2>/dev/null || true
+		wait "$run_pid" 2>/dev/null || true
+	fi
 	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
 	for p in "${pids[@]}"; do
 		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
@@ -74,7 +78,10 @@ stop() {
 	fi
 	rm -rf "$dir"
 }
+run_pid=
 trap stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # start_fcgiwrap starts N preforked fcgiwrap workers on a Unix socket that
 # nginx's workers may connect to, restricted to the one script.
@@ -98,7 +105,7 @@ pid $dir/nginx.pid;
 error_log $dir/error.log warn;
 events { worker_connections 1024; }
 http {
-  log_format diperf '\$msec \$status \$request_time \$body_bytes_sent "\$request"';
+  log_format diperf '\$msec \$status \$request_time \$body_bytes_sent "\$request" \$upstream_http_x_cgi_worker';
   access_log $dir/access.log diperf;
   keepalive_requests 1000000;
   keepalive_timeout 75s;
@@ -120,6 +127,7 @@ http {
       fastcgi_param CGI_BODY_BYTES $body_bytes;
       fastcgi_param CGI_IDLE_FIFO $dir/idle;
       fastcgi_read_timeout 60s;
+      fastcgi_hide_header X-CGI-Worker;
     }
   }
 }
@@ -153,27 +161,13 @@ start_nginx() {
 }
 
 # check_knee holds the saturation diperf found (summary.json) against the
-# configured capacity. N workers of service time S serve at most N/S
-# calls/s; a quantum of Q s holds at most N (Q/S + 1) calls (a worker's
-# first and last call may fall at its two ends): X* <= N/S (1 + S/Q). Each
-# call also holds its worker for what the CGI costs beyond S (fcgiwrap's
-# fork, bash's start, the FastCGI exchange): o, a few ms on an idle
-# machine, tens of ms on a busy one; o <= S/2 is allowed, so
-# X* >= N/(1.5 S). The load at saturation N* = X* R0 (R0 the response
-# time at light load, S + o there) is N (S + o_light)/(S + o_saturated):
-# from N/1.5 to 1.5 N for o from 0 to S/2.
+# configured capacity and the one the access log shows (knee.awk says how).
 check_knee() {
 	local v
-	v=$(jq -r '.saturation as $s | "\($s.verdict) \($s.load) \($s.throughput) \(.quantum_s)"' "$out/summary.json") || return 1
-	awk -v n="$workers" -v s="$service_time" -v v="$v" 'BEGIN {
-		split(v, a, " "); verdict = a[1]; load = a[2] + 0; x = a[3] + 0; q = a[4] + 0
-		c = n / s; xlo = c / 1.5; xhi = c * (1 + s / q); llo = n / 1.5; lhi = 1.5 * n
-		printf "knee           %s at load %.2f (N = %d: allowed %.2f to %.2f), throughput %.1f calls/s (N/S = %.1f: allowed %.1f to %.1f)\n",
-			verdict, load, n, llo, lhi, x, c, xlo, xhi
-		ok = verdict == "saturated" && load >= llo && load <= lhi && x >= xlo && x <= xhi
-		print ok ? "knee           holds" : "knee           FAILS: not where N workers of S s put it"
-		exit !ok
-	}'
+	v=$(jq -r '.saturation as $s | "\($s.verdict) \($s.load) \($s.throughput) \(.quantum_s) \(.origin_ns / 1e9)"' "$out/summary.json") || return 1
+	read -r verdict load x q origin <<<"$v"
+	awk -v n="$workers" -v s="$service_time" -v q="$q" -v origin="$origin" -v verdict="$verdict" \
+		-v load="$load" -v x="$x" -f "$here/knee.awk" "$out/quanta.csv" "$dir/access.log"
 }
 
 # check_server holds the clients' successful calls against the access log's
@@ -193,7 +187,7 @@ check_server() {
 # last_value is the last value monitor.csv holds of the access endpoint's
 # series $1 (one without labels).
 last_value() {
-	awk -F, -v m="$1" '$2 == "access" && $3 == m && $4 == "" { v = $5 } END { print v }' "$out/monitor.csv"
+	awk -F, -v m="$1" '$2 == "access" && $3 == m && $4 == "" { v = $5 } END { printf "%.0f", v }' "$out/monitor.csv"
 }
 
 start_fcgiwrap
@@ -213,7 +207,13 @@ fi
 
 mkdir -p "$(dirname "$out")"
 echo "cgi: diperf run -> $out"
-diperf run "$exp" --out "$out" --ui off || { echo "cgi: the run failed" >&2; exit 1; }
+# In the background, so that a SIGINT or SIGTERM to this script is taken at
+# once (bash runs traps between commands, not while one is in the
+# foreground): the run is interrupted and the service stopped.
+diperf run "$exp" --out "$out" --ui off &
+run_pid=$!
+wait "$run_pid" || { run_pid=; echo "cgi: the run failed" >&2; exit 1; }
+run_pid=
 
 failed=0
 check_knee || failed=1

@@ -14,4 +14,6 @@ if ! [[ $s =~ ^[0-9]+(\.[0-9]+)?$ && $n =~ ^[0-9]{1,6}$ && -p $CGI_IDLE_FIFO ]];
 fi
 read -r -t "$s" <>"$CGI_IDLE_FIFO"
 printf -v body '%*s' "$n" ''
-printf 'Content-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s' "$n" "${body// /x}"
+# X-CGI-Worker is the fcgiwrap worker that ran it (nginx logs it and does
+# not pass it on): the access log shows how many workers served.
+printf 'Content-Type: text/plain\r\nContent-Length: %d\r\nX-CGI-Worker: %d\r\n\r\n%s' "$n" "$PPID" "${body// /x}"
