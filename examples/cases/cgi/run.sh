@@ -10,8 +10,9 @@
 #   CASE_OUT=DIR                              the run directory (default runs/cgi-<UTC time>)
 #   CGI_WORKERS=8 CGI_SERVICE_TIME=0.2        N and S (s): capacity 40 calls/s
 #
-# Exit status: 0 when the knee and the validation hold, 1 when either does
-# not, 2 when something is missing. Everything started is stopped by pid.
+# Exit status: 0 when the knee, the validation and the bytes hold, 1 when
+# one does not, 2 when something is missing, 130/143 when interrupted.
+# Everything started is stopped by pid.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
