@@ -24,7 +24,7 @@ counter=lines_total # the log endpoint's count of matching lines
 
 die() { echo "cgi: $*" >&2; exit 2; }
 
-[[ $workers =~ ^[1-9][0-9]?$ ]] || die "CGI_WORKERS must be 1 to 99, got '$workers'"
+[[ $workers =~ ^[1-9][0-9]?$ && $workers -le 32 ]] || die "CGI_WORKERS must be 1 to 32 (3 testers each), got '$workers'"
 [[ $service_time =~ ^(0\.[0-9]*[1-9][0-9]*|[1-9][0-9]*(\.[0-9]+)?)$ ]] || die "CGI_SERVICE_TIME must be seconds > 0, got '$service_time'"
 command -v diperf >/dev/null ||
 	die "no diperf on PATH: build one with 'go build -o /usr/local/bin/diperf ./cmd/diperf' in the diperf repository"
@@ -195,16 +195,21 @@ start_fcgiwrap
 start_nginx
 echo "cgi: nginx on 127.0.0.1:$port (pid ${pids[1]}), fcgiwrap -c $workers (pid ${pids[0]}), service time ${service_time}s: capacity $workers/$service_time calls/s"
 
-# The run's copy of the experiment: this service's port and log, and the
-# short schedule with CASE_SHORT=1.
+# The run's copy of the experiment: this service's port and log, 3 N
+# testers (2 N with CASE_SHORT=1, and the short schedule), checked.
 exp="$dir/experiment.yaml"
+testers=$((3 * workers))
+[[ ${CASE_SHORT:-} == 1 ]] && testers=$((2 * workers))
 sed -e "s#127\.0\.0\.1:8080#127.0.0.1:$port#" -e "s#/tmp/diperf-cgi/access\.log#$dir/access.log#" \
-	"$here/experiment.yaml" >"$exp"
+	-e "s/^  testers: 24\$/  testers: $testers/" "$here/experiment.yaml" >"$exp"
 if [[ ${CASE_SHORT:-} == 1 ]]; then
-	sed -i -e 's/^  testers: 24$/  testers: 16/' -e 's/^  tester_start_interval: 2s$/  tester_start_interval: 0.5s/' \
+	sed -i -e 's/^  tester_start_interval: 2s$/  tester_start_interval: 0.5s/' \
 		-e 's/^  tester_duration: 60s$/  tester_duration: 8s/' "$exp"
-	grep -q '^  tester_duration: 8s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
 fi
+want="^  testers: $testers\$"
+[[ ${CASE_SHORT:-} == 1 ]] && want="$want|^  tester_duration: 8s\$"
+[[ $(grep -cE "$want" "$exp") == $((${CASE_SHORT:-0} == 1 ? 2 : 1)) ]] ||
+	die "could not set the schedule in $exp (from $here/experiment.yaml)"
 
 mkdir -p "$(dirname "$out")"
 echo "cgi: diperf run -> $out"
