@@ -8,21 +8,21 @@ import (
 )
 
 // TestCaseJobs runs examples/cases/jobs shortened: 20 testers submitting
-// `srun sleep 2` back to back to a private cluster of 4 slurmd × 2 CPUs
+// `srun sleep 1` back to back to a private cluster of 4 slurmd × 2 CPUs
 // on loopback, the load climbing to 20 jobs in flight, 2.5 times the 8
 // slots.
 //
-// The knee. No CPU completes more than one job every S = 2 s, so the
-// plateau throughput X* is at most slots/S = 4 jobs/s (+10% for the
+// The knee. No CPU completes more than one job every S = 1 s, so the
+// plateau throughput X* is at most slots/S = 8 jobs/s (+10% for the
 // quanta's edges). Slurm adds its own time to every job: the step's
 // launch and teardown while the job holds its CPU, then the release and
 // a scheduler pass before the next job gets it (on a busy 2-core machine
-// 0.5 to 1 s in all, so X* is 60-90% of slots/S). The script reads that
+// 0.7 to 0.9 s in all, so X* is 50-60% of slots/S). The script reads that
 // time from slurmctld's own log, to the ms, for every job of the run
 // (case/jobs.csv: hold_ms, gap_ms), so a saturated cluster must complete
 // slots/(hold + gap) jobs/s: X* within 20% of it (the log is over every
-// job, the knee over the plateau's quanta, 2 s each, holding 4 to 8 jobs:
-// one job across a quantum's edge is 12-25% of it, halved by the median).
+// job, the knee over the plateau's quanta, 2 s each, holding about 9 jobs:
+// one job across a quantum's edge is 11% of it, halved by the median).
 // The load at the knee N* = X*·R0 (Little's law, R0 the response time at
 // light load) is at least X*·S (no call is shorter than its job), less 20%
 // for the fit, and within the loads the run reached.

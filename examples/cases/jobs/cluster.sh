@@ -201,26 +201,30 @@ json_num() {
 # configured capacity SLOTS/S (a ceiling: no CPU completes more than one
 # job every S) and against the capacity slurmctld's own record implies,
 # SLOTS/(hold + gap) from slurm_cycle's line CYCLE (within 20%: the record
-# is over every job of the run, the knee over the plateau's quanta).
+# is over every job of the run, the knee over the plateau's quanta); the
+# load at the knee N* = X*·R0 is at least X*·S (no call is shorter than
+# its job; 20% off for the fit) and at most the highest load.
 check_knee() {
-	local sat load x
+	local sat load x max
 	sat=$(json_num "$1" saturation saturated)
 	load=$(json_num "$1" saturation load)
 	x=$(json_num "$1" saturation throughput)
+	max=$(json_num "$1" load max)
 	echo
 	echo "knee against the configured capacity:"
-	awk -v sat="$sat" -v load="$load" -v x="$x" -v slots="$SLOTS" -v s="$SLEEP" -v cyc="$2" '
+	awk -v sat="$sat" -v load="$load" -v x="$x" -v max="$max" -v slots="$SLOTS" -v s="$SLEEP" -v cyc="$2" '
 	BEGIN {
 		split(cyc, c, " "); cycle = (c[2] + c[3]) / 1000; cap = slots / s
 		xs = cycle > 0 ? slots / cycle : 0
 		printf "  configured     %d nodes x %d CPUs = %d slots, jobs of %g s: at most %.2f jobs/s\n", slots / ENVIRON["CPUS"], ENVIRON["CPUS"], slots, s, cap
 		printf "  slurmctld log  %d jobs: held their CPU %.0f ms, which then idled %.0f ms before the next (%d queued jobs):\n", c[1], c[2], c[3], c[4]
 		printf "                 %.2f s a job per CPU, %.2f jobs/s for %d slots (Slurm adds %.0f ms to each %g s job)\n", cycle, xs, slots, 1000 * cycle - 1000 * s, s
-		printf "  diperf knee    load N* %.1f, throughput X* %.2f jobs/s (%s)\n", load, x, sat == "true" ? "saturated" : "NOT saturated"
+		printf "  diperf knee    load N* %.1f (%d slots), throughput X* %.2f jobs/s (%s)\n", load, slots, x, sat == "true" ? "saturated" : "NOT saturated"
 		bad = 0
 		if (sat != "true") { print "  FAIL: the run did not saturate the cluster"; bad = 1 }
 		if (x > 1.1 * cap) { printf "  FAIL: X* %.2f above the configured ceiling %.2f (+10%%)\n", x, cap; bad = 1 }
 		if (xs == 0 || x < 0.8 * xs || x > 1.2 * xs) { printf "  FAIL: X* %.2f not within 20%% of the %.2f jobs/s of Slurm'"'"'s record\n", x, xs; bad = 1 }
+		if (load < 0.8 * x * s || load > max) { printf "  FAIL: N* %.1f outside [0.8 X* S = %.1f, the highest load %.1f]\n", load, 0.8 * x * s, max; bad = 1 }
 		if (!bad) printf "  ok: X* is %.0f%% of the configured %.2f and %.0f%% of what Slurm'"'"'s record allows\n", 100 * x / cap, cap, 100 * x / xs
 		exit bad
 	}'

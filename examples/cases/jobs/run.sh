@@ -8,7 +8,7 @@
 # NODES x CPUS / S, and validates the clients' completed calls against
 # slurmctld's own count of completed jobs (sdiag). See README.md.
 #
-#   examples/cases/jobs/run.sh              # full length (about 4 minutes)
+#   examples/cases/jobs/run.sh              # full length (about 3 minutes)
 #   CASE_SHORT=1 examples/cases/jobs/run.sh # about 20 s of load
 #   CASE_OUT=DIR                            # the run directory (default runs/jobs-<UTC time>)
 #
@@ -19,11 +19,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 NODES=${JOBS_NODES:-4} # slurmd daemons, n1..n4
 CPUS=${JOBS_CPUS:-2}   # CPUs each node claims: 8 slots
-SLEEP=${JOBS_SLEEP:-2} # seconds each job runs: capacity 8 / 2 = 4 jobs/s
+SLEEP=${JOBS_SLEEP:-1} # seconds each job runs: at most 8 / 1 = 8 jobs/s
 if [ "${CASE_SHORT:-}" = 1 ]; then
 	TESTERS=20 INTERVAL=0.4s DURATION=10s
 else
-	TESTERS=20 INTERVAL=5s DURATION=120s
+	TESTERS=16 INTERVAL=5s DURATION=100s
 fi
 TESTERS=${JOBS_TESTERS:-$TESTERS} INTERVAL=${JOBS_INTERVAL:-$INTERVAL} DURATION=${JOBS_DURATION:-$DURATION}
 OUT=${CASE_OUT:-runs/jobs-$(date -u +%Y%m%d-%H%M%S)}
@@ -63,7 +63,7 @@ exp=$work/experiment.yaml
 sed -e "s/^\(  testers:\) [0-9]*/\1 $TESTERS/" \
 	-e "s/^\(  tester_start_interval:\) [0-9.a-z]*/\1 $INTERVAL/" \
 	-e "s/^\(  tester_duration:\) [0-9.a-z]*/\1 $DURATION/" \
-	-e "s/sleep, \"2\"/sleep, \"$SLEEP\"/" "$here/experiment.yaml" >"$exp"
+	-e "s/sleep, \"1\"/sleep, \"$SLEEP\"/" "$here/experiment.yaml" >"$exp"
 say "diperf run: $TESTERS testers, one more every $INTERVAL, each for $DURATION"
 SLURM_CONF=$conf diperf run "$exp" --out "$OUT" --ui off >"$work/run.log" 2>&1 || {
 	cat "$work/run.log" >&2
