@@ -9,7 +9,7 @@
 # slurmctld's own count of completed jobs (sdiag). See README.md.
 #
 #   examples/cases/jobs/run.sh              # full length (about 3 minutes)
-#   CASE_SHORT=1 examples/cases/jobs/run.sh # about 20 s of load
+#   CASE_SHORT=1 examples/cases/jobs/run.sh # about 17 s of load
 #   CASE_OUT=DIR                            # the run directory (default runs/jobs-<UTC time>)
 #
 # Exit 0 when the knee and the validation hold, 1 when one fails, 2 when
@@ -21,7 +21,7 @@ NODES=${JOBS_NODES:-4} # slurmd daemons, n1..n4
 CPUS=${JOBS_CPUS:-2}   # CPUs each node claims: 8 slots
 SLEEP=${JOBS_SLEEP:-1} # seconds each job runs: at most 8 / 1 = 8 jobs/s
 if [ "${CASE_SHORT:-}" = 1 ]; then
-	TESTERS=20 INTERVAL=0.4s DURATION=10s
+	TESTERS=24 INTERVAL=0.3s DURATION=9s
 else
 	TESTERS=16 INTERVAL=5s DURATION=100s
 fi
