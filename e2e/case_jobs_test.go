@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestCaseJobs runs examples/cases/jobs shortened: 20 testers submitting
+// TestCaseJobs runs examples/cases/jobs shortened: 24 testers submitting
 // `srun sleep 1` back to back to a private cluster of 4 slurmd × 2 CPUs
-// on loopback, the load climbing to 20 jobs in flight, 2.5 times the 8
+// on loopback, the load climbing to 24 jobs in flight, 3 times the 8
 // slots.
 //
 // The knee. No CPU completes more than one job every S = 1 s, so the
