@@ -25,7 +25,10 @@ import (
 // one job across a quantum's edge is 11% of it, halved by the median).
 // The load at the knee N* = X*·R0 (Little's law, R0 the response time at
 // light load) is at least X*·S (no call is shorter than its job), less 20%
-// for the fit, and within the loads the run reached.
+// for the fit; and it is slots·R0/(hold + gap), where a call alone (R0)
+// outlasts its CPU's turnover only by srun's own start and exit: at most
+// 1.25 × slots (measured: 3.5 to 7 for the 8 slots; before the analyzer
+// took R0 from the rise, 15 to 22).
 //
 // The server's record. Each call is one job, and every job of the run is
 // a call: slurmctld's count of completed jobs (sdiag, through the command
@@ -64,8 +67,8 @@ func TestCaseJobs(t *testing.T) {
 	if sat.Throughput < 0.8*record || sat.Throughput > 1.2*record {
 		t.Errorf("X* %.2f jobs/s not within 20%% of the %.2f jobs/s slurmctld's record allows", sat.Throughput, record)
 	}
-	if sat.Load < 0.8*sat.Throughput*sleep || sat.Load > s.Load.Max {
-		t.Errorf("N* %.1f outside [0.8·X*·S = %.1f, the highest load %.1f]", sat.Load, 0.8*sat.Throughput*sleep, s.Load.Max)
+	if sat.Load < 0.8*sat.Throughput*sleep || sat.Load > min(1.25*slots, s.Load.Max) {
+		t.Errorf("N* %.1f outside [0.8·X*·S = %.1f, min(1.25 × %.0f slots, the highest load %.1f)]", sat.Load, 0.8*sat.Throughput*sleep, slots, s.Load.Max)
 	}
 	v := caseValidate(t, dir, "slurm", "slurm_jobs_completed_total", 2, 20)
 	var server float64
