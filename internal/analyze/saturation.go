@@ -41,8 +41,10 @@ import (
 // response time at light load (the knee of the asymptotic bounds of
 // Denning and Buzen, N* = (D + Z) / Dmax). R0 is the call-weighted mean
 // response time of the quanta whose load is at most half the fitted knee
-// (the lightest tenth of the quanta if there are none). N* is used when it
-// lies within the loads seen; otherwise the fitted k stands.
+// (the lightest tenth of the quanta if there are none), of the rise alone
+// when quanta of the rise (before the highest load) hold calls: a light
+// quantum of the fall holds calls that waited in the queue. N* is used
+// when it lies within the loads seen; otherwise the fitted k stands.
 
 // A plateau must also be flat while the load grew on it: a rising branch
 // that merely bends (response times growing with contention before the
