@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # cluster.sh: the private Slurm cluster of run.sh (sourced by it, not run
 # alone). It uses run.sh's variables: work (the temporary directory), conf
 # (its slurm.conf), NODES, CPUS, SLEEP, and the array pids, where every
@@ -173,18 +174,6 @@ slurm_cycle() {
 	}
 	END { printf "%d %.0f %.0f %d\n", nhold, nhold ? 1000 * hold / nhold : 0, ngap ? 1000 * gap / ngap : 0, ngap }
 	' "$1"
-}
-
-# light_response_ms N: the median response time of N jobs run one after
-# the other on the idle cluster, in ms.
-light_response_ms() {
-	local i t0 t1
-	for i in $(seq "$1"); do
-		t0=$(date +%s%N)
-		SLURM_CONF=$conf srun --quiet --ntasks=1 --job-name=calibrate sleep "$SLEEP"
-		t1=$(date +%s%N)
-		echo $(((t1 - t0) / 1000000))
-	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 # json_num FILE OBJECT KEY: the number (or true/false) of KEY inside the

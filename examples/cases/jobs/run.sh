@@ -52,6 +52,7 @@ work=$(mktemp -d /tmp/diperf-jobs.XXXXXX)
 chmod 755 "$work" # munged (user munge) reaches its socket below
 conf=$work/slurm.conf
 pids=()
+# shellcheck source=cluster.sh
 source "$here/cluster.sh"
 trap cluster_stop EXIT
 cluster_start
