@@ -54,7 +54,20 @@ conf=$work/slurm.conf
 pids=()
 # shellcheck source=cluster.sh
 source "$here/cluster.sh"
-trap cluster_stop EXIT
+run_pid=
+# shellcheck disable=SC2317 # (called by the trap)
+# on_exit stops the run when it is still going (the script was
+# interrupted), then the cluster.
+on_exit() {
+	if [ -n "$run_pid" ] && kill -0 "$run_pid" 2>/dev/null; then
+		kill -TERM "$run_pid" 2>/dev/null || true
+		wait "$run_pid" 2>/dev/null || true
+	fi
+	cluster_stop
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cluster_start
 say "cluster up in $work: $NODES nodes x $CPUS CPUs = $SLOTS slots; jobs of sleep $SLEEP s: capacity $CAPACITY jobs/s"
 
@@ -66,7 +79,11 @@ sed -e "s/^\(  testers:\) [0-9]*/\1 $TESTERS/" \
 	-e "s/^\(  tester_duration:\) [0-9.a-z]*/\1 $DURATION/" \
 	-e "s/sleep, \"1\"/sleep, \"$SLEEP\"/" "$here/experiment.yaml" >"$exp"
 say "diperf run: $TESTERS testers, one more every $INTERVAL, each for $DURATION"
-SLURM_CONF=$conf diperf run "$exp" --out "$OUT" --ui off >"$work/run.log" 2>&1 || {
+# In the background, so that a signal to this script is handled at once
+# (bash runs a trap only once its foreground command is over).
+SLURM_CONF=$conf diperf run "$exp" --out "$OUT" --ui off >"$work/run.log" 2>&1 &
+run_pid=$!
+wait "$run_pid" || {
 	cat "$work/run.log" >&2
 	say "diperf run failed"
 	exit 1
