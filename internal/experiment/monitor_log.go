@@ -25,7 +25,7 @@ func (v *validator) monitorLog(key string, m MonitorEndpoint) {
 	if m.URL != "" {
 		v.item(key, key+".url", "is not used by format log: the file is log.path")
 	}
-	v.logHost(key, m.Host)
+	v.monitorHost(key, m.Host)
 	if m.Command != nil {
 		v.item(key, key+".command", "is for format command, not log")
 	}
@@ -102,19 +102,5 @@ func (v *validator) logGroup(itemKey, key string, g, groups int) {
 		v.item(itemKey, key, "needs a match pattern with capture groups, e.g. match: '^(\\S+) '")
 	case g < 1 || g > groups:
 		v.item(itemKey, key, fmt.Sprintf("want a capture group of match, 1 to %d, got %d", groups, g))
-	}
-}
-
-// logHost checks a log endpoint's host: [user@]host[:port] (i23-cmd has
-// the same check for both formats, monitorHost: one of them goes on merge).
-func (v *validator) logHost(key, h string) {
-	if h == "" {
-		return
-	}
-	user, hostPort, hasUser := strings.Cut(h, "@")
-	bad := strings.ContainsAny(h, " \t\n/\\'\"`$;|&") || strings.HasPrefix(h, "-") ||
-		(hasUser && (user == "" || strings.Contains(hostPort, "@"))) || hostPort == "" || strings.HasPrefix(hostPort, ":")
-	if bad {
-		v.item(key, key+".host", fmt.Sprintf("want an ssh destination [user@]host[:port], got %q", h))
 	}
 }
