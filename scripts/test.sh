@@ -24,7 +24,6 @@ command -v jq >/dev/null || need_apt+=(jq) # examples/cases/*/run.sh read summar
 command -v wrk >/dev/null || need_apt+=(wrk) # internal/bench/peers: the wrk runner against it
 command -v iperf3 >/dev/null || need_apt+=(iperf3) # e2e: netprobe's bandwidth against iperf3's on tbf-capped links
 [ -x /usr/sbin/vsftpd ] || need_apt+=(vsftpd) # e2e: examples/cases/ftp, the server it loads
-command -v curl >/dev/null || need_apt+=(curl) # e2e: examples/cases/ftp, its client
 command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless) # internal/client: the Java example client
 command -v promtool >/dev/null || need_apt+=(prometheus) # internal/directory: promtool checks the /metrics exposition
 command -v prometheus-node-exporter >/dev/null || need_apt+=(prometheus-node-exporter) # e2e: a run's monitor scrapes a real node_exporter
