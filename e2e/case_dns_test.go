@@ -4,8 +4,10 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/diperf/diperf/internal/analyze"
+	"github.com/diperf/diperf/internal/rundir"
 )
 
 // dnsRate is the capacity examples/cases/dns/run.sh configures:
@@ -19,12 +21,14 @@ const dnsRate = 200
 // answers the first dnsRate queries of each second of the clock and
 // drops the rest; the analysis's quanta are whole seconds of the same
 // clock (the origin is a whole second), so a saturated quantum holds
-// exactly dnsRate answers, give or take a call whose reply crossed a
-// second's boundary, and a quantum the testers under-fed (a stall of
-// the busy machine past max_lateness) holds fewer, never more. The knee
-// is then at dnsRate within [-5%, +1%]; below it every query is
-// answered; and the clients' successful calls agree with unbound's own
-// count of NOERROR answers per window, cumulatively and in total.
+// dnsRate answers, but for those a tester read late (a stall of the busy
+// machine moves them to the next quantum) and those the testers never
+// sent (a stall past max_lateness). The plateau's mean X* is then
+// dnsRate within [-5%, +1%]: a move takes from one plateau quantum what
+// it gives the next, only an under-fed quantum lowers it. Below the
+// knee every query is answered, and the clients' successful calls agree
+// with unbound's own count of NOERROR answers per window, cumulatively
+// and in total.
 func TestCaseDNS(t *testing.T) {
 	t.Parallel()
 	dir, out := runCase(t, "dns")
@@ -37,7 +41,7 @@ func TestCaseDNS(t *testing.T) {
 		t.Errorf("samples %+v, errors %v: want answers, and past the knee no_reply only (a reply failing bytes_hex is failed)",
 			s.Samples, s.Errors)
 	}
-	dnsQuanta(t, dir)
+	dnsQuanta(t, dir, s.OriginNs)
 	v := caseValidate(t, dir, "unbound", "answered", 1, 100)
 	var server, clients float64
 	near := 0
@@ -53,26 +57,42 @@ func TestCaseDNS(t *testing.T) {
 	}
 }
 
-// dnsQuanta holds quanta.csv to the limiter: no quantum above dnsRate
-// (but for a reply or two that crossed a second's boundary), and below
-// 0.8·dnsRate offered, every query answered (but for 2% whose replies a
-// stall of the machine made later than the call's timeout).
-func dnsQuanta(t *testing.T, dir string) {
+// dnsQuanta holds the calls below the knee to the limiter: below
+// 0.8·dnsRate offered every query is answered, so of the calls intended
+// in those quanta at least 98% succeed (a reply is missed only when a
+// stall of the machine outlasts the 1 s timeout, or bunches a stalled
+// tester's late calls into one second past the limit). No bound is put
+// on single seconds above the knee: unbound stamps the queries of one
+// read batch with the time the batch began, so on a busy machine a query
+// sent after a second's boundary can count in the second before (201
+// calls sent and answered within one second were seen under stress-ng).
+func dnsQuanta(t *testing.T, dir string, origin int64) {
 	t.Helper()
-	q := readCSV(t, filepath.Join(dir, "quanta.csv"), "t_s", "ok", "offered_per_s", "achieved_per_s")
-	var below, answered float64
-	light := 0
+	q := readCSV(t, filepath.Join(dir, "quanta.csv"), "t_s", "offered_per_s")
+	light := map[int64]bool{}
 	for _, r := range q.rows {
-		if ok := r.int(t, "ok"); ok > dnsRate+2 {
-			t.Errorf("quantum at %s s: %d answers, past the limit of %d a second", r.str(t, "t_s"), ok, dnsRate)
-		}
 		if o := r.float(t, "offered_per_s"); o > 0 && o <= 0.8*dnsRate {
-			light++
-			below += r.float(t, "achieved_per_s")
-			answered += float64(r.int(t, "ok"))
+			light[int64(r.int(t, "t_s"))] = true
 		}
 	}
-	if light < 4 || answered < 0.98*below {
-		t.Errorf("below 0.8x capacity (%d quanta): %.0f of %.0f calls answered: want at least 98%% in at least 4 quanta", light, answered, below)
+	const second = int64(time.Second)
+	var intended, answered int
+	err := rundir.ScanRows(dir, rundir.Samples, func(rows []rundir.Row) error {
+		for _, r := range rows {
+			if r.IntendedNs > origin && light[(r.IntendedNs-origin)/second] {
+				intended++
+				if r.Status == "ok" {
+					answered++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("samples.parquet: %v", err)
+	}
+	if len(light) < 4 || float64(answered) < 0.98*float64(intended) {
+		t.Errorf("below 0.8x capacity (%d quanta): %d of %d calls answered: want at least 98%% in at least 4 quanta",
+			len(light), answered, intended)
 	}
 }
