@@ -36,7 +36,13 @@ PATH=$PATH:/usr/sbin
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/diperf-dns.XXXXXX")
 server_pid=
+run_pid=
+# shellcheck disable=SC2317 # called by the traps
 cleanup() {
+  if [ -n "$run_pid" ]; then # interrupted: diperf stops its run on SIGINT
+    kill -INT "$run_pid" 2>/dev/null || true
+    wait "$run_pid" 2>/dev/null || true
+  fi
   if [ -n "$server_pid" ]; then
     kill "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
@@ -44,6 +50,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 # fill FILE: the case's template FILE in $work with its CASE_ names set.
 fill() {
@@ -82,7 +89,13 @@ echo "== unbound (pid $server_pid) on 127.0.0.1:$port, ip-ratelimit $rate querie
 fill experiment.yaml
 
 mkdir -p "$(dirname "$out")"
-diperf run "$work/experiment.yaml" --out "$out" --ui off
+# In the background, so that a signal to this script stops the run at once.
+diperf run "$work/experiment.yaml" --out "$out" --ui off &
+run_pid=$!
+rc=0
+wait "$run_pid" || rc=$?
+[ "$rc" -ge 128 ] || run_pid= # 128+: this script was signalled, the run goes on
+[ "$rc" = 0 ] || exit "$rc"
 echo
 echo "== diperf analyze $out"
 diperf analyze "$out"
