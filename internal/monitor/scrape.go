@@ -53,6 +53,7 @@ type Scraper struct {
 	cancelled map[string]int
 	dropped   map[string]int
 	sinkErr   error
+	logTotals map[string]LogTotals // log endpoints' totals, once stopped
 }
 
 // Run scrapes every endpoint at once and then every interval until ctx
@@ -139,11 +140,7 @@ func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) 
 		return nil, 0, err
 	}
 	defer body.Close()
-	limit := ep.MaxSeries
-	if limit <= 0 {
-		limit = MaxSeries
-	}
-	k := newKeeper(ep.Metrics, limit)
+	k := endpointKeeper(ep)
 	if ep.Format == experiment.FormatStubStatus {
 		var all []Series
 		all, err = ParseStubStatus(body)
@@ -158,6 +155,16 @@ func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) 
 	}
 	kept, dropped := k.result()
 	return kept, dropped, nil
+}
+
+// endpointKeeper keeps the series ep's globs choose, at most its
+// MaxSeries.
+func endpointKeeper(ep Endpoint) *keeper {
+	limit := ep.MaxSeries
+	if limit <= 0 {
+		limit = MaxSeries
+	}
+	return newKeeper(ep.Metrics, limit)
 }
 
 // record counts a scrape and hands its points to the sink.
