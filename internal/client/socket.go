@@ -86,7 +86,15 @@ func (e *expect) badPrefix(got []byte) string {
 	if bytes.Equal(got[:n], e.prefix[:n]) {
 		return ""
 	}
-	return fmt.Sprintf("expected a reply starting %s, got %s", quote(e.prefix), quote(got))
+	i := 0
+	for got[i] == e.prefix[i] {
+		i++
+	}
+	if i < quoteMax/2 {
+		return fmt.Sprintf("expected a reply starting %s, got %s", quote(e.prefix), quote(got))
+	}
+	from := i - quoteMax/4 // a mismatch deep in a long reply is shown where it is
+	return fmt.Sprintf("reply byte %d differs: expected ...%s, got ...%s", i, quote(e.prefix[from:]), quote(got[from:]))
 }
 
 // complete returns a mismatch text for a whole reply (its kept leading
