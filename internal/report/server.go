@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/diperf/diperf/internal/analyze"
@@ -55,12 +56,13 @@ func ServerViewOf(r *analyze.Result) *ServerView {
 		}
 	}
 	logs := logEndpoints(r)
-	if len(nodes) == 0 && len(logs) == 0 {
+	client := throughputLine(r)
+	more := append(logPanel(r, logs, client), counterPanel(r, append(slices.Clone(nodes), logs...), client)...)
+	if len(nodes) == 0 && len(more) == 0 {
 		return nil
 	}
-	client := throughputLine(r)
 	v := &ServerView{}
-	defer func() { v.Panels = append(v.Panels, logPanel(r, logs, client)...) }() // after the node panels
+	defer func() { v.Panels = append(v.Panels, more...) }() // after the node panels
 	if len(nodes) == 0 {
 		return v
 	}
@@ -184,6 +186,8 @@ func serverCaption(p ServerPanel, letter string) string {
 			"blocked when the page has no process collector)",
 		idServerLog: "lines per second of the service's log that match the endpoint's pattern (lines_total of a log " +
 			"endpoint: by each line's own stamp when it has one, else by when it was read)",
+		idServerCounters: "the increase per second of the counters of the small endpoints (a command's named counters, " +
+			"a page cut down to at most 8 series: those without labels that never fell), between two scrapes",
 	}[p.ID]
 	names := make([]string, 0, len(p.Server))
 	for _, s := range p.Server {
