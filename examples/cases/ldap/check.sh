@@ -1,0 +1,96 @@
+# check.sh: the ldap case's results, sourced by run.sh (which sets out,
+# dir, quota, calls, cost, capacity).
+
+# Tolerances of the knee check (README.md, "The knee against the capacity").
+cal_tolerance=30 # % of the capacity calibrated before the run
+run_tolerance=10 # % of the capacity in force while saturated
+
+# server_run prints what slapd's own record says of the run (run.before and
+# run.after, read by monitor.sh around diperf run): searches, CPU seconds
+# and the share of quota periods in which slapd was throttled.
+server_run() {
+	awk 'FNR == NR { before[$1] = $2; next }
+		{ after[$1] = $2 }
+		END {
+			per = after["periods"] - before["periods"]
+			printf "%d %.3f %.3f\n", after["searches"] - before["searches"],
+				after["cpu_seconds"] - before["cpu_seconds"], (per > 0 ? (after["throttled"] - before["throttled"]) / per : 0)
+		}' "$dir/run.before" "$dir/run.after"
+}
+
+# saturated_window prints the start and end (s on the run's timeline) of
+# the quanta whose load is at least half the largest (quanta.csv, read by
+# its header): with every tester back to back by then, calls queue in
+# slapd and it runs at its quota; it is several times the knee's load.
+saturated_window() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		{ t[NR] = $col["t_s"]; l[NR] = $col["load"]; if (l[NR] > max) max = l[NR] }
+		END {
+			for (i = 2; i <= NR; i++) if (l[i] >= max / 2) { if (first == "") first = t[i]; last = t[i] }
+			print first, last + q
+		}' q="$(jq -r .quantum_s "$out/summary.json")" "$out/quanta.csv"
+}
+
+# server_window prints what slapd's own record says of the saturated
+# window: from the first to the last scrape of monitor.csv in it, the
+# searches, CPU seconds and seconds; then the share of one CPU slapd used
+# and the capacity quota / CPU per search. The clients' view of the same
+# window follows: their successful calls per second (quanta.csv).
+# monitor.csv is read by its header; a value is its row's last column.
+server_window() {
+	local origin start end
+	origin=$(jq -r .origin_ns "$out/summary.json")
+	read -r start end < <(saturated_window)
+	awk -F, -v o="$origin" -v s="$start" -v e="$end" -v q="$quota" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["endpoint"] != "slapd" { next }
+		{ m = $col["metric"]; t = ($col["time_ns"] - o) / 1e9 }
+		t < s || t > e || (m != "slapd_searches" && m != "slapd_cpu_seconds") { next }
+		!(m in t0) { t0[m] = t; v0[m] = $NF }
+		{ t1[m] = t; v1[m] = $NF }
+		END {
+			n = v1["slapd_searches"] - v0["slapd_searches"]; cpu = v1["slapd_cpu_seconds"] - v0["slapd_cpu_seconds"]
+			dt = t1["slapd_cpu_seconds"] - t0["slapd_cpu_seconds"]
+			if (n <= 0 || cpu <= 0 || dt <= 0) { print s, e, 0, 0, 0, 0, 0; exit }
+			printf "%.1f %.1f %d %.4f %.3f %.4f %.2f\n", s, e, n, cpu, dt, cpu / dt, q / 100 / (cpu / n)
+		}' "$out/monitor.csv"
+}
+
+# check_results prints the run's table, the validation of the clients'
+# successful calls against cn=Monitor's count of searches and the knee
+# against the capacity, writes the figures to $out/capacity.json, and
+# exits 1 when the validation or the knee check fails.
+check_results() {
+	local rc=0 n cpu throttled ws we pn pcpu pdt share peak_capacity sat verdict
+	diperf analyze "$out"
+	echo
+	diperf validate "$out" --endpoint slapd --counter slapd_searches --tolerance 1% --min-calls 50 || rc=1
+	echo
+	[[ -n $capacity ]] || exit $rc
+	read -r n cpu throttled < <(server_run)
+	read -r ws we pn pcpu pdt share peak_capacity < <(server_window)
+	sat=$(jq -c '.saturation | {saturated, load, throughput}' "$out/summary.json")
+	jq -n --argjson q "$quota" --argjson cc "$calls" --argjson cost "$cost" --argjson cap "$capacity" \
+		--argjson n "$n" --argjson cpu "$cpu" --argjson thr "$throttled" \
+		--argjson ws "$ws" --argjson we "$we" --argjson pn "$pn" --argjson pcpu "$pcpu" --argjson pdt "$pdt" --argjson share "$share" --argjson pcap "$peak_capacity" \
+		--argjson ct "$cal_tolerance" --argjson rt "$run_tolerance" --argjson sat "$sat" \
+		'{quota_pct: $q, calibration: {calls: $cc, cpu_per_call_s: $cost, capacity: $cap},
+		  run: {searches: $n, cpu_s: $cpu, throttled_share: $thr},
+		  window: {start_s: $ws, end_s: $we, searches: $pn, cpu_s: $pcpu, seconds: $pdt, cpu_share: $share, capacity: $pcap},
+		  saturation: $sat, tolerance_pct: {calibration: $ct, window: $rt}}' >"$out/capacity.json"
+	printf 'ldap: slapd during the run: %d searches, %.3f s of CPU, throttled in %.0f%% of its quota periods\n' \
+		"$n" "$cpu" "$(awk -v t="$throttled" 'BEGIN {print t * 100}')"
+	printf 'ldap: slapd while saturated (%.1f s to %.1f s, load at least half its largest): %d searches, %.1f%% of one CPU (quota %d%%), %.3f ms of CPU each: capacity %.1f calls/s\n' \
+		"$ws" "$we" "$pn" "$(awk -v s="$share" 'BEGIN {print s * 100}')" "$quota" "$(awk -v c="$pcpu" -v n="$pn" 'BEGIN {print n ? c / n * 1000 : 0}')" "$peak_capacity"
+	verdict=$(jq -r --argjson cap "$capacity" --argjson pcap "$peak_capacity" --argjson ct "$cal_tolerance" --argjson rt "$run_tolerance" '
+		def pct(c): if c > 0 then 100 * (.throughput - c) / c else 1e9 end;
+		def abs: if . < 0 then -. else . end;
+		.saturation | (pct($cap)) as $dc | (pct($pcap)) as $dp
+		| (if .saturated and ($dc | abs) <= $ct and ($dp | abs) <= $rt then "ok" else "FAIL" end) as $v
+		| "knee \($v): saturated \(.saturated) at load \(.load * 10 | round / 10), throughput \(.throughput) calls/s: "
+		+ "\($dc * 10 | round / 10)% of the calibrated capacity \($cap) (allowed ±\($ct)%), "
+		+ "\($dp * 10 | round / 10)% of the capacity while saturated \($pcap) (allowed ±\($rt)%)"' "$out/summary.json")
+	echo "ldap: $verdict"
+	[[ $verdict == "knee ok"* ]] || rc=1
+	exit $rc
+}
