@@ -13,7 +13,7 @@
 # Q/100 / c calls/s.
 #
 #   examples/cases/ldap/run.sh                 full length (about 2 minutes)
-#   CASE_SHORT=1 examples/cases/ldap/run.sh    about 15 s of load (the e2e suite)
+#   CASE_SHORT=1 examples/cases/ldap/run.sh    about 12 s of load (the e2e suite)
 #   CASE_OUT=DIR                               the run directory (default runs/ldap-<UTC time>)
 #   LDAP_ENTRIES=5000 LDAP_CPU_QUOTA=25 LDAP_THREADS=32
 #
@@ -84,7 +84,7 @@ echo "ldap: slapd on $url, $entries entries, threads $threads, pid ${pids[0]}"
 
 capacity=
 if [[ -n $cg_cpu ]]; then
-	calibrate "$([[ ${CASE_SHORT:-} == 1 ]] && echo 25 || echo 100)"
+	calibrate "$([[ ${CASE_SHORT:-} == 1 ]] && echo 20 || echo 100)"
 else
 	echo "ldap: no cgroup CPU quota (needs root and a writable cgroup cpu controller): the capacity is unknown, the knee is not checked"
 fi
@@ -97,9 +97,9 @@ sed -e "s#ldap://127\.0\.0\.1:3890/#$url#" -e "s#/tmp/diperf-ldap/#$dir/#g" "$he
 grep -qF -- "\"$base\"," "$exp" && grep -qF -- "\"$filter\", cn, l, description]" "$exp" ||
 	die "$here/experiment.yaml's client does not search $base for $filter (cn, l, description), as the calibration does"
 if [[ ${CASE_SHORT:-} == 1 ]]; then
-	sed -i -e 's/^  tester_start_interval: 3s$/  tester_start_interval: 0.5s/' \
-		-e 's/^  tester_duration: 60s$/  tester_duration: 8s/' "$exp"
-	grep -q '^  tester_duration: 8s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
+	sed -i -e 's/^  tester_start_interval: 4s$/  tester_start_interval: 0.5s/' \
+		-e 's/^  tester_duration: 60s$/  tester_duration: 7s/' "$exp"
+	grep -q '^  tester_duration: 7s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
 fi
 
 mkdir -p "$(dirname "$out")"
