@@ -82,14 +82,8 @@ check_results() {
 		"$n" "$cpu" "$(awk -v t="$throttled" 'BEGIN {print t * 100}')"
 	printf 'ldap: slapd while saturated (%.1f s to %.1f s, load at least half its largest): %d searches, %.1f%% of one CPU (quota %d%%), %.3f ms of CPU each: capacity %.1f calls/s\n' \
 		"$ws" "$we" "$pn" "$(awk -v s="$share" 'BEGIN {print s * 100}')" "$quota" "$(awk -v c="$pcpu" -v n="$pn" 'BEGIN {print n ? c / n * 1000 : 0}')" "$peak_capacity"
-	verdict=$(jq -r --argjson cap "$capacity" --argjson pcap "$peak_capacity" --argjson ct "$cal_tolerance" --argjson rt "$run_tolerance" '
-		def pct(c): if c > 0 then 100 * (.throughput - c) / c else 1e9 end;
-		def abs: if . < 0 then -. else . end;
-		.saturation | (pct($cap)) as $dc | (pct($pcap)) as $dp
-		| (if .saturated and ($dc | abs) <= $ct and ($dp | abs) <= $rt then "ok" else "FAIL" end) as $v
-		| "knee \($v): saturated \(.saturated) at load \(.load * 10 | round / 10), throughput \(.throughput) calls/s: "
-		+ "\($dc * 10 | round / 10)% of the calibrated capacity \($cap) (allowed ±\($ct)%), "
-		+ "\($dp * 10 | round / 10)% of the capacity while saturated \($pcap) (allowed ±\($rt)%)"' "$out/summary.json")
+	verdict=$(jq -r -f "$here/knee.jq" --argjson cap "$capacity" --argjson pcap "$peak_capacity" --argjson share "$share" \
+		--argjson q "$quota" --argjson ct "$cal_tolerance" --argjson rt "$run_tolerance" "$out/summary.json")
 	echo "ldap: $verdict"
 	[[ $verdict == "knee ok"* ]] || rc=1
 	exit $rc
