@@ -52,6 +52,11 @@ install_missing() {
 }
 install_missing
 
+# Debian's python3 itself: a version manager's shim on PATH (pyenv's) can
+# take most of a second to start each client on a busy machine.
+py=/usr/bin/python3
+[[ -x $py ]] || py=$(command -v python3)
+
 dir=$(mktemp -d /tmp/diperf-ldap.XXXXXX)
 pids=()
 cgroups=()
@@ -84,7 +89,7 @@ echo "ldap: slapd on $url, $entries entries, threads $threads, pid ${pids[0]}"
 
 capacity=
 if [[ -n $cg_cpu ]]; then
-	calibrate "$([[ ${CASE_SHORT:-} == 1 ]] && echo 20 || echo 100)"
+	calibrate 12 "$([[ ${CASE_SHORT:-} == 1 ]] && echo 10 || echo 40)"
 else
 	echo "ldap: no cgroup CPU quota (needs root and a writable cgroup cpu controller): the capacity is unknown, the knee is not checked"
 fi
@@ -92,9 +97,10 @@ fi
 # The run's copy of the experiment: this service's port and directory, and
 # the short schedule with CASE_SHORT=1.
 exp="$dir/experiment.yaml"
-sed -e "s#ldap://127\.0\.0\.1:3890/#$url#" -e "s#/tmp/diperf-ldap/#$dir/#g" "$here/experiment.yaml" >"$exp"
+sed -e "s#ldap://127\.0\.0\.1:3890/#$url#" -e "s#/tmp/diperf-ldap/#$dir/#g" -e "s#^  persistent: \[python3, #  persistent: [$py, #" \
+	"$here/experiment.yaml" >"$exp"
 [[ -n $capacity ]] || sed -i -e '/slapd_cpu_seconds:/d' -e '/slapd_quota_periods:/d' -e '/slapd_throttled_periods:/d' "$exp"
-grep -qF -- "\"$base\"," "$exp" && grep -qF -- "\"$filter\", cn, l, description]" "$exp" ||
+grep -qF -- "persistent: [$py, $dir/search.py, " "$exp" && grep -qF -- "\"$base\"," "$exp" && grep -qF -- "\"$filter\", cn, l, description]" "$exp" ||
 	die "$here/experiment.yaml's client does not search $base for $filter (cn, l, description), as the calibration does"
 if [[ ${CASE_SHORT:-} == 1 ]]; then
 	sed -i -e 's/^  tester_start_interval: 4s$/  tester_start_interval: 0.5s/' \

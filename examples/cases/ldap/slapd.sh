@@ -1,5 +1,5 @@
 # slapd.sh: the ldap case's service, sourced by run.sh (which sets here,
-# dir, entries, quota, threads, period_us, base, filter, pids, cgroups).
+# dir, entries, quota, threads, period_us, base, filter, py, pids, cgroups).
 
 # make_cgroup makes slapd's cgroup: a CPU quota of quota% of one CPU per
 # period_us, and the largest CPU weight, so that slapd gets its quota
@@ -105,19 +105,20 @@ start_slapd() {
 }
 
 # calibrate measures c, the CPU time slapd spends on one call, under its
-# quota: 4 clients (search.py, as experiment.yaml's) make $1 calls each
-# at once, and slapd's cgroup CPU time and cn=Monitor's count of searches
-# are read before and after (diperf plays no part). It sets calls, cost
-# (s) and capacity = quota/100 / cost (calls/s).
+# quota: $1 clients at once (search.py, as experiment.yaml's; as many as
+# the run's testers, whose number of calls in flight changes c by a few %)
+# make $2 calls each, and slapd's cgroup CPU time and cn=Monitor's count
+# of searches are read before and after (diperf plays no part). It sets
+# calls, cost (s) and capacity = quota/100 / cost (calls/s).
 calibrate() {
-	local k=$1 j loops=()
+	local p=$1 k=$2 j loops=()
 	"$here/monitor.sh" "$url" "$dir" >"$dir/calibration.before"
-	for j in 1 2 3 4; do
-		seq "$k" | sed 's/^/call /' | python3 "$dir/search.py" "$url" "$base" "$filter" cn l description >"$dir/calibration.$j" &
+	for j in $(seq "$p"); do
+		seq "$k" | sed 's/^/call /' | "$py" "$dir/search.py" "$url" "$base" "$filter" cn l description >"$dir/calibration.$j" &
 		loops+=($!)
 	done
 	for j in "${loops[@]}"; do wait "$j" || die "calibration: search.py $url failed"; done
-	for j in 1 2 3 4; do
+	for j in $(seq "$p"); do
 		[[ $(grep -c '^ok entries=' "$dir/calibration.$j") == "$k" ]] ||
 			die "calibration: search.py did not make $k good searches: $(grep -v '^ok' "$dir/calibration.$j" | head -n 2)"
 	done
