@@ -19,6 +19,7 @@
 #
 # Exit status: 0 when the knee and the validation hold, 1 when either does
 # not, 2 when something is missing. Everything started is stopped by pid.
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
