@@ -1,6 +1,6 @@
-# check.sh: the ldap case's results, sourced by run.sh (which sets out,
 # shellcheck shell=bash disable=SC2154 # the variables are run.sh's
-# dir, quota, calls, cost, capacity).
+# check.sh: the ldap case's results, sourced by run.sh (which sets here,
+# out, dir, quota, calls, cost, capacity).
 
 # Tolerances of the knee check (README.md, "The knee against the capacity").
 cal_tolerance=30 # % of the capacity calibrated before the run

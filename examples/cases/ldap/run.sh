@@ -62,10 +62,12 @@ dir=$(mktemp -d /tmp/diperf-ldap.XXXXXX)
 pids=()
 cgroups=()
 
+# shellcheck disable=SC2317 # stop runs on the EXIT trap
 # stop ends what this script started, by pid (slapd leads its own process
 # group), then removes its cgroups and directory.
 stop() {
 	local p g
+	if [[ -n ${watch:-} ]]; then kill "$watch" 2>/dev/null || true; fi
 	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null || true; done
 	for p in "${pids[@]}"; do
 		for _ in $(seq 25); do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
@@ -75,7 +77,10 @@ stop() {
 	for g in "${cgroups[@]}"; do rmdir "$g" 2>/dev/null || true; done
 	rm -rf "$dir"
 }
+watch=''
 trap stop EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 source "$here/slapd.sh"
 
@@ -86,6 +91,10 @@ write_conf >"$dir/slapd.conf"
 mkdir "$dir/db"
 slapadd -q -f "$dir/slapd.conf" -l "$dir/hosts.ldif" || die "slapadd failed"
 start_slapd
+# The watchdog stops slapd if this script is killed with SIGKILL (no trap
+# runs then); a normal exit stops the watchdog first.
+(while kill -0 $$ 2>/dev/null; do sleep 1; done; watch='' stop) &
+watch=$!
 echo "ldap: slapd on $url, $entries entries, threads $threads, pid ${pids[0]}"
 
 capacity=
@@ -101,8 +110,10 @@ exp="$dir/experiment.yaml"
 sed -e "s#ldap://127\.0\.0\.1:3890/#$url#" -e "s#/tmp/diperf-ldap/#$dir/#g" -e "s#^  persistent: \[python3, #  persistent: [$py, #" \
 	"$here/experiment.yaml" >"$exp"
 [[ -n $capacity ]] || sed -i -e '/slapd_cpu_seconds:/d' -e '/slapd_quota_periods:/d' -e '/slapd_throttled_periods:/d' "$exp"
-grep -qF -- "persistent: [$py, $dir/search.py, " "$exp" && grep -qF -- "\"$base\"," "$exp" && grep -qF -- "\"$filter\", cn, l, description]" "$exp" ||
+if ! grep -qF -- "persistent: [$py, $dir/search.py, " "$exp" || ! grep -qF -- "\"$base\"," "$exp" ||
+	! grep -qF -- "\"$filter\", cn, l, description]" "$exp"; then
 	die "$here/experiment.yaml's client does not search $base for $filter (cn, l, description), as the calibration does"
+fi
 if [[ ${CASE_SHORT:-} == 1 ]]; then
 	sed -i -e 's/^  tester_start_interval: 4s$/  tester_start_interval: 0.5s/' \
 		-e 's/^  tester_duration: 60s$/  tester_duration: 7s/' "$exp"

@@ -1,5 +1,5 @@
-# slapd.sh: the ldap case's service, sourced by run.sh (which sets here,
 # shellcheck shell=bash disable=SC2154 # the variables are run.sh's
+# slapd.sh: the ldap case's service, sourced by run.sh (which sets here,
 # dir, entries, quota, threads, period_us, base, filter, py, pids, cgroups).
 
 # make_cgroup makes slapd's cgroup: a CPU quota of quota% of one CPU per
