@@ -144,7 +144,7 @@ func TestProcsSecretNeverReachesClients(t *testing.T) {
 	capture := t.TempDir()
 	exp := writeExperiment(t, `name: secrets
 client:
-  exec: [sh, -c, 'cat /proc/$$/environ > `+capture+`/env.$$; cat /proc/$PPID/environ > `+capture+`/tenv.$$ 2>/dev/null; cat /proc/$PPID/cmdline > `+capture+`/tcmd.$$; { readlink /proc/$$/fd/3; sed -n 2p /proc/$$/fdinfo/3; ls /proc/$$/fd; } > `+capture+`/fd3.$$']
+  exec: [sh, -c, 'cat /proc/$$$$/environ > `+capture+`/env.$$$$; cat /proc/$$PPID/environ > `+capture+`/tenv.$$$$ 2>/dev/null; cat /proc/$$PPID/cmdline > `+capture+`/tcmd.$$$$; { readlink /proc/$$$$/fd/3; sed -n 2p /proc/$$$$/fdinfo/3; ls /proc/$$$$/fd; } > `+capture+`/fd3.$$$$']
 schedule:
   testers: 2
   tester_start_interval: 100ms

@@ -17,7 +17,7 @@ import (
 // forked twice and called setsid in between (its parent exits at once).
 const escapeClient = `setsid sleep 600 & echo $! > "$D/setsid"; ` +
 	`perl -e 'setpgrp; sleep 600' & echo $! > "$D/setpgrp"; ` +
-	`perl -MPOSIX -e 'fork and exit; POSIX::setsid(); fork and exit; open F, ">", shift or die; print F $$; close F; sleep 600' "$D/daemon.tmp"; ` +
+	`perl -MPOSIX -e 'fork and exit; POSIX::setsid(); fork and exit; open F, ">", shift or die; print F $$$$; close F; sleep 600' "$D/daemon.tmp"; ` +
 	`while [ ! -s "$D/daemon.tmp" ]; do sleep 0.01; done; mv "$D/daemon.tmp" "$D/daemon"`
 
 // TestJailEscapedChildrenDieWithCleanTester runs a tester that ends

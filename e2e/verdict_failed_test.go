@@ -12,7 +12,8 @@ import (
 // datagrams and never answers: every call is the class no_reply (not
 // "lost", which names samples lost on their way to the controller: none
 // here), the summary's classes add up to the total, and the run fails
-// (exit 1) saying that every call got no reply.
+// (exit 1) saying that every call got no reply; `diperf analyze` of the
+// run says so again, with the same exit.
 func TestUDPNoReplyIsNamedSo(t *testing.T) {
 	t.Parallel()
 	silent, err := net.ListenPacket("udp", "127.0.0.1:0") // never read: no reply, no ICMP
@@ -45,5 +46,9 @@ schedule:
 		"); 0 lost in transport"
 	if !strings.Contains(r.stdout, line) {
 		t.Errorf("summary table lacks %q:\n%s", line, r.stdout)
+	}
+	a := diperf(t, time.Minute, "analyze", out)
+	if a.code != 1 || !strings.Contains(a.stderr, why) {
+		t.Errorf("analyze: exit %d, want 1 and %q\nstderr %s", a.code, why, a.stderr)
 	}
 }

@@ -12,6 +12,7 @@ need_apt=()
 command -v python3 >/dev/null || need_apt+=(python3)
 command -v pip3 >/dev/null || command -v pip >/dev/null || need_apt+=(python3-pip)
 command -v pgrep >/dev/null || need_apt+=(procps)
+command -v curl >/dev/null || need_apt+=(curl) # a command monitor in e2e
 [ -x /usr/bin/chromium ] || need_apt+=(chromium) # opens report.html in e2e
 [ -x /usr/sbin/sshd ] || need_apt+=(openssh-server) # test/netlab hosts
 command -v ssh >/dev/null || need_apt+=(openssh-client) # test/netlab: ssh, ssh-keygen

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -49,7 +50,11 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 		fmt.Fprintf(e.stdout, "\nincomplete run: %s\n", res.Summary.IncompleteReason)
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
-	return checkThresholds(e, pos[0], &res.Summary, *junit)
+	terr := checkThresholds(e, pos[0], &res.Summary, *junit)
+	if failed := res.Summary.NoSuccess(); failed != "" {
+		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
+	}
+	return terr
 }
 
 // recoverRun rebuilds a run whose controller died from its spool and

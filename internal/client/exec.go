@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/contain"
+	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/sample"
 )
 
@@ -40,7 +41,8 @@ type Exec struct {
 var _ Client = (*Exec)(nil)
 
 // NewExec expands $VAR and ${VAR} in argv from env (KEY=VALUE pairs, the
-// last one wins) — no shell is involved — and returns the client. It adds
+// last one wins), and $$ to $ (Expand) — no shell is involved — and
+// returns the client. It adds
 // DIPERF_EXTRAS_FD=3 to env (so $DIPERF_EXTRAS_FD in argv expands too).
 func NewExec(argv, env []string, timeout time.Duration) *Exec {
 	env = append(env[:len(env):len(env)], ExtrasFDEnv+"="+strconv.Itoa(ExtrasFD))
@@ -150,50 +152,16 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 func (t *tailBuffer) String() string { return strings.TrimSpace(string(t.b)) }
 
-// Expand replaces $NAME and ${NAME} (NAME a shell identifier) with their
-// values from vars, unknown names with "". Anything else after a '$' ($1,
-// $!, $$, a lone $) is kept as it is, so shell scripts passed in argv survive.
+// Expand expands one argv element from vars (experiment.ExpandArg): $$
+// becomes a literal $, $NAME and ${NAME} (NAME a shell identifier) their
+// values, unknown names "" (validation refuses them, so only a test
+// description made by hand has any). Anything else after a '$' ($1, $!,
+// $(...), a lone $) is kept as it is, so shell scripts passed in argv
+// survive.
 func Expand(s string, vars map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '$')
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		b.WriteString(s[:i])
-		name, n := varName(s[i+1:])
-		if n == 0 {
-			b.WriteByte('$')
-			s = s[i+1:]
-			continue
-		}
-		b.WriteString(vars[name])
-		s = s[i+1+n:]
-	}
-}
-
-// varName reads an identifier or a {identifier} at the start of s and
-// returns it with the number of bytes it took (0: none).
-func varName(s string) (string, int) {
-	if strings.HasPrefix(s, "{") {
-		end := strings.IndexByte(s, '}')
-		if end > 1 && identLen(s[1:end]) == end-1 {
-			return s[1:end], end + 1
-		}
-		return "", 0
-	}
-	n := identLen(s)
-	return s[:n], n
-}
-
-func identLen(s string) int {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c == '_' || (c|0x20 >= 'a' && c|0x20 <= 'z')
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return i
-		}
-	}
-	return len(s)
+	out, _ := experiment.ExpandArg(s, func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	})
+	return out
 }

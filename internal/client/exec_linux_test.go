@@ -67,7 +67,7 @@ func TestExecKillsWhatACallLeftBehind(t *testing.T) {
 // and checks that the client does not outlive it.
 func TestExecClientDiesWithItsTester(t *testing.T) {
 	if pf := os.Getenv("DIPERF_EXEC_TEST_PIDFILE"); pf != "" {
-		NewExec([]string{"sh", "-c", "echo $$ > " + pf + "; exec sleep 30"}, os.Environ(), time.Minute).Call(context.Background())
+		NewExec([]string{"sh", "-c", "echo $$$$ > " + pf + "; exec sleep 30"}, os.Environ(), time.Minute).Call(context.Background())
 		os.Exit(0)
 	}
 	t.Parallel()

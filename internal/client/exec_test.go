@@ -91,13 +91,13 @@ func TestExpand(t *testing.T) {
 	t.Parallel()
 	vars := map[string]string{"A": "x", "B_1": "y"}
 	tests := []struct{ in, want string }{
-		{"$A", "x"},                  // plain name
-		{"${A}b", "xb"},              // braces end the name
-		{"$B_1-$A", "y-x"},           // underscore and digits in names
-		{"$UNKNOWN.", "."},           // unknown names become empty
-		{"$! $$ $1 $", "$! $$ $1 $"}, // shell specials are kept
-		{"${A", "${A"},               // unterminated brace kept
-		{"a$", "a$"},                 // trailing dollar kept
+		{"$A", "x"},            // plain name
+		{"${A}b", "xb"},        // braces end the name
+		{"$B_1-$A", "y-x"},     // underscore and digits in names
+		{"$UNKNOWN.", "."},     // unknown names become empty
+		{"$! $1 $", "$! $1 $"}, // shell specials are kept
+		{"${A", "${A"},         // unterminated brace kept
+		{"a$", "a$"},           // trailing dollar kept
 	}
 	for _, tt := range tests {
 		if got := Expand(tt.in, vars); got != tt.want {

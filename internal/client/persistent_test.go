@@ -209,7 +209,7 @@ func TestPersistentCloseStopsStubbornClients(t *testing.T) {
 	t.Parallel()
 	child := filepath.Join(t.TempDir(), "child.pid")
 	p := NewPersistent([]string{"sh", "-c", `trap '' TERM; sleep 30 & echo $! > ` + child + `; echo ready
-while true; do read -r l || sleep 30; echo "ok pid=$$"; done`}, os.Environ(), 5*time.Second)
+while true; do read -r l || sleep 30; echo "ok pid=$$$$"; done`}, os.Environ(), 5*time.Second)
 	p.Grace = 200 * time.Millisecond
 	r := p.Call(context.Background())
 	if r.Status != sample.OK {

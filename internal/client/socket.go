@@ -109,12 +109,33 @@ func (e *expect) complete(got []byte, total int64) string {
 // quoteMax is how many bytes of a reply a mismatch text shows.
 const quoteMax = 40
 
-// quote shows the first bytes of b, Go-quoted, with "..." if cut.
+// quote shows the first bytes of b, quoted byte by byte (printable
+// ASCII as it is, \n \r \t, any other byte \xNN, so that a binary reply
+// reads as its bytes, never as the text they might happen to encode),
+// with "..." if cut.
 func quote(b []byte) string {
+	cut := ""
 	if len(b) > quoteMax {
-		return fmt.Sprintf("%q...", b[:quoteMax])
+		b, cut = b[:quoteMax], "..."
 	}
-	return fmt.Sprintf("%q", b)
+	q := []byte{'"'}
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\':
+			q = append(q, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			q = append(q, c)
+		case c == '\n':
+			q = append(q, '\\', 'n')
+		case c == '\r':
+			q = append(q, '\\', 'r')
+		case c == '\t':
+			q = append(q, '\\', 't')
+		default:
+			q = fmt.Appendf(q, "\\x%02x", c)
+		}
+	}
+	return string(append(q, '"')) + cut
 }
 
 // chunk is the smallest free room a read is given.

@@ -80,7 +80,7 @@ func httpDesc(h *experiment.HTTPClient, expand func(string) string) (*protocol.H
 // socketDesc builds a tcp or udp client's description.
 func socketDesc(s *experiment.SocketClient, expand func(string) string) (*protocol.SocketDesc, error) {
 	d := &protocol.SocketDesc{Address: expand(s.Address), Send: []byte(s.Send), ConnectOnly: s.ConnectOnly,
-		KeepAlive: s.KeepAlive, ExpectBytes: []byte(s.Expect.Bytes), ExpectLength: s.Expect.Length, ExpectPattern: s.Expect.Pattern}
+		KeepAlive: s.KeepAlive, ExpectBytes: s.Expect.Prefix(), ExpectLength: s.Expect.Length, ExpectPattern: s.Expect.Pattern}
 	if s.SendHex != "" {
 		b, err := hex.DecodeString(s.SendHex)
 		if err != nil {

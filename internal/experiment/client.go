@@ -1,7 +1,6 @@
 package experiment
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -74,6 +73,7 @@ func (v *validator) client() {
 		if len(a.argv) > 0 && a.argv[0] == "" {
 			v.add(a.key+"[0]", "the program name must not be empty")
 		}
+		v.argvVars(a.key, a.argv)
 	}
 	if c.HTTP != nil {
 		v.http(c.HTTP)
@@ -140,12 +140,7 @@ func (v *validator) socket(key string, s *SocketClient, stream bool) {
 	if i := strings.LastIndexByte(addr, ':'); i <= 0 || i == len(addr)-1 {
 		v.add(key+".address", fmt.Sprintf("want HOST:PORT, got %q", s.Address))
 	}
-	if s.Send != "" && s.SendHex != "" {
-		v.add(key+".send_hex", "give send or send_hex, not both")
-	}
-	if _, err := hex.DecodeString(s.SendHex); err != nil {
-		v.add(key+".send_hex", fmt.Sprintf("not hex: %v", err))
-	}
+	v.socketBytes(key, s)
 	if s.Expect.Length < 0 {
 		v.add(key+".expect.length", fmt.Sprintf("must not be negative, got %d", s.Expect.Length))
 	}

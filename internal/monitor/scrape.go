@@ -139,11 +139,7 @@ func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) 
 		return nil, 0, err
 	}
 	defer body.Close()
-	limit := ep.MaxSeries
-	if limit <= 0 {
-		limit = MaxSeries
-	}
-	k := newKeeper(ep.Metrics, limit)
+	k := endpointKeeper(ep)
 	if ep.Format == experiment.FormatStubStatus {
 		var all []Series
 		all, err = ParseStubStatus(body)
@@ -158,6 +154,16 @@ func (s *Scraper) read(ctx context.Context, ep Endpoint) ([]Series, int, error) 
 	}
 	kept, dropped := k.result()
 	return kept, dropped, nil
+}
+
+// endpointKeeper keeps the series ep's globs choose, at most its
+// MaxSeries.
+func endpointKeeper(ep Endpoint) *keeper {
+	limit := ep.MaxSeries
+	if limit <= 0 {
+		limit = MaxSeries
+	}
+	return newKeeper(ep.Metrics, limit)
 }
 
 // record counts a scrape and hands its points to the sink.

@@ -27,7 +27,7 @@ const ClientKinds = "exec, http, tcp, udp, persistent"
 // of that kind (the other kinds' fields stay empty).
 type ClientDesc struct {
 	Kind string   `json:"kind"`           // one of the Client constants
-	Argv []string `json:"argv,omitempty"` // exec, persistent: the command, $VAR expanded by the tester
+	Argv []string `json:"argv,omitempty"` // exec, persistent: the command, $DIPERF_* expanded and $$ made $ by the tester (experiment.ExpandArg)
 	Env  []string `json:"env,omitempty"`  // exec, persistent: extra KEY=VALUE for the client
 	// HTTP is the http kind's request and what counts as success.
 	HTTP *HTTPDesc `json:"http,omitempty"`
