@@ -44,12 +44,14 @@ func TestCaseLDAP(t *testing.T) {
 // differ by a few %, and both counters are read in the same scrape at
 // each end of the window, so their offset cancels at a steady rate. slapd
 // may not use more than q (5% for the window's ends). Against the
-// capacity calibrated before the run (c from 80 searches over about 2 s)
-// the throughput must be within 30%: c over 2 s and c over the run's 6 s
-// differed by up to 15% in the runs measured. When slapd ran at under 90%
-// of its quota while saturated (the clients, starved on a busy machine,
-// could not keep it busy), the knee cannot show: the throughput must then
-// only not exceed the capacity.
+// capacity calibrated before the run (c from 120 searches over about 3 s,
+// with no diperf running) the throughput must be within 40%: in the run,
+// 12 testers and their controller share the 2 cores with slapd, and c
+// was 0 to 36% higher than calibrated in the 10 runs measured (the
+// throughput 36% under to 1% over the calibrated capacity). When slapd
+// ran at under 90% of its quota while saturated (the clients, starved on
+// a busy machine, could not keep it busy), the knee cannot show: the
+// throughput must then only not exceed the capacity.
 func ldapKnee(t *testing.T, dir string, s *analyze.Summary) {
 	t.Helper()
 	c := readLDAPCapacity(t, dir)
@@ -71,7 +73,7 @@ func ldapKnee(t *testing.T, dir string, s *analyze.Summary) {
 		t.Fatalf("not saturated (%s), yet slapd ran at its quota", sat.Evidence)
 	}
 	ldapNear(t, "the capacity q/c while saturated", sat.Throughput, win.capacity, 0.10)
-	ldapNear(t, "the calibrated capacity", sat.Throughput, c.Calibration.Capacity, 0.30)
+	ldapNear(t, "the calibrated capacity", sat.Throughput, c.Calibration.Capacity, 0.40)
 }
 
 // ldapNear fails the test when the saturation throughput x is further

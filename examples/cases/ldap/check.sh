@@ -3,7 +3,7 @@
 # out, dir, quota, calls, cost, capacity).
 
 # Tolerances of the knee check (README.md, "The knee against the capacity").
-cal_tolerance=30 # % of the capacity calibrated before the run
+cal_tolerance=40 # % of the capacity calibrated before the run
 run_tolerance=10 # % of the capacity in force while saturated
 
 # server_run prints what slapd's own record says of the run (run.before and
