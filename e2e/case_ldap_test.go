@@ -36,34 +36,33 @@ func TestCaseLDAP(t *testing.T) {
 //
 // The kernel holds slapd to q exactly (CFS bandwidth control, per 20 ms
 // period), so while the calls queue in slapd it serves q/c searches/s, c
-// being its cost in those same seconds (read from slapd's cgroup and
-// cn=Monitor in the saturated window, the quanta with at least half the
-// largest load). The saturation throughput must be within 10% of that:
-// c drifts by up to ±20% from second to second on a shared 2-core
-// machine, so the median of the plateau's quanta and the window's mean
-// differ by a few %, and both counters are read in the same scrape at
-// each end of the window, so their offset cancels at a steady rate. slapd
-// may not use more than q (5% for the window's ends). Against the
-// capacity calibrated before the run (c from 120 searches over about 3 s,
-// with no diperf running) the throughput must be within 40%: in the run,
-// 12 testers and their controller share the 2 cores with slapd, and c
-// was 0 to 36% higher than calibrated in the 10 runs measured (the
-// throughput 36% under to 1% over the calibrated capacity). When slapd
-// ran at under 90% of its quota while saturated (the clients, starved on
-// a busy machine, could not keep it busy), the knee cannot show: the
-// throughput must then only not exceed the capacity.
+// being its cost in those same seconds, read from slapd's cgroup and
+// cn=Monitor at each scrape of the saturated window (the quanta with at
+// least half the largest load). c drifts with what else the 2 cores run
+// (the capacity went from 44 to 68 calls/s within 10 s in one run), so
+// diperf's plateau, the median of its quanta, must lie within the range
+// the capacity took (10% beyond it for the intervals' ends, read a few
+// ms apart within slow scrapes). slapd may not use more than q (5% for the
+// window's ends). Against the capacity calibrated before the run (c from
+// 120 searches over about 3 s, with no diperf running) the throughput must
+// be within 40%: in the run, 12 testers and their controller share the 2
+// cores with slapd, and the throughput was 36% under to 26% over the
+// calibrated capacity in the 14 runs measured. When slapd ran at under 90%
+// of its quota while saturated (the clients, starved on a busy machine,
+// could not keep it busy), the knee cannot show: the throughput must then
+// only not exceed the capacity.
 func ldapKnee(t *testing.T, dir string, s *analyze.Summary) {
 	t.Helper()
 	c := readLDAPCapacity(t, dir)
 	sat, q := s.Saturation, float64(c.QuotaPct)/100
 	win := ldapWindow(t, dir, s.OriginNs, c.QuotaPct)
-	t.Logf("saturation %+v; calibrated capacity %.1f calls/s; saturated window %.1f-%.1f s: slapd at %.1f%% of one CPU, capacity %.1f calls/s",
-		sat, c.Calibration.Capacity, win.start, win.end, 100*win.share, win.capacity)
+	t.Logf("saturation %+v; calibrated capacity %.1f calls/s; saturated window %.1f-%.1f s: slapd at %.1f%% of one CPU, capacity %.1f (%.1f to %.1f) calls/s",
+		sat, c.Calibration.Capacity, win.start, win.end, 100*win.share, win.capacity, win.lo, win.hi)
 	if win.share > 1.05*q {
 		t.Errorf("slapd used %.1f%% of one CPU while saturated, over its quota %d%%", 100*win.share, c.QuotaPct)
 	}
-	if x := max(sat.Throughput, sat.CapacityAtLeast); x > 1.10*win.capacity {
-		t.Errorf("throughput %.1f calls/s, over the capacity q/c %.1f calls/s while saturated (allowed 10%%)", x, win.capacity)
+	if x := max(sat.Throughput, sat.CapacityAtLeast); x > 1.10*win.hi {
+		t.Errorf("throughput %.1f calls/s, over the largest capacity q/c %.1f calls/s while saturated (allowed 10%%)", x, win.hi)
 	}
 	if win.share < 0.9*q {
 		t.Logf("slapd ran at %.1f%% of one CPU, under 90%% of its quota %d%%: the knee could not show", 100*win.share, c.QuotaPct)
@@ -72,16 +71,11 @@ func ldapKnee(t *testing.T, dir string, s *analyze.Summary) {
 	if !sat.Saturated {
 		t.Fatalf("not saturated (%s), yet slapd ran at its quota", sat.Evidence)
 	}
-	ldapNear(t, "the capacity q/c while saturated", sat.Throughput, win.capacity, 0.10)
-	ldapNear(t, "the calibrated capacity", sat.Throughput, c.Calibration.Capacity, 0.40)
-}
-
-// ldapNear fails the test when the saturation throughput x is further
-// than tol (a fraction) from the capacity want.
-func ldapNear(t *testing.T, what string, x, want, tol float64) {
-	t.Helper()
-	if d := math.Abs(x-want) / want; d > tol {
-		t.Errorf("saturation throughput %.1f calls/s, %.1f%% off %s %.1f calls/s (allowed %.0f%%)", x, 100*d, what, want, 100*tol)
+	if sat.Throughput < 0.9*win.lo {
+		t.Errorf("saturation throughput %.1f calls/s, under the least capacity q/c %.1f calls/s while saturated (allowed 10%%)", sat.Throughput, win.lo)
+	}
+	if d := math.Abs(sat.Throughput-c.Calibration.Capacity) / c.Calibration.Capacity; d > 0.40 {
+		t.Errorf("saturation throughput %.1f calls/s, %.1f%% off the calibrated capacity %.1f calls/s (allowed 40%%)", sat.Throughput, 100*d, c.Calibration.Capacity)
 	}
 }
 

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"math"
 	"path/filepath"
 	"testing"
 )
@@ -13,10 +14,11 @@ type ldapWin struct {
 	cpu        float64 // CPU seconds slapd used in it
 	share      float64 // cpu per second: the share of one CPU
 	capacity   float64 // quota / (cpu per search), calls/s
+	lo, hi     float64 // the least and largest capacity of its scrape intervals
 }
 
 // ldapWindow finds the saturated window in quanta.csv and reads slapd's
-// searches and CPU seconds at the first and last scrape in it.
+// searches and CPU seconds at each scrape in it.
 func ldapWindow(t *testing.T, dir string, originNs int64, quotaPct int) ldapWin {
 	t.Helper()
 	var w ldapWin
@@ -34,25 +36,41 @@ func ldapWindow(t *testing.T, dir string, originNs int64, quotaPct int) ldapWin 
 			w.end = r.float(t, "t_s") + 1 // the quantum is 1 s (experiment.yaml)
 		}
 	}
-	type read struct{ t, v float64 }
-	firstOf, lastOf := map[string]read{}, map[string]read{}
+	var ts, n, c []float64 // per scrape in the window: time, searches, CPU seconds
+	at := map[string]int{}
 	for _, r := range readCSV(t, filepath.Join(dir, "monitor.csv"), "time_ns", "endpoint", "metric", "value").rows {
-		m := r.str(t, "metric")
+		m, stamp := r.str(t, "metric"), r.str(t, "time_ns")
 		if r.str(t, "endpoint") != "slapd" || (m != "slapd_searches" && m != "slapd_cpu_seconds") {
 			continue
 		}
-		at := float64(int64(r.int(t, "time_ns"))-originNs) / 1e9
-		if at < w.start || at > w.end {
+		sec := float64(int64(r.int(t, "time_ns"))-originNs) / 1e9
+		if sec < w.start || sec > w.end {
 			continue
 		}
-		if _, ok := firstOf[m]; !ok {
-			firstOf[m] = read{at, r.float(t, "value")}
+		i, ok := at[stamp]
+		if !ok {
+			i, at[stamp] = len(ts), len(ts)
+			ts, n, c = append(ts, sec), append(n, 0), append(c, 0)
 		}
-		lastOf[m] = read{at, r.float(t, "value")}
+		if m == "slapd_searches" {
+			n[i] = r.float(t, "value")
+		} else {
+			c[i] = r.float(t, "value")
+		}
 	}
-	w.searches = lastOf["slapd_searches"].v - firstOf["slapd_searches"].v
-	w.cpu = lastOf["slapd_cpu_seconds"].v - firstOf["slapd_cpu_seconds"].v
-	dt := lastOf["slapd_cpu_seconds"].t - firstOf["slapd_cpu_seconds"].t
+	if len(ts) < 3 {
+		t.Fatalf("monitor.csv: %d scrapes of slapd in %.1f-%.1f s", len(ts), w.start, w.end)
+	}
+	k := len(ts) - 1
+	w.searches, w.cpu = n[k]-n[0], c[k]-c[0]
+	dt := ts[k] - ts[0]
+	w.lo, w.hi = math.Inf(1), 0
+	for i := 1; i <= k; i++ {
+		if n[i] > n[i-1] && c[i] > c[i-1] {
+			capi := float64(quotaPct) / 100 / ((c[i] - c[i-1]) / (n[i] - n[i-1]))
+			w.lo, w.hi = min(w.lo, capi), max(w.hi, capi)
+		}
+	}
 	if w.searches <= 0 || w.cpu <= 0 || dt < 2 {
 		t.Fatalf("monitor.csv: slapd's record of %.1f-%.1f s: %.0f searches, %.3f s of CPU over %.1f s", w.start, w.end, w.searches, w.cpu, dt)
 	}

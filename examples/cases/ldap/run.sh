@@ -116,8 +116,8 @@ if ! grep -qF -- "persistent: [$py, $dir/search.py, " "$exp" || ! grep -qF -- "\
 fi
 if [[ ${CASE_SHORT:-} == 1 ]]; then
 	sed -i -e 's/^  tester_start_interval: 4s$/  tester_start_interval: 0.5s/' \
-		-e 's/^  tester_duration: 60s$/  tester_duration: 7s/' "$exp"
-	grep -q '^  tester_duration: 7s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
+		-e 's/^  tester_duration: 60s$/  tester_duration: 10s/' "$exp"
+	grep -q '^  tester_duration: 10s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
 fi
 
 mkdir -p "$(dirname "$out")"
