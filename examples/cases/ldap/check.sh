@@ -3,8 +3,8 @@
 # out, dir, quota, calls, cost, capacity).
 
 # Tolerances of the knee check (README.md, "The knee against the capacity").
-cal_tolerance=40 # % of the capacity calibrated before the run
-run_tolerance=10 # % of the capacity in force while saturated
+cal_tolerance=40 # % off the capacity calibrated before the run, measured (said, not held)
+run_tolerance=10 # % beyond the range of the capacity in force while saturated
 
 # server_run prints what slapd's own record says of the run (run.before and
 # run.after, read by monitor.sh around diperf run): searches, CPU seconds

@@ -13,7 +13,7 @@
 # Q/100 / c calls/s.
 #
 #   examples/cases/ldap/run.sh                 full length (about 2 minutes)
-#   CASE_SHORT=1 examples/cases/ldap/run.sh    about 12 s of load (the e2e suite)
+#   CASE_SHORT=1 examples/cases/ldap/run.sh    about 15 s of load (the e2e suite)
 #   CASE_OUT=DIR                               the run directory (default runs/ldap-<UTC time>)
 #   LDAP_ENTRIES=5000 LDAP_CPU_QUOTA=25 LDAP_THREADS=32
 #
