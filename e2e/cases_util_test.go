@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +32,8 @@ func runCase(t *testing.T, name string, env ...string) (dir, out string) {
 	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) } // its trap stops what it started
+	cmd.WaitDelay = 30 * time.Second
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"CASE_SHORT=1", "CASE_OUT="+dir)

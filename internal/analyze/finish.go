@@ -41,6 +41,7 @@ func (a *Accumulator) Result() (*Result, error) {
 	if a.pc != nil {
 		a.pc.finish(r, a, g, v)
 	}
+	r.Summary.Transfer = a.transfer(r, quanta)
 	return r, nil
 }
 
@@ -163,6 +164,7 @@ func (ta *testerAcc) share(t, okAll int, load, testers float64) Share {
 	rt := rtStats(*m, ta.hists[t])
 	s := Share{OK: ta.ok[t], Failed: ta.failed[t], MeanRTms: rt.Mean, MedianRTms: rt.Median,
 		P99RTms: rt.P99, AvgLoad: load}
+	s.Bytes, s.MBPerS = ta.rate(t)
 	if okAll > 0 {
 		s.Utilization = min(float64(ta.ok[t])/float64(okAll), 1)
 		s.Fairness = s.Utilization * testers

@@ -53,6 +53,9 @@ func summaryLines(s *Summary) [][2]string {
 		{"clock", clockLine(&s.Clock)},
 		{"duration", fmt.Sprintf("%s s, quantum %s s", f1(s.DurationS), ff(s.QuantumS))},
 	}
+	if t := s.Transfer; t != nil {
+		lines = append(lines, [2]string{"transfer", t.Text()})
+	}
 	return slices.Insert(lines, 1, errorLines(s)...)
 }
 

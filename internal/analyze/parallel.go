@@ -161,6 +161,7 @@ func (ta *testerAcc) merge(b *testerAcc) {
 	for t := range b.ok {
 		ta.ok[t] += b.ok[t]
 		ta.failed[t] += b.failed[t]
+		ta.bytes[t] += b.bytes[t]
 		ta.mom[t].merge(b.mom[t])
 		switch {
 		case b.hists[t] == nil:

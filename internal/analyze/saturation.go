@@ -41,8 +41,10 @@ import (
 // response time at light load (the knee of the asymptotic bounds of
 // Denning and Buzen, N* = (D + Z) / Dmax). R0 is the call-weighted mean
 // response time of the quanta whose load is at most half the fitted knee
-// (the lightest tenth of the quanta if there are none). N* is used when it
-// lies within the loads seen; otherwise the fitted k stands.
+// (the lightest tenth of the quanta if there are none), of the rise alone
+// when quanta of the rise (before the highest load) hold calls: a light
+// quantum of the fall holds calls that waited in the queue. N* is used
+// when it lies within the loads seen; otherwise the fitted k stands.
 
 // A plateau must also be flat while the load grew on it: a rising branch
 // that merely bends (response times growing with contention before the
@@ -73,6 +75,7 @@ type loadPoint struct {
 	n        int
 	inFlight float64
 	bound    string
+	rise     bool // a quantum of the rise, before the highest load (see lightPoints)
 }
 
 // saturation finds the saturation point of the (load, throughput) points.
@@ -201,10 +204,7 @@ func medianX(pts []loadPoint) float64 {
 // littleKnee returns N* = X* · R0 (see above), or k when R0 is unknown or
 // N* falls outside the loads seen.
 func littleKnee(pts []loadPoint, k, x float64) float64 {
-	light := pts[:sort.Search(len(pts), func(i int) bool { return pts[i].l > k/2 })]
-	if calls(light) == 0 {
-		light = pts[:int(math.Ceil(plateauShare*float64(len(pts))))]
-	}
+	light := lightPoints(pts, k)
 	n := calls(light)
 	if n == 0 {
 		return k
@@ -218,6 +218,24 @@ func littleKnee(pts []loadPoint, k, x float64) float64 {
 		return k
 	}
 	return knee
+}
+
+// lightPoints returns the points (sorted by load) R0 is taken from: those
+// with L ≤ k/2, else the lightest tenth; of the rise alone when points of
+// the rise hold calls. A light quantum of the fall holds calls that
+// started at a heavier load and waited in its queue: in a short run of
+// long calls, where the load falls within a call or two, they are the
+// lightest quanta, and their response time is not the light-load one.
+func lightPoints(pts []loadPoint, k float64) []loadPoint {
+	rise := slices.DeleteFunc(slices.Clone(pts), func(p loadPoint) bool { return !p.rise || p.n == 0 })
+	if len(rise) > 0 {
+		pts = rise
+	}
+	light := pts[:sort.Search(len(pts), func(i int) bool { return pts[i].l > k/2 })]
+	if calls(light) == 0 {
+		light = pts[:int(math.Ceil(plateauShare*float64(len(pts))))]
+	}
+	return light
 }
 
 // calls counts the successful calls behind pts.

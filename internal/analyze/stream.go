@@ -253,6 +253,7 @@ type testerAcc struct {
 	mom     []moments
 	hists   []*hdr.Histogram // per tester, made at its first successful call
 	newHist func() *hdr.Histogram
+	bytes   []int64 // per tester: bytes its calls reported, whatever their status
 }
 
 // newTesterAcc prepares the accumulator of n testers.
@@ -264,7 +265,8 @@ func newTesterAcc(n int) *testerAcc {
 // go to histograms made by mk.
 func newShareAcc(n int, mk func() *hdr.Histogram) *testerAcc {
 	return &testerAcc{win: make([]window, n), use: make([]bool, n), ok: make([]int, n),
-		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n), newHist: mk}
+		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n), newHist: mk,
+		bytes: make([]int64, n)}
 }
 
 // count tallies call c, of duration d, of tester t if it ends in t's window.
@@ -272,6 +274,7 @@ func (ta *testerAcc) count(t int, c *sample.Call, d int64) {
 	if !ta.use[t] || !ta.win[t].contains(c.End) {
 		return
 	}
+	ta.bytes[t] += c.Bytes
 	switch c.Status {
 	case sample.OK:
 		ta.ok[t]++

@@ -103,6 +103,11 @@ type Share struct {
 	MedianRTms float64 // median response time of its successful calls, ms
 	P99RTms    float64 // 99th percentile response time of its successful calls, ms
 	AvgLoad    float64 // mean aggregate offered load while it was active
+	// Bytes is what its calls completed in the window reported (bytes
+	// column, whatever their status), and MBPerS that over the window's
+	// length, in MB (10^6 bytes) per second.
+	Bytes  int64
+	MBPerS float64
 }
 
 // Summary is the content of summary.json (README, the run directory; thesis Tables 4-5).
@@ -148,6 +153,9 @@ type Summary struct {
 	// Refused counts what the controller and the analysis refused as
 	// impossible or repeated; absent when nothing was.
 	Refused *Refused `json:"refused,omitempty"`
+	// Transfer is the data the calls moved (their bytes column), in the
+	// form of DiPerF's GridFTP study; absent when no call reported bytes.
+	Transfer *Transfer `json:"transfer,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.

@@ -61,7 +61,22 @@ func JudgeSaturation(quanta []Quantum, all bool) Saturation {
 		}
 		pts = append(pts, p)
 	}
+	markRise(pts)
 	return verdict(pts, open)
+}
+
+// markRise marks the points (in time order) before the first that holds
+// the highest load: the rise, whose light quanta hold light-load calls.
+func markRise(pts []loadPoint) {
+	top := 0
+	for i, p := range pts {
+		if p.l > pts[top].l {
+			top = i
+		}
+	}
+	for i := range top {
+		pts[i].rise = true
+	}
 }
 
 // verdict judges pts (see above); open says l is the offered arrival rate.

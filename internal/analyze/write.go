@@ -46,7 +46,8 @@ var openHeader = []string{"offered_per_s", "achieved_per_s", "late", "dropped"}
 
 // WriteClients writes cs as clients.csv: a header, then one row per
 // tester, or per client (Result.ClientRows). When any row is of a client
-// other than 0, a client column follows the index; when any row carries a
+// other than 0, a client column follows the index; when any row reported
+// bytes, the bytes columns (bytesHeader) follow; when any row carries a
 // network link (Result.SetNetwork), the net_* columns come last.
 func WriteClients(w io.Writer, cs []Client) error {
 	header, rows := clientsHeader, clientRows(cs)
@@ -55,6 +56,12 @@ func WriteClients(w io.Writer, cs []Client) error {
 			rows[i] = append(append(r[:1:1], strconv.Itoa(cs[i].Client)), r[1:]...)
 		}
 		header = append(append(clientsHeader[:1:1], "client"), clientsHeader[1:]...)
+	}
+	if hasBytes(cs) {
+		header = append(header[:len(header):len(header)], bytesHeader...)
+		for i, r := range rows {
+			rows[i] = append(r, bytesCells(cs[i])...)
+		}
 	}
 	if hasNet(cs) {
 		header = append(header[:len(header):len(header)], netHeader...)

@@ -21,7 +21,7 @@ func fetchCmd(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	dir := pos[0]
-	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
+	exp, err := experiment.LoadRecorded(filepath.Join(dir, rundir.Experiment))
 	if err != nil {
 		return fmt.Errorf("not a readable run directory: %w", err)
 	}

@@ -50,7 +50,7 @@ func checkThresholds(e *env, dir string, s *analyze.Summary, junit string) error
 // writeJUnit writes rs, the thresholds of run dir, to path as a JUnit
 // XML report.
 func writeJUnit(path, dir string, s *analyze.Summary, rs []threshold.Result) (err error) {
-	exp, err := experiment.Load(rundir.Path(dir, rundir.Experiment))
+	exp, err := experiment.LoadRecorded(rundir.Path(dir, rundir.Experiment))
 	if err != nil {
 		return fmt.Errorf("writing the JUnit report: %w", err)
 	}

@@ -29,6 +29,8 @@ func (c *controller) startMonitor() (stop func()) {
 		Sink:      log.Write,
 		Log:       func(f string, a ...any) { c.events.Add("monitor-error", -1, "", fmt.Sprintf(f, a...)) },
 	}
+	var closeExec func() error
+	s.Exec, closeExec = monitorExec(c.exp.Testbed)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Run(ctx) }()
@@ -36,10 +38,11 @@ func (c *controller) startMonitor() (stop func()) {
 	return func() {
 		cancel()
 		err := <-done
+		_ = closeExec()
 		if cerr := log.Close(); err == nil {
 			err = cerr
 		}
-		detail := scrapeCounts(s)
+		detail := scrapeCounts(s) + logCounts(s)
 		if err != nil {
 			detail += "; writing monitor.csv: " + err.Error()
 		}

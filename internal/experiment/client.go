@@ -73,7 +73,9 @@ func (v *validator) client() {
 		if len(a.argv) > 0 && a.argv[0] == "" {
 			v.add(a.key+"[0]", "the program name must not be empty")
 		}
-		v.argvVars(a.key, a.argv)
+		if !v.e.recorded {
+			v.argvVars(a.key, a.argv)
+		}
 	}
 	if c.HTTP != nil {
 		v.http(c.HTTP)

@@ -48,7 +48,7 @@ type MonitorEndpoint struct {
 }
 
 // LogSource is a log file followed while the run goes: the lines that
-// match Match are counted per interval (<name>_lines_total), and each
+// match Match are counted (lines_total, a point per interval), and each
 // Field captured from them summed or taken percentiles of.
 type LogSource struct {
 	Path   string     `yaml:"path"`             // the file, on the endpoint's host

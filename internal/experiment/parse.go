@@ -21,6 +21,18 @@ func Load(path string) (*Experiment, error) {
 	return Parse(data, path)
 }
 
+// LoadRecorded reads the experiment.yaml of a run directory: as Load, but
+// a rule that only refuses new runs (an unknown $NAME in an exec argv,
+// which older versions expanded to "") does not make a recorded run
+// unreadable.
+func LoadRecorded(path string) (*Experiment, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parse(data, path, true)
+}
+
 // Parse decodes an experiment file over Default() and validates the result.
 // filename is used only in error messages. An empty file sets nothing.
 //
@@ -28,8 +40,14 @@ func Load(path string) (*Experiment, error) {
 // *Experiment even then, holding whatever could be decoded over the
 // defaults, so that callers may inspect it; they must still check the error.
 func Parse(data []byte, filename string) (*Experiment, error) {
+	return parse(data, filename, false)
+}
+
+// parse is Parse; recorded: the file is a run directory's.
+func parse(data []byte, filename string, recorded bool) (*Experiment, error) {
 	exp := Default()
 	exp.file = filename
+	exp.recorded = recorded
 	exp.lines = map[string]int{}
 	root, problems := readDocument(data, filename)
 	if root != nil {

@@ -31,6 +31,10 @@ type Experiment struct {
 
 	file  string         // the file name given to Parse, for Validate's problems
 	lines map[string]int // key path -> line in the file where it was set
+	// recorded: read from a run directory (LoadRecorded), whose run was
+	// made under the rules of its day; what only a new run is refused for
+	// (an unknown $NAME in argv) is not checked.
+	recorded bool
 }
 
 // Client is what each of a tester's clients runs per call: exactly one of

@@ -53,6 +53,7 @@ type Scraper struct {
 	cancelled map[string]int
 	dropped   map[string]int
 	sinkErr   error
+	logTotals map[string]LogTotals // log endpoints' totals, once stopped
 }
 
 // Run scrapes every endpoint at once and then every interval until ctx

@@ -46,7 +46,7 @@ type Dataset struct {
 // controller died is first recovered from its spool (see Recover).
 func Load(dir string, o Options) (_ *Dataset, err error) {
 	defer errs.Recover("loading "+dir, &err)
-	exp, err := experiment.Load(filepath.Join(dir, rundir.Experiment))
+	exp, err := experiment.LoadRecorded(filepath.Join(dir, rundir.Experiment))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable run directory: %w", err)
 	}

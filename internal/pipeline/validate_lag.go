@@ -24,9 +24,12 @@ type lag struct{ early, late int64 }
 // end is call c's end with l, Early widened by the time c took from the
 // first byte of its response to its end (the built-in HTTP client's
 // phases; the server counted it before that byte left), at most maxLag.
+// A call with no first byte read (an exec client's: curl, ldapsearch)
+// may have been counted at any instant of it: Early is widened by its
+// whole time.
 func (l lag) end(c *sample.Call) monitor.End {
 	e := monitor.End{Ns: c.End, Early: l.early, Late: l.late}
-	if fb := c.Phases.FirstByte; fb > 0 {
+	if fb := c.Phases.FirstByte; fb >= 0 {
 		e.Early += clampLag(float64(c.End - c.Start - fb))
 	}
 	return e

@@ -62,6 +62,7 @@ func figures(r *analyze.Result, m *model.Model, h *healthView) []figure {
 		fs = append(fs, newFigure(networkChart(r), networkCaption(r)))
 	}
 	fs = append(fs, serverFigures(r)...)
+	fs = append(fs, transferFigures(r)...)
 	return fs
 }
 

@@ -54,11 +54,16 @@ func ServerViewOf(r *analyze.Result) *ServerView {
 			nodes = append(nodes, e)
 		}
 	}
-	if len(nodes) == 0 {
+	logs := logEndpoints(r)
+	if len(nodes) == 0 && len(logs) == 0 {
 		return nil
 	}
 	client := throughputLine(r)
 	v := &ServerView{}
+	defer func() { v.Panels = append(v.Panels, logPanel(r, logs, client)...) }() // after the node panels
+	if len(nodes) == 0 {
+		return v
+	}
 	add := func(id, title string, lines func(e string) []ServerLine) {
 		p := ServerPanel{ID: id, Title: title, Client: client}
 		for _, e := range nodes {
@@ -177,6 +182,8 @@ func serverCaption(p ServerPanel, letter string) string {
 		idServerNetwork: "bytes per second received and sent by the monitored host, every interface (loopback included) together",
 		idServerProcesses: "process count of the monitored host (node_processes_pids, or the processes running and " +
 			"blocked when the page has no process collector)",
+		idServerLog: "lines per second of the service's log that match the endpoint's pattern (lines_total of a log " +
+			"endpoint: by each line's own stamp when it has one, else by when it was read)",
 	}[p.ID]
 	names := make([]string, 0, len(p.Server))
 	for _, s := range p.Server {

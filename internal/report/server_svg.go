@@ -38,7 +38,7 @@ func serverChart(p ServerPanel) *chart {
 }
 
 // serverFigures renders the server view's graphs (k1, k2, ...), none for a
-// run without node_exporter-like monitor data.
+// run without node_exporter-like nor log monitor data.
 func serverFigures(r *analyze.Result) []figure {
 	v := ServerViewOf(r)
 	if v == nil {

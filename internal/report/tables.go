@@ -58,6 +58,9 @@ func facts(s *analyze.Summary) ([]fact, []string) {
 			" · late " + itoa(o.Late) + " · dropped " + itoa(o.Dropped) + " · lag p50 / p99 " + num(o.LagMs.Median) +
 			" / " + num(o.LagMs.P99) + " ms"})
 	}
+	if t := s.Transfer; t != nil {
+		fs = append(fs, fact{"Transfer", t.Text()})
+	}
 	if f, ok := phasesFact(s.HTTPPhases); ok {
 		fs = append(fs, f)
 	}
