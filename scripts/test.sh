@@ -28,6 +28,7 @@ command -v javac >/dev/null || need_apt+=(openjdk-17-jdk-headless) # internal/cl
 command -v promtool >/dev/null || need_apt+=(prometheus) # internal/directory: promtool checks the /metrics exposition
 command -v prometheus-node-exporter >/dev/null || need_apt+=(prometheus-node-exporter) # e2e: a run's monitor scrapes a real node_exporter
 command -v unbound-control >/dev/null || need_apt+=(unbound) # e2e TestCaseDNS: examples/cases/dns, the DNS server it loads
+{ [ -x /usr/sbin/slapd ] && command -v ldapsearch >/dev/null; } || { need_apt+=(slapd ldap-utils); export DEBIAN_FRONTEND=noninteractive; } # e2e: examples/cases/ldap (a private slapd; slapd's debconf asks nothing)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
