@@ -19,7 +19,12 @@ import (
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
+	fs := newFlags(e, "run", "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
+	var sets []string
+	fs.Func("set", "KEY=VALUE: put VALUE (YAML) at KEY of the experiment file before it is read, e.g. client.udp.address=127.0.0.1:5353 or monitor[0].log.path=/tmp/access.log (repeatable)", func(v string) error {
+		sets = append(sets, v)
+		return nil
+	})
 	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
 	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
 	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
@@ -30,7 +35,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	exp, err := experiment.Load(pos[0])
+	exp, err := experiment.LoadWith(pos[0], sets)
 	if err != nil {
 		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}

@@ -45,11 +45,17 @@ func Parse(data []byte, filename string) (*Experiment, error) {
 
 // parse is Parse; recorded: the file is a run directory's.
 func parse(data []byte, filename string, recorded bool) (*Experiment, error) {
+	root, problems := readDocument(data, filename)
+	return decodeRoot(root, problems, filename, recorded)
+}
+
+// decodeRoot decodes and validates a file's node tree (nil: it was not
+// YAML; problems are those found reading it).
+func decodeRoot(root *yaml.Node, problems []Problem, filename string, recorded bool) (*Experiment, error) {
 	exp := Default()
 	exp.file = filename
 	exp.recorded = recorded
 	exp.lines = map[string]int{}
-	root, problems := readDocument(data, filename)
 	if root != nil {
 		d := &decoder{file: filename, lines: exp.lines}
 		d.document(root, &exp)
