@@ -52,7 +52,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# fill FILE: the case's template FILE in $work with its CASE_ names set.
+# fill FILE: the case's template FILE (unbound.conf) in $work with its
+# CASE_ names set.
 fill() {
   sed -e "s|CASE_RATE_MAX|$((2 * rate))|g" -e "s|CASE_RATE|$rate|g" -e "s|CASE_PORT|$port|g" \
     -e "s|CASE_DIR|$work|g" -e "s|CASE_DURATION|$duration|g" "$here/$1" >"$work/$1"
@@ -86,11 +87,12 @@ if [ -z "$started" ]; then
   exit 1
 fi
 echo "== unbound (pid $server_pid) on 127.0.0.1:$port, ip-ratelimit $rate queries/s per address"
-fill experiment.yaml
 
 mkdir -p "$(dirname "$out")"
 # In the background, so that a signal to this script stops the run at once.
-diperf run "$work/experiment.yaml" --out "$out" --ui off &
+diperf run "$here/experiment.yaml" --set "target=127.0.0.1:$port" --set "schedule.tester_duration=$duration" \
+  --set "schedule.rate.stages[0]={duration: $duration, target: $((2 * rate))}" \
+  --set "monitor[0].command.argv[2]=$work/unbound.conf" --out "$out" --ui off &
 run_pid=$!
 rc=0
 wait "$run_pid" || rc=$?
