@@ -195,28 +195,20 @@ start_fcgiwrap
 start_nginx
 echo "cgi: nginx on 127.0.0.1:$port (pid ${pids[1]}), fcgiwrap -c $workers (pid ${pids[0]}), service time ${service_time}s: capacity $workers/$service_time calls/s"
 
-# The run's copy of the experiment: this service's port and log, 3 N
-# testers (2 N with CASE_SHORT=1, and the short schedule), checked.
-exp="$dir/experiment.yaml"
+# The experiment with this service's port and log, 3 N testers (2 N with
+# CASE_SHORT=1, and the short schedule), set with --set.
 testers=$((3 * workers))
 [[ ${CASE_SHORT:-} == 1 ]] && testers=$((2 * workers))
-sed -e "s#127\.0\.0\.1:8080#127.0.0.1:$port#" -e "s#/tmp/diperf-cgi/access\.log#$dir/access.log#" \
-	-e "s/^  testers: 24\$/  testers: $testers/" "$here/experiment.yaml" >"$exp"
-if [[ ${CASE_SHORT:-} == 1 ]]; then
-	sed -i -e 's/^  tester_start_interval: 2s$/  tester_start_interval: 0.5s/' \
-		-e 's/^  tester_duration: 60s$/  tester_duration: 8s/' "$exp"
-fi
-want="^  testers: $testers\$"
-[[ ${CASE_SHORT:-} == 1 ]] && want="$want|^  tester_duration: 8s\$"
-[[ $(grep -cE "$want" "$exp") == $((${CASE_SHORT:-0} == 1 ? 2 : 1)) ]] ||
-	die "could not set the schedule in $exp (from $here/experiment.yaml)"
+sets=(--set "target=http://127.0.0.1:$port/cgi-bin/work" --set "monitor[0].log.path=$dir/access.log"
+	--set "schedule.testers=$testers")
+[[ ${CASE_SHORT:-} == 1 ]] && sets+=(--set schedule.tester_start_interval=0.5s --set schedule.tester_duration=8s)
 
 mkdir -p "$(dirname "$out")"
 echo "cgi: diperf run -> $out"
 # In the background, so that a SIGINT or SIGTERM to this script is taken at
 # once (bash runs traps between commands, not while one is in the
 # foreground): the run is interrupted and the service stopped.
-diperf run "$exp" --out "$out" --ui off &
+diperf run "$here/experiment.yaml" "${sets[@]}" --out "$out" --ui off &
 run_pid=$!
 wait "$run_pid" || { run_pid=; echo "cgi: the run failed" >&2; exit 1; }
 run_pid=

@@ -130,21 +130,17 @@ start_vsftpd
 echo "ftp: vsftpd on 127.0.0.1:$port, file $file_bytes bytes, anon_max_rate $rate bytes/s, max_clients $max_clients:" \
 	"capacity $max_clients × $rate bytes/s"
 
-# The run's copy of the experiment: this service's port, log, file size
-# and client, and the short schedule with CASE_SHORT=1.
-exp="$dir/experiment.yaml"
-sed -e "s#127\.0\.0\.1:2121#127.0.0.1:$port#" -e "s#/tmp/diperf-ftp/xferlog#$dir/xferlog#" \
-	-e "s#examples/cases/ftp/fetch\.sh#$here/fetch.sh#" -e "s#\"1000000\"\]#\"$file_bytes\"]#" \
-	"$here/experiment.yaml" >"$exp"
+# The experiment with this service's port, log, file size and client, and
+# the short schedule with CASE_SHORT=1, set with --set.
+sets=(--set "target=ftp://127.0.0.1:$port/file.bin" --set "monitor[0].log.path=$dir/xferlog"
+	--set "client.exec[0]=$here/fetch.sh" --set "client.exec[2]='$file_bytes'")
 if [[ ${CASE_SHORT:-} == 1 ]]; then
-	sed -i -e 's/^  testers: 8$/  testers: 6/' -e 's/^  tester_start_interval: 5s$/  tester_start_interval: 1s/' \
-		-e 's/^  tester_duration: 60s$/  tester_duration: 10s/' "$exp"
-	grep -q '^  tester_duration: 10s$' "$exp" || die "could not shorten $here/experiment.yaml's schedule"
+	sets+=(--set schedule.testers=6 --set schedule.tester_start_interval=1s --set schedule.tester_duration=10s)
 fi
 
 mkdir -p "$(dirname "$out")"
 echo "ftp: diperf run -> $out"
-diperf run "$exp" --out "$out" --ui off || die "diperf run failed"
+diperf run "$here/experiment.yaml" "${sets[@]}" --out "$out" --ui off || die "diperf run failed"
 
 # check holds the run against the configured capacity (python3, reading
 # the run's CSV files by header): the aggregate MB/s while more clients

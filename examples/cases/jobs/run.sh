@@ -73,15 +73,12 @@ say "cluster up in $work: $NODES nodes x $CPUS CPUs = $SLOTS slots; jobs of slee
 
 
 # --- the run -----------------------------------------------------------
-exp=$work/experiment.yaml
-sed -e "s/^\(  testers:\) [0-9]*/\1 $TESTERS/" \
-	-e "s/^\(  tester_start_interval:\) [0-9.a-z]*/\1 $INTERVAL/" \
-	-e "s/^\(  tester_duration:\) [0-9.a-z]*/\1 $DURATION/" \
-	-e "s/sleep, \"1\"/sleep, \"$SLEEP\"/" "$here/experiment.yaml" >"$exp"
+sets=(--set "schedule.testers=$TESTERS" --set "schedule.tester_start_interval=$INTERVAL"
+	--set "schedule.tester_duration=$DURATION" --set "client.exec[5]='$SLEEP'")
 say "diperf run: $TESTERS testers, one more every $INTERVAL, each for $DURATION"
 # In the background, so that a signal to this script is handled at once
 # (bash runs a trap only once its foreground command is over).
-SLURM_CONF=$conf diperf run "$exp" --out "$OUT" --ui off >"$work/run.log" 2>&1 &
+SLURM_CONF=$conf diperf run "$here/experiment.yaml" "${sets[@]}" --out "$OUT" --ui off >"$work/run.log" 2>&1 &
 run_pid=$!
 wait "$run_pid" || {
 	cat "$work/run.log" >&2
