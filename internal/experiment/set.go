@@ -95,7 +95,7 @@ func setPath(key string) ([]pathPart, error) {
 			n, after, ok := strings.Cut(rest, "]")
 			i, err := strconv.Atoi(n)
 			if !ok || err != nil || i < 0 || i > maxSets*64 {
-				return nil, fmt.Errorf("bad index [%s in %q: want [0], [1], ...", rest, key)
+				return nil, fmt.Errorf("bad index [%s in %q: want [0], [1] and so on", rest, key)
 			}
 			out = append(out, pathPart{index: i})
 			rest = strings.TrimPrefix(after, "[")
