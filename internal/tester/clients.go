@@ -27,12 +27,13 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 	if n <= 1 {
 		return pace(ctx, duration, interval, func(ctx context.Context) sample.Status { return call(ctx, 0) })
 	}
-	end := time.Now().Add(duration)
+	start := time.Now() // every client's first call is due j × stagger after this one instant
+	end := start.Add(duration)
 	var stopped atomic.Bool
 	var wg sync.WaitGroup
 	for j := range n {
 		wg.Go(func() {
-			if clientLoop(ctx, j, time.Duration(j)*stagger, end, interval, call) == "stopped" {
+			if clientLoop(ctx, j, start.Add(time.Duration(j)*stagger), end, interval, call) == "stopped" {
 				stopped.Store(true)
 			}
 		})
@@ -44,13 +45,14 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 	return "completed"
 }
 
-// clientLoop is client j's loop: it waits delay, then paces its calls
-// until end.
-func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, interval time.Duration, call clientCall) string {
-	if delay > 0 {
-		if !time.Now().Add(delay).Before(end) {
-			return "completed" // starts after the tester's duration: never calls
-		}
+// clientLoop is client j's loop: it waits until due (never sooner: a
+// goroutine scheduled late does not shift the others' starts), then paces
+// its calls until end.
+func clientLoop(ctx context.Context, j int, due, end time.Time, interval time.Duration, call clientCall) string {
+	if !due.Before(end) {
+		return "completed" // starts after the tester's duration: never calls
+	}
+	if delay := time.Until(due); delay > 0 {
 		var s sleeper
 		if !s.sleep(ctx, delay) {
 			return "stopped"
