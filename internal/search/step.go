@@ -18,6 +18,7 @@ type Step struct {
 	index    int
 	load     float64
 	limit    int // seconds measured at most
+	cap      int // seconds fed at most
 	seconds  int // seconds fed
 	warm     int // seconds of warm-up
 	warming  bool
@@ -43,6 +44,7 @@ type sloState struct {
 // newStep is step index at load, measuring at most limit seconds.
 func newStep(cfg *Config, index int, load float64, limit int) *Step {
 	st := &Step{cfg: cfg, index: index, load: load, limit: max(limit, 1), warming: true, hist: stats.NewRTHist()}
+	st.cap = st.limit + secs(cfg.MaxWarmup)
 	for _, s := range cfg.SLOs {
 		ss := sloState{slo: s}
 		if s.kind != kindMean {
@@ -103,9 +105,10 @@ func (st *Step) warmup(s Second) {
 }
 
 // over finishes the step when it measured its limit, or when its seconds
-// (warm-up and refused ones too) reach the limit and the longest warm-up.
+// (warm-up and refused ones too) reach its cap (the limit and the longest
+// warm-up, or what is left of the search's budget).
 func (st *Step) over() bool {
-	if st.measured() >= st.limit || st.seconds >= st.limit+secs(st.cfg.MaxWarmup) {
+	if st.measured() >= st.limit || st.seconds >= st.cap {
 		return st.finish()
 	}
 	return false
