@@ -24,11 +24,14 @@ func (s *Searcher) probe() float64 {
 }
 
 // estimate is the capacity the steps so far point to, inside the bracket:
-// the lower of (1) the throughput of a failing step that fell short of its
-// load by more than Settle (the service saturated: no higher rate is
-// sustained, the asymptotic bound of throughput against load), and (2)
-// the load at which the binding SLO's statistic, interpolated between the
-// bracket's two steps linearly in its logarithm, reaches its objective.
+// (1) the lowest throughput of a failing step that fell short of its load
+// by more than Settle (the service saturated: no higher rate is
+// sustained, the asymptotic bound of throughput against load), or, when
+// the step at hi did not saturate, the lower of that and (2) the load at
+// which the binding SLO's statistic, interpolated between the bracket's
+// two steps linearly in its logarithm, reaches its objective. Past
+// saturation the statistic jumps (a queue that grows without bound), and
+// an interpolation across the jump says nothing.
 func (s *Searcher) estimate() (float64, bool) {
 	if s.hi == 0 || s.lo == 0 {
 		return 0, false
@@ -37,7 +40,7 @@ func (s *Searcher) estimate() (float64, bool) {
 	var atLo, atHi *StepRecord
 	for i := range s.steps {
 		r := &s.steps[i]
-		if r.Decision == Fails && r.Throughput > 0 && r.Throughput < (1-s.cfg.Settle)*r.Load {
+		if r.Decision == Fails && saturated(r, s.cfg.Settle) {
 			e, ok = math.Min(e, r.Throughput), true
 		}
 		switch r.Load {
@@ -47,7 +50,7 @@ func (s *Searcher) estimate() (float64, bool) {
 			atHi = r
 		}
 	}
-	if x, found := s.interpolate(atLo, atHi); found {
+	if x, found := s.interpolate(atLo, atHi); found && !saturated(atHi, s.cfg.Settle) {
 		e, ok = math.Min(e, x), true
 	}
 	return math.Min(math.Max(e, s.lo), s.hi), ok
@@ -76,4 +79,10 @@ func ratio(r *StepRecord, slo string) float64 {
 		}
 	}
 	return math.NaN()
+}
+
+// saturated reports whether step r's throughput fell short of its load by
+// more than settle.
+func saturated(r *StepRecord, settle float64) bool {
+	return r != nil && r.Throughput > 0 && r.Throughput < (1-settle)*r.Load
 }

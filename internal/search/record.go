@@ -23,6 +23,7 @@ type StepRecord struct {
 	Step       int         `json:"step"` // from 1
 	Load       float64     `json:"load"`
 	Seconds    int         `json:"seconds"`           // seconds held
+	RestS      int         `json:"rest_s,omitempty"`  // of them, resting (no load) after a failed step
 	WarmupS    int         `json:"warmup_s"`          // of them, left out as warm-up
 	Settled    bool        `json:"settled"`           // the warm-up ended with the throughput settled (not at its bound)
 	Refused    int         `json:"refused,omitempty"` // seconds refused (Second.refused), not measured

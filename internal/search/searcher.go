@@ -41,7 +41,10 @@ func (s *Searcher) First() float64 { return s.cfg.Start }
 // limit, the longest warm-up and what is left of the budget.
 func (s *Searcher) NewStep(load float64) *Step {
 	st := newStep(&s.cfg, len(s.steps)+1, load, secs(s.cfg.StepLimit))
-	st.cap = secs(s.cfg.StepLimit) + secs(s.cfg.MaxWarmup)
+	st.cap = secs(s.cfg.StepLimit) + 2*secs(s.cfg.MaxWarmup)
+	if n := len(s.steps); n > 0 && s.steps[n-1].Decision == Fails {
+		st.resting, st.after = true, s.steps[n-1].Load
+	}
 	if s.cfg.Budget > 0 {
 		st.cap = max(1, min(st.cap, secs(s.cfg.Budget)-s.elapsed))
 	}

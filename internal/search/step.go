@@ -31,6 +31,9 @@ type Step struct {
 	slos     []sloState
 	bound    string
 	rec      *StepRecord
+	resting  bool    // offering no load until the last step's backlog is served
+	restS    int     // seconds of rest
+	after    float64 // the load of the step before (a rest ends below Settle of it)
 }
 
 // sloState is one SLO's test within a step.
@@ -44,7 +47,7 @@ type sloState struct {
 // newStep is step index at load, measuring at most limit seconds.
 func newStep(cfg *Config, index int, load float64, limit int) *Step {
 	st := &Step{cfg: cfg, index: index, load: load, limit: max(limit, 1), warming: true, hist: stats.NewRTHist()}
-	st.cap = st.limit + secs(cfg.MaxWarmup)
+	st.cap = st.limit + 2*secs(cfg.MaxWarmup)
 	for _, s := range cfg.SLOs {
 		ss := sloState{slo: s}
 		if s.kind != kindMean {
@@ -71,14 +74,21 @@ func (st *Step) Add(s Second) bool {
 	}
 	st.seconds++
 	st.all += s.calls()
+	if st.resting {
+		return st.rest(s)
+	}
 	if s.TesterBound != "" {
 		st.bound = s.TesterBound
 		return st.finish()
 	}
 	if st.warming {
-		st.warmup(s)
+		if st.warm < secs(st.cfg.MaxWarmup) {
+			st.warmup(s)
+		} else {
+			st.warming = false
+		}
 		if st.warming {
-			return false
+			return st.over()
 		}
 	}
 	st.measure(s)
@@ -94,19 +104,16 @@ func (st *Step) warmup(s Second) {
 	o := s.Offered
 	settled := o > 0 && near(c, o) || // at the offered rate
 		(o == 0 || c < (1-st.cfg.Settle)*o) && near(c, prev) // saturated (or closed), steady
-	if st.seconds > secs(st.cfg.MinWarmup) && settled {
+	if st.warm >= secs(st.cfg.MinWarmup) && settled {
 		st.warming = false
 		return
 	}
 	st.warm++
-	if st.warm >= secs(st.cfg.MaxWarmup) {
-		st.warming = false
-	}
 }
 
 // over finishes the step when it measured its limit, or when its seconds
 // (warm-up and refused ones too) reach its cap (the limit and the longest
-// warm-up, or what is left of the search's budget).
+// warm-up and rest, or what is left of the search's budget).
 func (st *Step) over() bool {
 	if st.measured() >= st.limit || st.seconds >= st.cap {
 		return st.finish()
@@ -115,4 +122,4 @@ func (st *Step) over() bool {
 }
 
 // measured is the seconds measured so far.
-func (st *Step) measured() int { return st.seconds - st.warm - st.refused }
+func (st *Step) measured() int { return st.seconds - st.restS - st.warm - st.refused }
