@@ -7,6 +7,9 @@ import (
 	"github.com/diperf/diperf/internal/jsonnum"
 )
 
+// testerWhy starts a tester-limited step's why.
+const testerWhy = "the testers were the limit: "
+
 // finish decides the step and writes its record; it reports true.
 func (st *Step) finish() bool {
 	r := &StepRecord{Step: st.index, Load: st.load, Seconds: st.seconds, RestS: st.restS, WarmupS: st.warm,
@@ -27,7 +30,7 @@ func (st *Step) finish() bool {
 	}
 	if st.bound != "" {
 		r.Decision, r.Weak, r.Binding = TesterLimited, false, ""
-		r.Why = "the testers were the limit: " + st.bound
+		r.Why = testerWhy + st.bound
 	}
 	st.rec = r
 	return true

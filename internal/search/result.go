@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/diperf/diperf/internal/jsonnum"
 )
@@ -60,7 +61,9 @@ func (s *Searcher) why(v string) string {
 	case VerdictHoldsAtMax:
 		return fmt.Sprintf("the highest load allowed, %.4g, met every objective: the capacity is at least that", s.lo)
 	case VerdictTesterLimited:
-		return "the testers became the limit before the service: " + s.steps[len(s.steps)-1].Why
+		last := s.steps[len(s.steps)-1]
+		return fmt.Sprintf("at load %.4g the testers became the limit before the service (%s)", last.Load,
+			strings.TrimPrefix(last.Why, testerWhy))
 	}
 	switch {
 	case s.lo == 0:

@@ -1,0 +1,69 @@
+package search
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/diperf/diperf/internal/stats"
+)
+
+// binomialSecond is a second of n calls, each failed (error_rate) or over
+// 10 ms (the histogram: 20 ms, else 5 ms) with probability p.
+func binomialSecond(rng *rand.Rand, n int, p float64, failures bool) Second {
+	s := Second{RT: stats.NewRTHist(), Offered: float64(n)}
+	for range n {
+		bad := rng.Float64() < p
+		switch {
+		case failures && bad:
+			s.Failed++
+		case bad:
+			s.OK++
+			stats.RecordRT(s.RT, 20e6)
+		default:
+			s.OK++
+			stats.RecordRT(s.RT, 5e6)
+		}
+	}
+	return s
+}
+
+// TestSequentialErrorRates runs the step's sequential test on binomial
+// data at the edges of its indifference zone, p0 = b·(1−δ) (the SLO
+// meets: saying fails is wrong) and p1 = b·(1+δ) (it fails: saying meets
+// is wrong), many seeds each: the wrong decisions, weak ones included,
+// must stay within Wald's bound α/(1−β) plus three binomial standard
+// deviations of the count.
+func TestSequentialErrorRates(t *testing.T) {
+	const runs = 400
+	for _, slo := range []string{"error_rate < 1%", "p99_ms < 10"} {
+		cfg := mustDefaults(t, Config{SLOs: mustSLOs(t, slo), Start: 1})
+		b, d := cfg.SLOs[0].share(), cfg.Indifference
+		for _, c := range []struct {
+			p     float64
+			wrong string
+		}{{b * (1 - d), Fails}, {b * (1 + d), Meets}} {
+			wrong, weak, calls := 0, 0, uint64(0)
+			for seed := range uint64(runs) {
+				rng := rand.New(rand.NewPCG(seed, 7))
+				st := newStep(&cfg, 1, 200, secs(cfg.StepLimit))
+				for !st.Add(binomialSecond(rng, 200, c.p, slo[0] == 'e')) {
+				}
+				r := st.Record()
+				if r.Decision == c.wrong {
+					wrong++
+				}
+				if r.Weak {
+					weak++
+				}
+				calls += r.Measured
+			}
+			q := cfg.Alpha / (1 - cfg.Beta)
+			limit := runs*q + 3*math.Sqrt(runs*q*(1-q))
+			if float64(wrong) > limit {
+				t.Errorf("%s at p=%g: %d of %d decisions %s, want at most %.0f", slo, c.p, wrong, runs, c.wrong, limit)
+			}
+			t.Logf("%s at p=%g: %d of %d wrong (at most %.0f), %d weak, %.0f calls measured a step", slo, c.p, wrong, runs, limit, weak, float64(calls)/runs)
+		}
+	}
+}
