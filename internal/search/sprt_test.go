@@ -12,19 +12,20 @@ import (
 // 10 ms (the histogram: 20 ms, else 5 ms) with probability p.
 func binomialSecond(rng *rand.Rand, n int, p float64, failures bool) Second {
 	s := Second{RT: stats.NewRTHist(), Offered: float64(n)}
+	k := 0
 	for range n {
-		bad := rng.Float64() < p
-		switch {
-		case failures && bad:
-			s.Failed++
-		case bad:
-			s.OK++
-			stats.RecordRT(s.RT, 20e6)
-		default:
-			s.OK++
-			stats.RecordRT(s.RT, 5e6)
+		if rng.Float64() < p {
+			k++
 		}
 	}
+	if failures {
+		s.Failed, s.OK = uint64(k), uint64(n-k)
+		_ = s.RT.RecordValues(5000, int64(n-k))
+		return s
+	}
+	s.OK = uint64(n)
+	_ = s.RT.RecordValues(20000, int64(k))
+	_ = s.RT.RecordValues(5000, int64(n-k))
 	return s
 }
 
@@ -35,7 +36,10 @@ func binomialSecond(rng *rand.Rand, n int, p float64, failures bool) Second {
 // must stay within Wald's bound α/(1−β) plus three binomial standard
 // deviations of the count.
 func TestSequentialErrorRates(t *testing.T) {
-	const runs = 400
+	runs := 400
+	if raceEnabled {
+		runs = 100
+	}
 	for _, slo := range []string{"error_rate < 1%", "p99_ms < 10"} {
 		cfg := mustDefaults(t, Config{SLOs: mustSLOs(t, slo), Start: 1})
 		b, d := cfg.SLOs[0].share(), cfg.Indifference
@@ -59,11 +63,12 @@ func TestSequentialErrorRates(t *testing.T) {
 				calls += r.Measured
 			}
 			q := cfg.Alpha / (1 - cfg.Beta)
-			limit := runs*q + 3*math.Sqrt(runs*q*(1-q))
+			nf := float64(runs)
+			limit := nf*q + 3*math.Sqrt(nf*q*(1-q))
 			if float64(wrong) > limit {
 				t.Errorf("%s at p=%g: %d of %d decisions %s, want at most %.0f", slo, c.p, wrong, runs, c.wrong, limit)
 			}
-			t.Logf("%s at p=%g: %d of %d wrong (at most %.0f), %d weak, %.0f calls measured a step", slo, c.p, wrong, runs, limit, weak, float64(calls)/runs)
+			t.Logf("%s at p=%g: %d of %d wrong (at most %.0f), %d weak, %.0f calls measured a step", slo, c.p, wrong, runs, limit, weak, float64(calls)/nf)
 		}
 	}
 }
