@@ -8,6 +8,7 @@ const (
 	Meets         = "meets"
 	Fails         = "fails"
 	TesterLimited = "tester-limited" // a step only: the testers were the limit
+	Unmeasured    = "unmeasured"     // a step only: cut (budget, refused seconds) before a call was measured
 )
 
 // sprt is Wald's sequential probability ratio test of a binomial share p

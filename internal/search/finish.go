@@ -28,6 +28,10 @@ func (st *Step) finish() bool {
 			r.Weak, r.Why = true, "every objective met, some by the point estimate only"
 		}
 	}
+	if r.Measured == 0 {
+		r.Decision, r.Weak, r.Binding = Unmeasured, false, ""
+		r.Why = fmt.Sprintf("no call measured in %d s (%d refused, %d warm-up, %d rest)", st.seconds, st.refused, st.warm, st.restS)
+	}
 	if st.bound != "" {
 		r.Decision, r.Weak, r.Binding = TesterLimited, false, ""
 		r.Why = testerWhy + st.bound

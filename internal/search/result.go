@@ -60,6 +60,8 @@ func (s *Searcher) why(v string) string {
 		return fmt.Sprintf("the lowest load, %.4g, failed %s already", s.hi, s.binding)
 	case VerdictHoldsAtMax:
 		return fmt.Sprintf("the highest load allowed, %.4g, met every objective: the capacity is at least that", s.lo)
+	case VerdictNoData:
+		return "no call of the last step could be measured: " + s.steps[len(s.steps)-1].Why
 	case VerdictTesterLimited:
 		last := s.steps[len(s.steps)-1]
 		return fmt.Sprintf("at load %.4g the testers became the limit before the service (%s)", last.Load,

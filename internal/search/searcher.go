@@ -9,6 +9,7 @@ const (
 	VerdictHoldsAtMax    = "holds-at-max"    // the highest load allowed met every SLO: capacity ≥ max-rate
 	VerdictTesterLimited = "tester-limited"  // the testers became the limit before the service did
 	VerdictBudgetOut     = "budget-out"      // the time budget ran out: the best bracket so far
+	VerdictNoData        = "no-data"         // a step's seconds could not be measured (all refused, or no call)
 )
 
 // Searcher chooses the loads: from Start it grows them by Growth until
@@ -63,13 +64,17 @@ func (s *Searcher) Next(r *StepRecord) (next float64, done bool) {
 	switch {
 	case r.Decision == TesterLimited:
 		return s.stop(VerdictTesterLimited)
+	case r.Decision == Unmeasured && s.budgetOut():
+		return s.stop(VerdictBudgetOut)
+	case r.Decision == Unmeasured:
+		return s.stop(VerdictNoData)
 	case s.hi > 0 && s.lo == 0:
 		return s.stop(VerdictFailsAtLowest)
 	case s.hi > 0 && s.hi <= s.lo*(1+s.cfg.Precision):
 		return s.stop(VerdictCapacity)
 	case s.hi == 0 && s.cfg.MaxRate > 0 && s.lo >= s.cfg.MaxRate:
 		return s.stop(VerdictHoldsAtMax)
-	case s.cfg.Budget > 0 && secs(s.cfg.Budget)-s.elapsed < secs(s.cfg.MinWarmup)+3:
+	case s.budgetOut():
 		return s.stop(VerdictBudgetOut)
 	}
 	if s.hi == 0 {
@@ -104,6 +109,12 @@ func (s *Searcher) grow() float64 {
 		next = math.Min(next, s.cfg.MaxRate)
 	}
 	return math.Min(next, 1e9)
+}
+
+// budgetOut reports whether what is left of the budget cannot hold a
+// step: the shortest warm-up and three seconds.
+func (s *Searcher) budgetOut() bool {
+	return s.cfg.Budget > 0 && secs(s.cfg.Budget)-s.elapsed < secs(s.cfg.MinWarmup)+3
 }
 
 // stop ends the search with verdict v.

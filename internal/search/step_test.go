@@ -119,3 +119,20 @@ func TestRecordsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestNoData: a step whose every second is refused decides nothing, and
+// the search stops with no-data rather than take it for a fail.
+func TestNoData(t *testing.T) {
+	s, err := New(Config{SLOs: mustSLOs(t, "p99_ms < 15"), MaxRate: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.NewStep(s.First())
+	bad := second(10, 5, 100)
+	bad.OK = 1
+	for !st.Add(bad) {
+	}
+	if _, done := s.Next(st.Record()); !done || s.Result().Verdict != VerdictNoData || s.Result().BreaksAt != nil {
+		t.Errorf("result %+v, want no-data and no load failed", s.Result())
+	}
+}
