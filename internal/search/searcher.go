@@ -72,7 +72,7 @@ func (s *Searcher) Next(r *StepRecord) (next float64, done bool) {
 		return s.stop(VerdictFailsAtLowest)
 	case s.hi > 0 && s.hi <= s.lo*(1+s.cfg.Precision):
 		return s.stop(VerdictCapacity)
-	case s.hi == 0 && s.cfg.MaxRate > 0 && s.lo >= s.cfg.MaxRate:
+	case s.hi == 0 && s.lo >= s.maxLoad():
 		return s.stop(VerdictHoldsAtMax)
 	case s.budgetOut():
 		return s.stop(VerdictBudgetOut)
@@ -102,13 +102,15 @@ func (s *Searcher) learn(r *StepRecord) {
 }
 
 // grow is the next load before any failed: Growth times the last, at most
-// MaxRate (and 1e9).
-func (s *Searcher) grow() float64 {
-	next := s.lo * s.cfg.Growth
+// maxLoad.
+func (s *Searcher) grow() float64 { return math.Min(s.lo*s.cfg.Growth, s.maxLoad()) }
+
+// maxLoad is the highest load tried: MaxRate, or 1e9 without one.
+func (s *Searcher) maxLoad() float64 {
 	if s.cfg.MaxRate > 0 {
-		next = math.Min(next, s.cfg.MaxRate)
+		return s.cfg.MaxRate
 	}
-	return math.Min(next, 1e9)
+	return 1e9
 }
 
 // budgetOut reports whether what is left of the budget cannot hold a

@@ -47,21 +47,7 @@ func TestSequentialErrorRates(t *testing.T) {
 			p     float64
 			wrong string
 		}{{b * (1 - d), Fails}, {b * (1 + d), Meets}} {
-			wrong, weak, calls := 0, 0, uint64(0)
-			for seed := range uint64(runs) {
-				rng := rand.New(rand.NewPCG(seed, 7))
-				st := newStep(&cfg, 1, 200, secs(cfg.StepLimit))
-				for !st.Add(binomialSecond(rng, 200, c.p, slo[0] == 'e')) {
-				}
-				r := st.Record()
-				if r.Decision == c.wrong {
-					wrong++
-				}
-				if r.Weak {
-					weak++
-				}
-				calls += r.Measured
-			}
+			wrong, weak, calls := decideMany(&cfg, runs, c.p, c.wrong, slo[0] == 'e')
 			q := cfg.Alpha / (1 - cfg.Beta)
 			nf := float64(runs)
 			limit := nf*q + 3*math.Sqrt(nf*q*(1-q))
@@ -71,4 +57,24 @@ func TestSequentialErrorRates(t *testing.T) {
 			t.Logf("%s at p=%g: %d of %d wrong (at most %.0f), %d weak, %.0f calls measured a step", slo, c.p, wrong, runs, limit, weak, float64(calls)/nf)
 		}
 	}
+}
+
+// decideMany runs runs steps on binomial seconds of share p and counts
+// the decisions wrong, the weak ones, and the calls measured.
+func decideMany(cfg *Config, runs int, p float64, wrong string, failures bool) (bad, weak int, calls uint64) {
+	for seed := range uint64(runs) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		st := newStep(cfg, 1, 200, secs(cfg.StepLimit))
+		for !st.Add(binomialSecond(rng, 200, p, failures)) {
+		}
+		r := st.Record()
+		if r.Decision == wrong {
+			bad++
+		}
+		if r.Weak {
+			weak++
+		}
+		calls += r.Measured
+	}
+	return bad, weak, calls
 }

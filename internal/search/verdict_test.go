@@ -59,3 +59,22 @@ func same(p *float64, want float64) bool {
 	}
 	return p != nil && *p == want
 }
+
+// TestHoldsWithoutMaxRate: without a max-rate the loads grow to 1e9 and
+// the search stops there, holding, rather than step at 1e9 for ever.
+func TestHoldsWithoutMaxRate(t *testing.T) {
+	s, err := New(Config{SLOs: mustSLOs(t, "p99_ms < 15"), Start: 1e8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	load, steps := s.First(), 0
+	for done := false; !done && steps < 20; steps++ {
+		st := s.NewStep(load)
+		for !st.Add(second(300, 5, st.Offer())) {
+		}
+		load, done = s.Next(st.Record())
+	}
+	if r := s.Result(); r.Verdict != VerdictHoldsAtMax || !same(r.Capacity, 1e9) || steps != 5 {
+		t.Errorf("%d steps, verdict %s, capacity %v: want holds-at-max at 1e9 in 5 steps", steps, r.Verdict, r.Capacity)
+	}
+}
