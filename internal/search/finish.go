@@ -109,7 +109,9 @@ func (st *Step) meanInterval() (v, lo, hi float64) {
 // for a binomial SLO): an SLO with no call measured fails.
 func (st *Step) pointDecision(ss *sloState, v float64) string {
 	if ss.slo.kind != kindMean {
-		if ss.n > 0 && float64(ss.k)/float64(ss.n) <= ss.slo.share() {
+		sh := float64(ss.k) / float64(max(ss.n, 1))
+		// pNN's strictness is in the count over X; error_rate's is here
+		if ss.n > 0 && (sh < ss.slo.share() || sh == ss.slo.share() && !(ss.slo.kind == kindErrorRate && ss.slo.Strict)) {
 			return Meets
 		}
 		return Fails

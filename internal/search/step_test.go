@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -134,5 +135,41 @@ func TestNoData(t *testing.T) {
 	}
 	if _, done := s.Next(st.Record()); !done || s.Result().Verdict != VerdictNoData || s.Result().BreaksAt != nil {
 		t.Errorf("result %+v, want no-data and no load failed", s.Result())
+	}
+}
+
+// TestWarmupClosed: with no offered rate (a closed model) the warm-up
+// ends when the calls a second are steady.
+func TestWarmupClosed(t *testing.T) {
+	cfg := mustDefaults(t, Config{SLOs: mustSLOs(t, "p99_ms < 15"), Start: 1})
+	st := newStep(&cfg, 1, 8, 30)
+	for _, n := range []int{50, 80, 100} {
+		st.Add(second(n, 40, 0))
+	}
+	for !st.Add(second(100, 5, 0)) {
+	}
+	if r := st.Record(); r.WarmupS != 3 || r.Decision != Meets {
+		t.Errorf("step %+v: want 3 s of warm-up, then meets", r)
+	}
+}
+
+// TestWeakAtLimit: a share at the objective itself, in the test's
+// indifference zone, is decided at the step's limit by the point
+// estimate, marked weak.
+func TestWeakAtLimit(t *testing.T) {
+	for _, c := range []struct {
+		failed uint64
+		want   string
+	}{{9, Meets}, {10, Fails}} {
+		cfg := mustDefaults(t, Config{SLOs: mustSLOs(t, "error_rate < 10%"), Start: 1, StepLimit: 3 * time.Second})
+		st := newStep(&cfg, 1, 100, secs(cfg.StepLimit))
+		s := second(int(100-c.failed), 5, 100)
+		s.Failed = c.failed
+		for !st.Add(s) {
+		}
+		r := st.Record()
+		if r.Decision != c.want || !r.Weak || r.SLOs[0].Of != 300 || !strings.Contains(r.SLOs[0].Why, "weak") {
+			t.Errorf("%d%% failed: step %+v: want a weak %s after 3 s measured", c.failed, r, c.want)
+		}
 	}
 }
