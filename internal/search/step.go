@@ -77,6 +77,10 @@ func (st *Step) Add(s Second) bool {
 	if st.resting {
 		return st.rest(s)
 	}
+	if s.Offered > 0 && math.Abs(s.Offered-st.load) > 0.01*st.load {
+		st.refused++ // another load's second (the live view's seconds end late)
+		return st.over()
+	}
 	if s.TesterBound != "" {
 		st.bound = s.TesterBound
 		return st.finish()

@@ -173,3 +173,19 @@ func TestWeakAtLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherLoadsSeconds: the live view's seconds are final a few seconds
+// after they end, so the first seconds a step is fed may be the last
+// step's: they are not the step's, and not measured.
+func TestOtherLoadsSeconds(t *testing.T) {
+	cfg := mustDefaults(t, Config{SLOs: mustSLOs(t, "p99_ms < 15"), Start: 1})
+	st := newStep(&cfg, 2, 400, 30)
+	for range 5 {
+		st.Add(second(200, 5, 200))
+	}
+	for !st.Add(second(400, 50, 400)) {
+	}
+	if r := st.Record(); r.Decision != Fails || r.Refused != 5 || r.WarmupS != 2 {
+		t.Errorf("step %+v: want 5 seconds of the last load refused, then fails", r)
+	}
+}
