@@ -20,7 +20,8 @@ var layers = [][]string{
 	{"internal/errs", "internal/credential", "internal/sample", "internal/clock", "internal/stats", "internal/experiment", "internal/forecast",
 		"internal/webui", "internal/preauth", "internal/contain", "test/slurmlab", "test/netlab", "e2e/browser"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
-		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor"}, // formats, wires and standalone services
+		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor",
+		"internal/search"}, // formats, wires and standalone services; the search's decision engine (pure)
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
 	{"internal/analyze", "internal/verify", "internal/tester"},      // analysis of calls, checks, the agent

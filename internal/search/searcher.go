@@ -1,0 +1,126 @@
+package search
+
+import "math"
+
+// Verdicts of a search.
+const (
+	VerdictCapacity      = "capacity"        // the capacity is bracketed within the precision
+	VerdictFailsAtLowest = "fails-at-lowest" // the first (lowest) load failed already
+	VerdictHoldsAtMax    = "holds-at-max"    // the highest load allowed met every SLO: capacity ≥ max-rate
+	VerdictTesterLimited = "tester-limited"  // the testers became the limit before the service did
+	VerdictBudgetOut     = "budget-out"      // the time budget ran out: the best bracket so far
+	VerdictNoData        = "no-data"         // a step's seconds could not be measured (all refused, or no call)
+)
+
+// Searcher chooses the loads: from Start it grows them by Growth until
+// one fails (the bracket), then probes inside the bracket, seeded by an
+// estimate of the capacity from the steps so far, until (hi − lo)/lo ≤
+// Precision, the budget is out, or a verdict stops it early.
+type Searcher struct {
+	cfg     Config
+	steps   []StepRecord
+	lo, hi  float64 // highest load that met, lowest that failed; 0: none yet
+	binding string  // the SLO that failed at hi
+	elapsed int     // seconds of the steps so far
+	misses  int     // probes whose outcome the estimate did not foresee
+	verdict string
+}
+
+// New is a search of cfg (its zero fields take the defaults).
+func New(cfg Config) (*Searcher, error) {
+	c, err := cfg.Defaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Searcher{cfg: c}, nil
+}
+
+// First is the first load: Config.Start.
+func (s *Searcher) First() float64 { return s.cfg.Start }
+
+// NewStep is the step that holds load, its seconds bounded by the step
+// limit, the longest warm-up and what is left of the budget.
+func (s *Searcher) NewStep(load float64) *Step {
+	st := newStep(&s.cfg, len(s.steps)+1, load, secs(s.cfg.StepLimit))
+	st.cap = secs(s.cfg.StepLimit) + 2*secs(s.cfg.MaxWarmup)
+	if n := len(s.steps); n > 0 && s.steps[n-1].Decision == Fails {
+		st.resting, st.after = true, s.steps[n-1].Load
+	}
+	if s.cfg.Budget > 0 {
+		st.cap = max(1, min(st.cap, secs(s.cfg.Budget)-s.elapsed))
+	}
+	return st
+}
+
+// Next takes the record of the step just held and returns the next load,
+// or done when the search has its verdict (Result).
+func (s *Searcher) Next(r *StepRecord) (next float64, done bool) {
+	if s.verdict != "" || r == nil {
+		return 0, true
+	}
+	s.steps = append(s.steps, *r)
+	s.elapsed += r.Seconds
+	s.learn(r)
+	switch {
+	case r.Decision == TesterLimited:
+		return s.stop(VerdictTesterLimited)
+	case r.Decision == Unmeasured && s.budgetOut():
+		return s.stop(VerdictBudgetOut)
+	case r.Decision == Unmeasured:
+		return s.stop(VerdictNoData)
+	case s.hi > 0 && s.lo == 0:
+		return s.stop(VerdictFailsAtLowest)
+	case s.hi > 0 && s.hi <= s.lo*(1+s.cfg.Precision):
+		return s.stop(VerdictCapacity)
+	case s.hi == 0 && s.lo >= s.maxLoad():
+		return s.stop(VerdictHoldsAtMax)
+	case s.budgetOut():
+		return s.stop(VerdictBudgetOut)
+	}
+	if s.hi == 0 {
+		return s.grow(), false
+	}
+	return s.probe(), false
+}
+
+// learn moves the bracket by the step's decision, and counts a probe that
+// went against the estimate it was placed by.
+func (s *Searcher) learn(r *StepRecord) {
+	e, seeded := s.estimate()
+	switch {
+	case r.Decision == Meets && (s.hi == 0 || r.Load < s.hi):
+		s.lo = math.Max(s.lo, r.Load)
+		if seeded && r.Load > e {
+			s.misses++
+		}
+	case r.Decision == Fails && (s.hi == 0 || r.Load < s.hi):
+		s.hi, s.binding = r.Load, r.Binding
+		if seeded && r.Load < e {
+			s.misses++
+		}
+	}
+}
+
+// grow is the next load before any failed: Growth times the last, at most
+// maxLoad.
+func (s *Searcher) grow() float64 { return math.Min(s.lo*s.cfg.Growth, s.maxLoad()) }
+
+// maxLoad is the highest load tried: MaxRate, or 1e9 without one.
+func (s *Searcher) maxLoad() float64 {
+	if s.cfg.MaxRate > 0 {
+		return s.cfg.MaxRate
+	}
+	return 1e9
+}
+
+// budgetOut reports whether what is left of the budget cannot hold a
+// step: the shortest warm-up and three seconds.
+func (s *Searcher) budgetOut() bool {
+	return s.cfg.Budget > 0 && secs(s.cfg.Budget)-s.elapsed < secs(s.cfg.MinWarmup)+3
+}
+
+// stop ends the search with verdict v.
+func (s *Searcher) stop(v string) (float64, bool) {
+	s.verdict = v
+	return 0, true
+}
