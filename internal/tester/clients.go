@@ -24,15 +24,21 @@ type clientCall func(ctx context.Context, client uint32) sample.Status
 // concurrent use (client.Client is: each call is its own), and it makes no
 // allocation of its own per call.
 func runClients(ctx context.Context, n int, stagger, duration, interval time.Duration, call clientCall) string {
+	return runClientsGated(ctx, n, stagger, duration, interval, nil, call)
+}
+
+// runClientsGated is runClients with the loops of index g's active and
+// above parked before their next call (nil: none is).
+func runClientsGated(ctx context.Context, n int, stagger, duration, interval time.Duration, g *gate, call clientCall) string {
 	if n <= 1 {
-		return pace(ctx, duration, interval, func(ctx context.Context) sample.Status { return call(ctx, 0) })
+		return pace(ctx, duration, interval, g.parker(0), func(ctx context.Context) sample.Status { return call(ctx, 0) })
 	}
 	end := time.Now().Add(duration)
 	var stopped atomic.Bool
 	var wg sync.WaitGroup
 	for j := range n {
 		wg.Go(func() {
-			if clientLoop(ctx, j, time.Duration(j)*stagger, end, interval, call) == "stopped" {
+			if clientLoop(ctx, j, time.Duration(j)*stagger, end, interval, g, call) == "stopped" {
 				stopped.Store(true)
 			}
 		})
@@ -46,7 +52,7 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 
 // clientLoop is client j's loop: it waits delay, then paces its calls
 // until end.
-func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, interval time.Duration, call clientCall) string {
+func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, interval time.Duration, g *gate, call clientCall) string {
 	if delay > 0 {
 		if !time.Now().Add(delay).Before(end) {
 			return "completed" // starts after the tester's duration: never calls
@@ -57,7 +63,7 @@ func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, 
 		}
 	}
 	client := uint32(j)
-	return pace(ctx, time.Until(end), interval, func(ctx context.Context) sample.Status { return call(ctx, client) })
+	return pace(ctx, time.Until(end), interval, g.parker(j), func(ctx context.Context) sample.Status { return call(ctx, client) })
 }
 
 // sleeper waits on one timer, reset from wait to wait, so that a client
