@@ -31,7 +31,7 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 // above parked before their next call (nil: none is).
 func runClientsGated(ctx context.Context, n int, stagger, duration, interval time.Duration, g *gate, call clientCall) string {
 	if n <= 1 {
-		return pace(ctx, duration, interval, g.parker(0), func(ctx context.Context) sample.Status { return call(ctx, 0) })
+		return pacePark(ctx, duration, interval, g.parker(0), func(ctx context.Context) sample.Status { return call(ctx, 0) })
 	}
 	end := time.Now().Add(duration)
 	var stopped atomic.Bool
@@ -63,7 +63,7 @@ func clientLoop(ctx context.Context, j int, delay time.Duration, end time.Time, 
 		}
 	}
 	client := uint32(j)
-	return pace(ctx, time.Until(end), interval, g.parker(j), func(ctx context.Context) sample.Status { return call(ctx, client) })
+	return pacePark(ctx, time.Until(end), interval, g.parker(j), func(ctx context.Context) sample.Status { return call(ctx, client) })
 }
 
 // sleeper waits on one timer, reset from wait to wait, so that a client

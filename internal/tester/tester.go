@@ -279,11 +279,16 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 // pace makes calls for duration from now, one every interval: a call
 // slower than the interval is followed by the next at once (back-to-back,
 // never a burst to catch up), and a client that cannot be started is
-// backed off (startBackoff). Before each call, park (nil: none) may hold
-// the loop until end (steer_gate.go); the call after it is not made up
-// for what the wait missed. It returns "completed" once the duration is
+// backed off (startBackoff). It returns "completed" once the duration is
 // over, or "stopped" when ctx is done first.
-func pace(ctx context.Context, duration, interval time.Duration, park func(context.Context, time.Time) bool, call func(context.Context) sample.Status) string {
+func pace(ctx context.Context, duration, interval time.Duration, call func(context.Context) sample.Status) string {
+	return pacePark(ctx, duration, interval, nil, call)
+}
+
+// pacePark is pace with park (nil: none), which may hold the loop before
+// each call until end (steer_gate.go); the call after the wait is not
+// made up for what it missed.
+func pacePark(ctx context.Context, duration, interval time.Duration, park func(context.Context, time.Time) bool, call func(context.Context) sample.Status) string {
 	start := time.Now()
 	end := start.Add(duration)
 	next := start
