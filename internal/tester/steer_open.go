@@ -10,35 +10,44 @@ import (
 // steer makes the rate rate calls/s from tau (an offset from the run's
 // start) until length, the stages' end: a load step of the open model.
 // tau must not be earlier than any call already handed out; it is taken
-// no earlier than the last step's. N(t) goes on from its value at tau,
-// so that the call due next is the same call, only sooner or later: a
-// higher rate thins the gaps from tau on, without a burst and without a
-// call lost.
+// no earlier than where the stages start now. The stages before tau stay
+// as they were; N(t) goes on, so that the call due next is the same call,
+// only sooner or later: a higher rate thins the gaps from tau on, without
+// a burst and without a call lost.
 func (a *arrivals) steer(tau time.Duration, rate float64, length time.Duration) {
 	tau = max(tau, a.orig)
 	if tau >= length {
 		return // the run is over by then
 	}
-	n := a.integral(tau)
-	a.stages = []protocol.StageDesc{{DurationNs: int64(length - tau), From: rate, To: rate}}
-	a.orig, a.origN = tau, n
-	a.stage, a.base, a.startNs = 0, n, tau
-}
-
-// integral returns N(tau), tau no earlier than a.orig.
-func (a *arrivals) integral(tau time.Duration) float64 {
-	n, start := a.origN, a.orig
+	kept := make([]protocol.StageDesc, 0, len(a.stages)+1)
+	start := a.orig
 	for _, s := range a.stages {
 		d := time.Duration(s.DurationNs)
-		if tau < start+d {
-			x := (tau - start).Seconds()
-			b := (s.To - s.From) / d.Seconds()
-			return n + s.From*x + b*x*x/2
+		if tau <= start {
+			break
 		}
-		n += (s.From + s.To) / 2 * d.Seconds()
-		start += d
+		if tau < start+d { // cut at tau, at its rate there
+			x := float64(tau-start) / float64(d)
+			s = protocol.StageDesc{DurationNs: int64(tau - start), From: s.From, To: s.From + (s.To-s.From)*x}
+		}
+		kept = append(kept, s)
+		start += time.Duration(s.DurationNs)
 	}
-	return n
+	a.stages = append(kept, protocol.StageDesc{DurationNs: int64(length - tau), From: rate, To: rate})
+	a.stage, a.base, a.startNs = 0, a.origN, a.orig
+}
+
+// trim drops the stages that ended by now (an offset from the run's
+// start) and hold no call still to come, so that a long steered run
+// keeps only the stages ahead.
+func (a *arrivals) trim(now time.Duration) {
+	for a.stage > 0 && a.orig+time.Duration(a.stages[0].DurationNs) <= now {
+		s := a.stages[0]
+		a.orig += time.Duration(s.DurationNs)
+		a.origN += (s.From + s.To) / 2 * time.Duration(s.DurationNs).Seconds()
+		a.stages = a.stages[1:]
+		a.stage--
+	}
 }
 
 // steered makes d take the load steps of steps; its queue is the
@@ -71,7 +80,7 @@ func (d *dispatcher) steer(s loadStep) {
 	if now := time.Now(); now.After(at) {
 		at = now
 	}
-	tau := at.Sub(d.t0)
-	d.arr.steer(tau, s.rate, d.length)
+	d.arr.trim(time.Since(d.t0))
+	d.arr.steer(at.Sub(d.t0), s.rate, d.length)
 	d.next, d.more = d.arr.place()
 }
