@@ -196,7 +196,6 @@ func (t *Tester) run(parent context.Context) error {
 	}); err != nil {
 		return fmt.Errorf("tester: %w", err)
 	}
-	t.steer.setClock(sy.Global)
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); t.out.flushLoop(ctx, time.Duration(t.desc.BatchNs)) }()
