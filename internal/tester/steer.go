@@ -60,6 +60,9 @@ func newSteerer(d *protocol.TestDesc, log io.Writer, id string) *steerer {
 
 // setClock gives the steerer global time, once the first sync is done.
 func (s *steerer) setClock(global func() (now, bound int64)) {
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.global = global
@@ -68,6 +71,9 @@ func (s *steerer) setClock(global func() (now, bound int64)) {
 // receive takes the payload of a TypeLoad frame that came at now: the
 // step goes to steps, or is refused, counted and logged.
 func (s *steerer) receive(p []byte, now time.Time) {
+	if s == nil {
+		return // no test running
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, err := s.check(p, now)
@@ -126,6 +132,9 @@ func (s *steerer) check(p []byte, now time.Time) (loadStep, error) {
 // counts returns the steps taken and refused, and the last refusal's
 // reason.
 func (s *steerer) counts() (taken, refused uint64, why string) {
+	if s == nil {
+		return 0, 0, ""
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.taken, s.refused, s.why
@@ -134,7 +143,7 @@ func (s *steerer) counts() (taken, refused uint64, why string) {
 // open returns the steps for the open model's dispatcher (nil: the run
 // is not steered).
 func (s *steerer) open() <-chan loadStep {
-	if !s.on {
+	if s == nil || !s.on {
 		return nil
 	}
 	return s.steps
@@ -144,7 +153,7 @@ func (s *steerer) open() <-chan loadStep {
 // done (nil: the run is not steered); resumed hears of a loop that goes
 // on after it was parked.
 func (s *steerer) closed(ctx context.Context, resumed func(uint32)) *gate {
-	if !s.on {
+	if s == nil || !s.on {
 		return nil
 	}
 	return startGate(ctx, s.clients, s.steps, resumed)
