@@ -44,8 +44,7 @@ func steeringController(ln net.Listener, c testCred, desc protocol.TestDesc, ste
 		if err != nil {
 			return got, err
 		}
-		switch typ {
-		case protocol.TypeSyncRecord:
+		if typ == protocol.TypeSyncRecord {
 			for _, s := range steps {
 				s.AtNs += desc.StartAtNs
 				if err := conn.WriteJSON(protocol.TypeLoad, s); err != nil {
@@ -53,24 +52,40 @@ func steeringController(ln net.Listener, c testCred, desc protocol.TestDesc, ste
 				}
 			}
 			steps = nil
-		case protocol.TypeSamples:
-			b, err := protocol.DecodeBatch(p)
-			if err != nil {
-				return got, err
-			}
-			for _, s := range b.Samples {
-				got.intended = append(got.intended, s.Intended)
-			}
-		case protocol.TypeStarted:
-			var st protocol.Started
-			if err := protocol.DecodeJSON(typ, p, &st); err != nil {
-				return got, err
-			}
-			got.started = st.LocalNs
-		case protocol.TypeDone:
-			return got, protocol.DecodeJSON(typ, p, &got.done)
+		}
+		if over, err := got.keep(typ, p); over || err != nil {
+			return got, err
 		}
 	}
+}
+
+// keep notes what a frame of the tester says; over at its Done.
+func (l *steerLog) keep(typ protocol.Type, p []byte) (over bool, err error) {
+	switch typ {
+	case protocol.TypeSamples:
+		b, err := protocol.DecodeBatch(p)
+		for _, s := range b.Samples {
+			l.intended = append(l.intended, s.Intended)
+		}
+		return false, err
+	case protocol.TypeStarted:
+		var st protocol.Started
+		err := protocol.DecodeJSON(typ, p, &st)
+		l.started = st.LocalNs
+		return false, err
+	case protocol.TypeDone:
+		return true, protocol.DecodeJSON(typ, p, &l.done)
+	}
+	return false, nil
+}
+
+// steeredDesc is a steered open model of null calls, 10 calls/s over 3 s
+// from a second from now, with 4 clients.
+func steeredDesc(timeServer string) protocol.TestDesc {
+	return protocol.TestDesc{Client: protocol.ClientDesc{Kind: protocol.ClientNull}, DurationNs: int64(3 * time.Second),
+		TimeoutNs: int64(time.Second), SyncIntervalNs: int64(time.Hour), SyncProbes: 4, BatchNs: int64(200 * time.Millisecond),
+		TimeServer: timeServer, TimeTransport: "tcp", StartAtNs: time.Now().Add(time.Second).UnixNano(),
+		ClientsPerTester: 4, Rate: constant(protocol.ArrivalsUniform, 10, 3*time.Second), Steered: true}
 }
 
 // TestSteerOverLoopback: a tester over a real loopback connection, its
@@ -92,10 +107,7 @@ func TestSteerOverLoopback(t *testing.T) {
 	}
 	defer ln.Close()
 	cred := newTestCred(t)
-	desc := protocol.TestDesc{Client: protocol.ClientDesc{Kind: protocol.ClientNull}, DurationNs: int64(3 * time.Second),
-		TimeoutNs: int64(time.Second), SyncIntervalNs: int64(time.Hour), SyncProbes: 4, BatchNs: int64(200 * time.Millisecond),
-		TimeServer: ts.TCPAddr(), TimeTransport: "tcp", StartAtNs: time.Now().Add(time.Second).UnixNano(),
-		ClientsPerTester: 4, Rate: constant(protocol.ArrivalsUniform, 10, 3*time.Second), Steered: true}
+	desc := steeredDesc(ts.TCPAddr())
 	steps := []protocol.LoadStep{{Seq: 1, AtNs: int64(time.Second), Rate: 50}, {Seq: 1, AtNs: int64(1500 * time.Millisecond), Rate: 99},
 		{Seq: 2, AtNs: int64(2 * time.Second), Rate: 20}}
 	res := make(chan error, 1)
