@@ -288,9 +288,8 @@ func pace(ctx context.Context, duration, interval time.Duration, call func(conte
 // each call until end (steer_gate.go); the call after the wait is not
 // made up for what it missed.
 func pacePark(ctx context.Context, duration, interval time.Duration, park func(context.Context, time.Time) bool, call func(context.Context) sample.Status) string {
-	start := time.Now()
-	end := start.Add(duration)
-	next := start
+	next := time.Now()
+	end := next.Add(duration)
 	var backoff startBackoff
 	var sl sleeper // one timer for every wait
 	for {
