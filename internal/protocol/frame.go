@@ -101,11 +101,12 @@ const (
 	TypeHeartbeat                  // either way: still here (no payload)
 	TypeWelcome                    // controller → tester: its signature, once the tester proved itself
 	TypeHealth                     // tester → controller: its self-health, per second (HealthBatch)
+	TypeLoad                       // controller → tester: a step of the load it offers (LoadStep, load.go)
 	typeEnd
 )
 
 var typeNames = [...]string{"", "hello", "challenge", "auth", "testdesc", "syncreq",
-	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat", "welcome", "health"}
+	"syncresp", "syncrecord", "started", "samples", "done", "stop", "error", "ack", "heartbeat", "welcome", "health", "load"}
 
 // String names the type.
 func (t Type) String() string {

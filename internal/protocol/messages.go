@@ -15,6 +15,10 @@ type Hello struct {
 	PID   int    `json:"pid"`
 	Nonce []byte `json:"nonce"` // challenge for the controller
 	Kex   []byte `json:"kex"`   // the tester's X25519 share
+	// Steerable says the tester obeys load steps (TypeLoad): a
+	// controller sets TestDesc.Steered only for a tester that said so,
+	// since an older one ends its test at a frame it does not know.
+	Steerable bool `json:"steerable,omitempty"`
 }
 
 // AnySlot in Hello.Slot asks for any slot still waiting for its tester:
@@ -88,6 +92,12 @@ type TestDesc struct {
 	// (TypeHealth, HealthBatch): a controller that does not know the
 	// message never asks, and an older tester ignores the request.
 	Health bool `json:"health,omitempty"`
+	// Steered says the controller may move this tester's load while it
+	// runs, with TypeLoad steps (LoadStep): the open model's rate, or the
+	// closed model's active clients. A tester refuses, and counts, a step
+	// of a run that did not say so. Set only for a tester whose Hello was
+	// Steerable.
+	Steered bool `json:"steered,omitempty"`
 }
 
 // Clients returns how many client loops the description asks for.
@@ -178,6 +188,13 @@ type Done struct {
 	// refused to send (e.g. ENOBUFS): lost at the sender, and so among the
 	// controller's lost, told apart in the report.
 	UDPSendErrors uint64 `json:"udp_send_errors,omitempty"`
+	// LoadSteps counts the load steps (TypeLoad) the tester took, and
+	// LoadRefused those it refused (out of order, out of its time window,
+	// too many in a second, malformed, or not asked for), the last one's
+	// reason in LoadRefusedWhy.
+	LoadSteps      uint64 `json:"load_steps,omitempty"`
+	LoadRefused    uint64 `json:"load_refused,omitempty"`
+	LoadRefusedWhy string `json:"load_refused_why,omitempty"`
 }
 
 // Heartbeat is the optional payload of a TypeHeartbeat frame: most

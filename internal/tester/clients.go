@@ -24,8 +24,14 @@ type clientCall func(ctx context.Context, client uint32) sample.Status
 // concurrent use (client.Client is: each call is its own), and it makes no
 // allocation of its own per call.
 func runClients(ctx context.Context, n int, stagger, duration, interval time.Duration, call clientCall) string {
+	return runClientsGated(ctx, n, stagger, duration, interval, nil, call)
+}
+
+// runClientsGated is runClients with the loops of index g's active and
+// above parked before their next call (nil: none is).
+func runClientsGated(ctx context.Context, n int, stagger, duration, interval time.Duration, g *gate, call clientCall) string {
 	if n <= 1 {
-		return pace(ctx, duration, interval, func(ctx context.Context) sample.Status { return call(ctx, 0) })
+		return pacePark(ctx, duration, interval, g.parker(0), func(ctx context.Context) sample.Status { return call(ctx, 0) })
 	}
 	start := time.Now() // every client's first call is due j × stagger after this one instant
 	end := start.Add(duration)
@@ -33,7 +39,7 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 	var wg sync.WaitGroup
 	for j := range n {
 		wg.Go(func() {
-			if clientLoop(ctx, j, start.Add(time.Duration(j)*stagger), end, interval, call) == "stopped" {
+			if clientLoop(ctx, j, start.Add(time.Duration(j)*stagger), end, interval, g, call) == "stopped" {
 				stopped.Store(true)
 			}
 		})
@@ -47,8 +53,8 @@ func runClients(ctx context.Context, n int, stagger, duration, interval time.Dur
 
 // clientLoop is client j's loop: it waits until due (never sooner: a
 // goroutine scheduled late does not shift the others' starts), then paces
-// its calls until end.
-func clientLoop(ctx context.Context, j int, due, end time.Time, interval time.Duration, call clientCall) string {
+// its calls until end (g: the steered run's gate, nil when not steered).
+func clientLoop(ctx context.Context, j int, due, end time.Time, interval time.Duration, g *gate, call clientCall) string {
 	if !due.Before(end) {
 		return "completed" // starts after the tester's duration: never calls
 	}
@@ -59,7 +65,7 @@ func clientLoop(ctx context.Context, j int, due, end time.Time, interval time.Du
 		}
 	}
 	client := uint32(j)
-	return pace(ctx, time.Until(end), interval, func(ctx context.Context) sample.Status { return call(ctx, client) })
+	return pacePark(ctx, time.Until(end), interval, g.parker(j), func(ctx context.Context) sample.Status { return call(ctx, client) })
 }
 
 // sleeper waits on one timer, reset from wait to wait, so that a client

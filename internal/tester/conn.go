@@ -2,13 +2,15 @@ package tester
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/diperf/diperf/internal/protocol"
 )
 
 // readLoop handles what the controller sends during the test. Any read
 // error (a forged, replayed or reordered frame included), a Stop or an
-// Error ends the test at once; an Ack records what is safe; every frame,
+// Error ends the test at once; an Ack records what is safe; a load step
+// goes to the steerer, which takes or refuses it; every frame,
 // a heartbeat included, says the controller is still there.
 func (t *Tester) readLoop() {
 	defer close(t.readCh)
@@ -30,6 +32,8 @@ func (t *Tester) readLoop() {
 				return
 			}
 			t.out.ack(seq)
+		case protocol.TypeLoad:
+			t.steer.receive(p, time.Now())
 		case protocol.TypeError:
 			var m protocol.ErrorMsg
 			_ = protocol.DecodeJSON(typ, p, &m)

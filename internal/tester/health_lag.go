@@ -47,3 +47,13 @@ func (a *lagAcc) take() (meanMs, maxMs float64, n int) {
 	a.sum, a.max, a.n = 0, 0, 0
 	return meanMs, maxMs, n
 }
+
+// resumed starts client loop c's schedule over, as at its first call: it
+// was parked (a steered run's gate), and the time parked is not lateness.
+func (o *outbox) resumed(c uint32) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if int(c) < len(o.lag.due) {
+		o.lag.due[c] = 0
+	}
+}

@@ -36,10 +36,21 @@ const maxOpenQueue = 1 << 16
 // up and recorded as a Dropped sample, never skipped. Nothing is allocated
 // per call.
 func runOpen(ctx context.Context, r *protocol.RateDesc, n int, c client.Client, clk *clock.Local, out openSink) string {
-	if lp, ok := c.(client.OpenLooper); ok {
+	return runOpenSteered(ctx, r, n, c, clk, out, nil)
+}
+
+// runOpenSteered is runOpen with the load steps of a steered run
+// (steer.go; nil: none): the stages hold until the first step, then each
+// step's rate until the next, until the stages' end. A steered run always
+// uses the dispatcher (an event loop takes its intended starts ahead).
+func runOpenSteered(ctx context.Context, r *protocol.RateDesc, n int, c client.Client, clk *clock.Local, out openSink, steps <-chan loadStep) string {
+	if lp, ok := c.(client.OpenLooper); ok && steps == nil {
 		return loopOpen(ctx, lp, r, n, clk, out)
 	}
 	d := newDispatcher(r, n, clk, out)
+	if steps != nil {
+		d.steered(steps)
+	}
 	var wg sync.WaitGroup
 	for j := range max(n, 1) {
 		wg.Go(func() {
@@ -75,6 +86,11 @@ type dispatcher struct {
 	fullErr  string // the Err of a call dropped because the queue was full
 	queue    ring
 	tm       sleeper // one timer for every wait
+
+	steps <-chan loadStep // a steered run's load steps (nil: none)
+	t0    time.Time       // the run's start
+	next  time.Duration   // the next call's intended start, from t0
+	more  bool            // whether there is a next call
 }
 
 func newDispatcher(r *protocol.RateDesc, n int, clk *clock.Local, out openSink) *dispatcher {
@@ -92,19 +108,20 @@ func newDispatcher(r *protocol.RateDesc, n int, clk *clock.Local, out openSink) 
 // run dispatches until the stages are over and the queue empty, or ctx is
 // done; it returns why it ended.
 func (d *dispatcher) run(ctx context.Context) string {
-	t0 := time.Now()
-	next, more := d.arr.next()
+	d.t0 = time.Now()
+	d.next, d.more = d.arr.next()
 	for {
+		d.takeSteps()
 		now := time.Now()
-		for more && !t0.Add(next).After(now) {
-			d.enqueue(t0.Add(next))
-			next, more = d.arr.next()
+		for d.more && !d.t0.Add(d.next).After(now) {
+			d.enqueue(d.t0.Add(d.next))
+			d.next, d.more = d.arr.next()
 		}
 		d.dropLate(now)
 		d.handOut()
-		wake := t0.Add(next)
-		if !more { // no call due: wake at the stages' end, if still ahead
-			if wake = t0.Add(d.length); !now.Before(wake) {
+		wake := d.t0.Add(d.next)
+		if !d.more { // no call due: wake at the stages' end, if still ahead
+			if wake = d.t0.Add(d.length); !now.Before(wake) {
 				if d.queue.len() == 0 {
 					return "completed"
 				}
@@ -120,7 +137,8 @@ func (d *dispatcher) run(ctx context.Context) string {
 
 // wait sleeps until next (the next call's intended start, or the stages'
 // end; zero: neither), until the oldest waiting call is to be given up, or
-// until a worker takes it; it returns false when ctx is done.
+// until a worker takes it, or until a load step comes (steer); it
+// returns false when ctx is done.
 func (d *dispatcher) wait(ctx context.Context, next time.Time) bool {
 	wake := time.Duration(math.MaxInt64)
 	if !next.IsZero() {
@@ -137,6 +155,9 @@ func (d *dispatcher) wait(ctx context.Context, next time.Time) bool {
 	case jobs <- head:
 		d.queue.pop()
 		d.tm.stop()
+	case s := <-d.steps:
+		d.tm.stop()
+		d.steer(s)
 	case <-ctx.Done():
 		d.tm.stop()
 		return false

@@ -29,6 +29,9 @@ type arrivals struct {
 	stage   int           // the stage holding the next call
 	base    float64       // N at the start of that stage
 	startNs time.Duration // that stage's start
+
+	orig  time.Duration // where stages start: 0, or the last load step's instant (steer)
+	origN float64       // N there
 }
 
 func newArrivals(r *protocol.RateDesc) *arrivals {
@@ -48,6 +51,12 @@ func (a *arrivals) next() (time.Duration, bool) {
 		a.m = float64(a.k) + 0.5
 	}
 	a.k++
+	return a.place()
+}
+
+// place returns the next call's intended start under the stages as they
+// are now, or false when it falls after them.
+func (a *arrivals) place() (time.Duration, bool) {
 	for ; a.stage < len(a.stages); a.stage++ {
 		s := a.stages[a.stage]
 		d := time.Duration(s.DurationNs)

@@ -16,6 +16,7 @@ func (t *Tester) sync() error {
 	if err != nil {
 		return err
 	}
+	t.steer.setClock(t.sy.Global) // load steps are taken once the controller may know the clock synced
 	msg := protocol.SyncRecord{LocalNs: rec.LocalNs, OffsetNs: rec.OffsetNs, RTTNs: rec.RTTNs, BoundNs: rec.BoundNs,
 		Auth: h.Authenticated, Refused: h.Refused, Disagree: h.Disagreeing, Probes: h.Probes}
 	return t.conn.WriteJSON(protocol.TypeSyncRecord, msg)

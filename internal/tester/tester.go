@@ -86,6 +86,7 @@ type Tester struct {
 	inconsistentLogged int    // syncs not used, as last logged (syncHealth)
 
 	lv       *liveState // the controller's signs of life (liveness.go)
+	steer    *steerer   // the controller's load steps (steer.go)
 	mu       sync.Mutex
 	spoolErr string // a spool error not yet reported to the controller
 }
@@ -129,7 +130,7 @@ func (t *Tester) logCounts() {
 func (t *Tester) handshake() error {
 	host, _ := os.Hostname()
 	t.id = host + ":" + strconv.Itoa(os.Getpid())
-	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: protocol.NewNonce()}
+	hello := protocol.Hello{Proto: protocol.Version, Slot: t.o.Slot, ID: t.id, Host: host, PID: os.Getpid(), Nonce: protocol.NewNonce(), Steerable: true}
 	_ = t.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
 	desc, err := Handshake(t.conn, t.o.Token, hello)
 	if err != nil {
@@ -174,6 +175,7 @@ func (t *Tester) run(parent context.Context) error {
 		defer t.out.disk.close()
 	}
 	t.lv = newLiveState(t.o.now)
+	t.steer = newSteerer(&t.desc, t.o.Log, t.id)
 	t.readCh = make(chan struct{})
 	t.heard()
 	go t.readLoop()
@@ -236,6 +238,7 @@ func (t *Tester) finish(reason string) error {
 	}
 	done := protocol.Done{LocalNs: t.clk.Now(), Produced: t.out.producedCount(), Reason: reason}
 	done.UDPLastSeq, done.UDPSendErrors = t.out.udpCounts()
+	done.LoadSteps, done.LoadRefused, done.LoadRefusedWhy = t.steer.counts()
 	if err := t.conn.WriteJSON(protocol.TypeDone, done); err != nil {
 		return fmt.Errorf("tester: sending done: %w", err)
 	}
@@ -258,9 +261,9 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 	t.out.started(woke, targetRTT)
 	defer t.startHealth(ctx)()
 	if t.desc.Rate != nil { // the open model
-		return runOpen(ctx, t.desc.Rate, t.desc.Clients(), c, t.clk, t.out)
+		return runOpenSteered(ctx, t.desc.Rate, t.desc.Clients(), c, t.clk, t.out, t.steer.open())
 	}
-	if lp, ok := c.(client.Looper); ok && t.desc.ClientStartIntervalNs == 0 {
+	if lp, ok := c.(client.Looper); ok && t.desc.ClientStartIntervalNs == 0 && !t.desc.Steered {
 		// An event-loop client (plain HTTP/1.1 keep-alive) runs every
 		// closed loop itself; a stagger of the clients' starts needs the
 		// loops of runClients.
@@ -268,8 +271,8 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 		return lp.Loop(ctx, t.desc.Clients(), time.Duration(t.desc.IntervalNs), until, t.clk.Now, t.record)
 	}
 	call := func(ctx context.Context, client uint32) sample.Status { return t.out.call(ctx, c, t.clk, client) }
-	return runClients(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
-		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), call)
+	return runClientsGated(ctx, t.desc.Clients(), time.Duration(t.desc.ClientStartIntervalNs),
+		time.Duration(t.desc.DurationNs), time.Duration(t.desc.IntervalNs), t.steer.closed(ctx, t.out.resumed), call)
 }
 
 // pace makes calls for duration from now, one every interval: a call
@@ -278,9 +281,15 @@ func (t *Tester) loop(ctx context.Context, c client.Client, woke int64, targetRT
 // backed off (startBackoff). It returns "completed" once the duration is
 // over, or "stopped" when ctx is done first.
 func pace(ctx context.Context, duration, interval time.Duration, call func(context.Context) sample.Status) string {
-	start := time.Now()
-	end := start.Add(duration)
-	next := start
+	return pacePark(ctx, duration, interval, nil, call)
+}
+
+// pacePark is pace with park (nil: none), which may hold the loop before
+// each call until end (steer_gate.go); the call after the wait is not
+// made up for what it missed.
+func pacePark(ctx context.Context, duration, interval time.Duration, park func(context.Context, time.Time) bool, call func(context.Context) sample.Status) string {
+	next := time.Now()
+	end := next.Add(duration)
 	var backoff startBackoff
 	var sl sleeper // one timer for every wait
 	for {
@@ -292,6 +301,10 @@ func pace(ctx context.Context, duration, interval time.Duration, call func(conte
 		}
 		if !time.Now().Before(end) {
 			return "completed"
+		}
+		if park != nil && park(ctx, end) {
+			next = time.Now() // woke: check ctx and the end again, then call at once
+			continue
 		}
 		st := call(ctx)
 		next = next.Add(interval)
