@@ -204,14 +204,9 @@ func medianX(pts []loadPoint) float64 {
 // littleKnee returns N* = X* · R0 (see above), or k when R0 is unknown or
 // N* falls outside the loads seen.
 func littleKnee(pts []loadPoint, k, x float64) float64 {
-	light := lightPoints(pts, k)
-	n := calls(light)
+	sum, n := rtSum(lightPoints(pts, k))
 	if n == 0 {
 		return k
-	}
-	var sum float64
-	for _, p := range light {
-		sum += p.rt * float64(p.n)
 	}
 	knee := x * sum / float64(n) / 1000
 	if knee < pts[0].l || knee > pts[len(pts)-1].l {
@@ -256,4 +251,13 @@ func flat(hi []loadPoint) bool {
 	}
 	lr, xr := meanL(up)/meanL(lo), meanX(up)/meanX(lo)
 	return lr >= plateauGrowth && xr-1 < plateauElasticity*(lr-1)
+}
+
+// rtSum is the response time (ms) summed over the calls of pts (each
+// point's mean times its calls), and how many calls they hold.
+func rtSum(pts []loadPoint) (sum float64, n int) {
+	for _, p := range pts {
+		sum += p.rt * float64(p.n)
+	}
+	return sum, calls(pts)
 }

@@ -73,13 +73,9 @@ func openKnee(loaded, hi []loadPoint, x float64) float64 {
 	}
 	slices.Sort(loads)
 	med := loads[len(loads)/2]
-	n := calls(light)
+	sum, n := rtSum(light)
 	if n == 0 {
 		return med
-	}
-	var sum float64
-	for _, p := range light {
-		sum += p.rt * float64(p.n)
 	}
 	return min(x*sum/float64(n)/1000, loads[len(loads)-1])
 }

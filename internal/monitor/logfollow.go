@@ -73,15 +73,5 @@ func (s *Scraper) logPoint(ep Endpoint, st *logState, src logSource) {
 		st.mu.Unlock()
 	}
 	at, dur, series := st.point(t0)
-	pts := make([]Point, 0, len(series)+2)
-	for _, x := range series {
-		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: x.Metric, Labels: x.Labels, Value: x.Value})
-	}
-	up := 1.0
-	if err != nil {
-		up = 0
-	}
-	pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: Up, Value: up},
-		Point{TimeNs: at, Endpoint: ep.Name, Metric: ScrapeDuration, Value: dur.Seconds()})
-	s.record(ep.Name, err, 0, pts)
+	s.sink(ep.Name, at, dur, series, 0, err)
 }

@@ -112,21 +112,26 @@ func (s *Scraper) once(ctx context.Context, ep Endpoint) {
 		s.cut(ep.Name)
 		return
 	}
-	at := t0.Add(t1.Sub(t0) / 2).UnixNano()
+	s.sink(ep.Name, t0.Add(t1.Sub(t0)/2).UnixNano(), t1.Sub(t0), series, dropped, err)
+}
+
+// sink records one reading of endpoint name, stamped at: its series, its
+// up (0 when err) and duration rows, and the series dropped when any.
+func (s *Scraper) sink(name string, at int64, dur time.Duration, series []Series, dropped int, err error) {
 	pts := make([]Point, 0, len(series)+3)
 	for _, x := range series {
-		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: x.Metric, Labels: x.Labels, Value: x.Value})
+		pts = append(pts, Point{TimeNs: at, Endpoint: name, Metric: x.Metric, Labels: x.Labels, Value: x.Value})
 	}
 	up := 1.0
 	if err != nil {
 		up = 0
 	}
-	pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: Up, Value: up},
-		Point{TimeNs: at, Endpoint: ep.Name, Metric: ScrapeDuration, Value: t1.Sub(t0).Seconds()})
+	pts = append(pts, Point{TimeNs: at, Endpoint: name, Metric: Up, Value: up},
+		Point{TimeNs: at, Endpoint: name, Metric: ScrapeDuration, Value: dur.Seconds()})
 	if dropped > 0 {
-		pts = append(pts, Point{TimeNs: at, Endpoint: ep.Name, Metric: SeriesDropped, Value: float64(dropped)})
+		pts = append(pts, Point{TimeNs: at, Endpoint: name, Metric: SeriesDropped, Value: float64(dropped)})
 	}
-	s.record(ep.Name, err, dropped, pts)
+	s.record(name, err, dropped, pts)
 }
 
 // read reads ep's page as it comes, keeping at most its MaxSeries of the
