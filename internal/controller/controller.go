@@ -24,6 +24,7 @@ import (
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/search"
 	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/transport"
 )
@@ -79,6 +80,11 @@ type Options struct {
 	// errors as they come (the dashboard and /metrics read it); nil: the
 	// controller keeps its own for the progress line.
 	Live *live.Run
+	// Search, when set, makes the run a capacity search (package search,
+	// docs/search.md): the testers are steered (TestDesc.Steered) from
+	// step to step until the search ends; its answer is Outcome.Search
+	// and the run directory's search.json and search.csv.
+	Search *search.Config
 }
 
 // Outcome is how a run went.
@@ -87,6 +93,8 @@ type Outcome struct {
 	Started int    // testers that ran their client loop
 	Failed  int    // testers marked failed
 	Samples uint64 // samples received
+	// Search is the search's answer (Options.Search; nil without one).
+	Search *search.Result
 }
 
 // Run runs the experiment to its end, or until ctx is cancelled (then it

@@ -28,6 +28,10 @@ type Experiment struct {
 	// Thresholds are checks on the run's figures (docs/thresholds.md): a
 	// failed one makes diperf run and diperf analyze exit with code 3.
 	Thresholds []Threshold `yaml:"thresholds,omitempty"`
+	// Search, when set, makes the run a capacity search against
+	// service-level objectives (docs/search.md): the load moves in steps
+	// chosen by the search; the schedule's duration bounds it.
+	Search *Search `yaml:"search,omitempty"`
 
 	file  string         // the file name given to Parse, for Validate's problems
 	lines map[string]int // key path -> line in the file where it was set

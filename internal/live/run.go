@@ -8,6 +8,7 @@ import (
 
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/search"
 	"github.com/diperf/diperf/internal/stats"
 )
 
@@ -34,6 +35,7 @@ type Run struct {
 	state   string     // running, ended
 	report  string     // the report's path once written
 	hooks   []func(Second, *hdr.Histogram)
+	search  *search.Result // a capacity search's state (SetSearch); nil: none
 }
 
 // numClasses is the number of sample status classes.

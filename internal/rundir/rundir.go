@@ -35,6 +35,8 @@ const (
 	Model       = "model.json"      // the models of performance against load
 	Report      = "report.html"     // the report
 	LogDir      = "logs"            // each tester's own output
+	Search      = "search.json"     // a capacity search's answer and steps (search.Result)
+	SearchCSV   = "search.csv"      // a capacity search's steps, one row each (search.WriteCSV)
 )
 
 // GraphFile is the name of the report's graph with element id id (e.g.
