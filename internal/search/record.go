@@ -20,8 +20,13 @@ type SLORecord struct {
 // StepRecord is one step: its load, its calls, and the decision taken
 // after it and why (a row of search.csv).
 type StepRecord struct {
-	Step       int         `json:"step"` // from 1
-	Load       float64     `json:"load"`
+	Step int     `json:"step"` // from 1
+	Load float64 `json:"load"`
+	// From and To are the step's first and last second fed (Unix
+	// seconds, Second.T; rest and warm-up included): the step's phase
+	// of the run. 0 when unknown.
+	From       int64       `json:"from"`
+	To         int64       `json:"to"`
 	Seconds    int         `json:"seconds"`           // seconds held
 	RestS      int         `json:"rest_s,omitempty"`  // of them, resting (no load) after a failed step
 	WarmupS    int         `json:"warmup_s"`          // of them, left out as warm-up

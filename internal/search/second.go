@@ -11,6 +11,7 @@ import (
 // Second is one second of the run's timeline as the controller's live
 // aggregates have it when the second is final.
 type Second struct {
+	T      int64          // the second's start, Unix seconds (0: unknown); the step's From/To
 	OK     uint64         // successful calls ended in it
 	Failed uint64         // failed calls ended in it
 	RT     *hdr.Histogram // the successful calls' response times, µs (stats.NewRTHist); nil: none

@@ -34,6 +34,7 @@ type Step struct {
 	resting  bool    // offering no load until the last step's backlog is served
 	restS    int     // seconds of rest
 	after    float64 // the load of the step before (a rest ends below Settle of it)
+	from, to int64   // the first and last second fed (Second.T)
 }
 
 // sloState is one SLO's test within a step.
@@ -66,6 +67,12 @@ func (st *Step) Load() float64 { return st.load }
 func (st *Step) Add(s Second) bool {
 	if st.rec != nil {
 		return true
+	}
+	if s.T > 0 {
+		if st.from == 0 {
+			st.from = s.T
+		}
+		st.to = s.T
 	}
 	if why := s.refused(); why != "" {
 		st.refused++
