@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,15 +54,16 @@ func TestSearchFindsCapacity(t *testing.T) {
 	if took > 50*time.Second || !stoppedBySearch(t, dir, 1) {
 		t.Errorf("the run took %v of the testers' minute, or they were not stopped by the search's end", took)
 	}
-	checkLoadSteps(t, dir, 1)
+	checkLoadSteps(t, dir, 1, 0)
 	checkSearchFiles(t, dir, r)
 }
 
 // checkLoadSteps checks that each of testers testers took every load step
-// sent (one per load offered) and refused none, as its Done said.
-func checkLoadSteps(t *testing.T, dir string, testers int) {
+// sent (one per load offered, and extra more) and refused none, as its
+// Done said.
+func checkLoadSteps(t *testing.T, dir string, testers, extra int) {
 	t.Helper()
-	loads := len(eventsNamed(t, dir, "search-load")[-1])
+	loads := len(eventsNamed(t, dir, "search-load")[-1]) + extra
 	steps := eventsNamed(t, dir, "load-steps")
 	want := fmt.Sprintf("took %d of the %d load steps sent, refused 0", loads, loads)
 	for i := range testers {
@@ -91,6 +93,53 @@ func checkSearchFiles(t *testing.T, dir string, r *search.Result) {
 		to, _ := strconv.ParseInt(row["to"], 10, 64)
 		if row["step"] != strconv.Itoa(i+1) || from != r.Steps[i].From || to < from || from <= 0 || row["decision"] != r.Steps[i].Decision {
 			t.Errorf("search.csv step %d: %v, want step %+v", i+1, row, r.Steps[i])
+		}
+	}
+}
+
+// TestSearchClosedModel steers a closed model: two testers of 4 clients
+// each against 8 workers of 100 ms. The search's one step, 4 active
+// clients of the 8 (max-rate), is split 2 and 2: its throughput is 4 calls
+// per 100 ms, 40 calls/s (all 8 clients would make 80), every call served
+// at once, so it holds at max-rate, and the testers are stopped.
+func TestSearchClosedModel(t *testing.T) {
+	t.Parallel()
+	exp := searchExperiment(t, 2, 4, time.Minute, serveTarget(t, 8, 100*time.Millisecond), false)
+	cfg := search.Config{SLOs: mustSLOs(t, "p90_ms < 150"), Start: 4, MaxRate: 4,
+		MinWarmup: time.Second, MaxWarmup: 4 * time.Second, StepLimit: 5 * time.Second}
+	out, dir, took := runSearch(t, exp, cfg)
+	r := out.Search
+	if r == nil || r.Verdict != search.VerdictHoldsAtMax || len(r.Steps) != 1 {
+		t.Fatalf("search answer %+v, want it to hold at max-rate in one step", r)
+	}
+	if x := r.Steps[0].Throughput; math.Abs(x-40) > 6 {
+		t.Errorf("throughput %.4g calls/s at 4 active clients, want 40 (80: every client ran)", x)
+	}
+	if took > 30*time.Second || !stoppedBySearch(t, dir, 2) {
+		t.Errorf("the run took %v of the testers' minute, or they were not stopped by the search's end", took)
+	}
+	checkLoadSteps(t, dir, 2, 1) // and the step that parked its clients at its first sync
+	if loads := eventsNamed(t, dir, "search-load")[-1]; len(loads) != 1 || !strings.HasPrefix(loads[0], "load 4 over 2 testers") {
+		t.Errorf("loads offered %q, want 4 over 2 testers", loads)
+	}
+}
+
+// TestSearchMaxRateOfAClosedModel: a closed model's loads are whole
+// clients, at most every tester's (the default max-rate); more is refused
+// before anything starts.
+func TestSearchMaxRateOfAClosedModel(t *testing.T) {
+	exp := searchExperiment(t, 3, 4, time.Minute, "http://127.0.0.1:1/", false)
+	slos := mustSLOs(t, "p99_ms < 100")
+	st, err := newSteering(exp, search.Config{SLOs: slos})
+	if err != nil || st.cfg.MaxRate != 12 || !st.cfg.Whole || st.searcher.First() != 1 || st.cfg.Budget != time.Minute {
+		t.Fatalf("closed model of 3 × 4 clients: %v, %+v: want max-rate 12, whole loads from 1, the testers' minute", err, st)
+	}
+	if _, err := newSteering(exp, search.Config{SLOs: slos, MaxRate: 13}); err == nil || !strings.Contains(err.Error(), "more than the 12") {
+		t.Errorf("max-rate 13 of 12 clients: %v", err)
+	}
+	for i, want := range []int{3, 2, 2} {
+		if got := spread(7, 3, i, 4); got != want {
+			t.Errorf("7 clients over 3 testers: tester %d gets %d, want %d", i, got, want)
 		}
 	}
 }
