@@ -146,3 +146,25 @@ func TestSearchDoneLoadStepsLie(t *testing.T) {
 		t.Errorf("load steps recorded as taken: %v", taken)
 	}
 }
+
+// TestSearchInterrupted: a search whose run is interrupted keeps what it
+// learned, as a budget-out that says so, in search.json.
+func TestSearchInterrupted(t *testing.T) {
+	t.Parallel()
+	exp := searchExperiment(t, 2, 4, time.Minute, serveTarget(t, 8, 200*time.Millisecond), false)
+	dir := filepath.Join(t.TempDir(), "run")
+	o := inprocOptions(exp, dir, newInproc(transport.NewMemory()))
+	o.Search = &search.Config{SLOs: mustSLOs(t, "p90_ms < 300"), MaxRate: 8, MinWarmup: time.Second, StepLimit: 5 * time.Second}
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	out, err := Run(ctx, o)
+	if err != nil || out.Search == nil {
+		t.Fatalf("interrupted search: %v, %+v", err, out)
+	}
+	r, err := rundir.ReadSearch(dir)
+	if err != nil || r == nil || r.Verdict != search.VerdictBudgetOut || !strings.HasPrefix(r.Why, "the run ended before the search did: ") ||
+		r.Why != out.Search.Why {
+		t.Fatalf("search.json: %v, %+v", err, r)
+	}
+	t.Log(r.Why)
+}

@@ -116,10 +116,24 @@ func (c *controller) searchAnswer(why string) search.Result {
 	switch {
 	case !st.started:
 		r.Verdict, r.Why = search.VerdictNoData, "the search never began: not every tester ran and synced its clock"
-	case why != "" && len(r.Steps) == 0 || why != "" && r.Verdict == search.VerdictBudgetOut:
-		r.Why = why + "; " + r.Why
+	case why != "" && r.Verdict == search.VerdictBudgetOut:
+		r.Why = why + ": " + bracketWords(r)
 	}
 	return r
+}
+
+// bracketWords is what a search that was cut short knows, in words.
+func bracketWords(r search.Result) string {
+	lo, hi := r.Interval[0], r.Interval[1]
+	switch {
+	case lo == nil && hi == nil:
+		return "no load was decided yet"
+	case lo == nil:
+		return fmt.Sprintf("no load met every objective; %.4g failed", *hi)
+	case hi == nil:
+		return fmt.Sprintf("%.4g met every objective, no load failed yet", *lo)
+	}
+	return fmt.Sprintf("the capacity lies in [%.4g, %.4g]", *lo, *hi)
 }
 
 // searchReady reports whether the search may begin: every planned tester
