@@ -51,8 +51,8 @@ func TestSearchFindsCapacity(t *testing.T) {
 	if first := r.Steps[0]; first.Load != 120 || math.Abs(first.Throughput-120) > 12 {
 		t.Errorf("first step: load %g, throughput %.4g calls/s: the testers were not steered to it", first.Load, first.Throughput)
 	}
-	if took > 50*time.Second || !stoppedBySearch(t, dir, 1) {
-		t.Errorf("the run took %v of the testers' minute, or they were not stopped by the search's end", took)
+	if took > 50*time.Second || !stoppedBySearch(t, dir, 1) || out.Failed != 0 {
+		t.Errorf("the run took %v of the testers' minute, or they were not stopped by the search's end (%d failed)", took, out.Failed)
 	}
 	checkLoadSteps(t, dir, 1, 0)
 	checkSearchFiles(t, dir, r)
