@@ -71,6 +71,24 @@ func (l *steerLiar) read() {
 	}
 }
 
+// doneAfterSteps waits for a load step (15 s at most, heartbeating), sends
+// a few honest samples and then the Done that lie makes of the steps it
+// got.
+func (l *steerLiar) doneAfterSteps(slot int, lie func(got uint64) protocol.Done) {
+	for end := time.Now().Add(15 * time.Second); l.loads.Load() == 0 && time.Now().Before(end); {
+		_ = l.conn.Write(protocol.TypeHeartbeat, nil) // not lost meanwhile
+		time.Sleep(200 * time.Millisecond)
+	}
+	if l.loads.Load() == 0 {
+		l.t.Errorf("tester %d: no load step came", slot)
+	}
+	l.batch(l.honest(5))
+	l.waitAcked()
+	d := lie(l.loads.Load())
+	d.LocalNs, d.Produced = time.Now().UnixNano(), l.seq
+	l.done(d)
+}
+
 // TestSearchRefusesAnUnsteerableTester: a tester whose hello did not say
 // it takes load steps is refused with the reason, not run unsteered, and
 // the search, which never began, says so in search.json.
@@ -111,22 +129,9 @@ func TestSearchDoneLoadStepsLie(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	tb := newInproc(nil)
 	tb.start = func(ctx context.Context, s testbed.Spec) error {
-		l := joinSteerLiar(ctx, t, s, true)
-		if l == nil {
-			return nil
+		if l := joinSteerLiar(ctx, t, s, true); l != nil {
+			l.doneAfterSteps(s.Slot, lies[s.Slot])
 		}
-		for end := time.Now().Add(15 * time.Second); l.loads.Load() == 0 && time.Now().Before(end); {
-			_ = l.conn.Write(protocol.TypeHeartbeat, nil) // not lost meanwhile
-			time.Sleep(200 * time.Millisecond)
-		}
-		if l.loads.Load() == 0 {
-			t.Errorf("tester %d: no load step came", s.Slot)
-		}
-		l.batch(l.honest(5))
-		l.waitAcked()
-		d := lies[s.Slot](l.loads.Load())
-		d.LocalNs, d.Produced = time.Now().UnixNano(), l.seq
-		l.done(d)
 		return nil
 	}
 	o := Options{Experiment: exp, Dir: dir, Testbed: tb, Search: &search.Config{SLOs: mustSLOs(t, "p99_ms < 100"), MaxRate: 100}}

@@ -42,18 +42,25 @@ func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
 	if !sameSlots(run, st.to) { // a tester ended: its share goes to the others
 		c.offer(st.total, run)
 	}
+	if st.step.Add(c.searchInput(s, h)) {
+		c.stepDecided(run)
+		return
+	}
+	if off := st.step.Offer(); off != st.total { // its rest is over
+		c.offer(off, run)
+	}
+}
+
+// searchInput is final second s, with its histogram h, as the search
+// takes it. Called with c.mu held.
+func (c *controller) searchInput(s live.Second, h *hdr.Histogram) search.Second {
+	st := c.steer
 	sec := search.Second{T: s.T, OK: s.OK, Failed: s.Failed, RT: h, Stale: s.T*1e9 < st.atNs,
 		TesterBound: c.secondBound(s.T, s.Active)}
 	if !st.closed {
 		sec.Offered = st.total
 	}
-	if !st.step.Add(sec) {
-		if off := st.step.Offer(); off != st.total { // its rest is over
-			c.offer(off, run)
-		}
-		return
-	}
-	c.stepDecided(run)
+	return sec
 }
 
 // startSearch begins the search at its first load. Called with c.mu held.

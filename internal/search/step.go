@@ -77,12 +77,7 @@ func (st *Step) Add(s Second) bool {
 		st.to = s.T
 	}
 	if why := s.refused(); why != "" {
-		if s.Stale {
-			st.stale++
-		}
-		st.refused++
-		st.seconds++
-		return st.over()
+		return st.refuse(s.Stale)
 	}
 	st.seconds++
 	st.all += s.calls()
@@ -125,6 +120,16 @@ func (st *Step) warmup(s Second) {
 		return
 	}
 	st.warm++
+}
+
+// refuse counts a second refused (stale: of the load before).
+func (st *Step) refuse(stale bool) bool {
+	if stale {
+		st.stale++
+	}
+	st.refused++
+	st.seconds++
+	return st.over()
 }
 
 // over finishes the step when it measured its limit, or when its seconds
