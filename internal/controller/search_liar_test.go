@@ -152,6 +152,32 @@ func TestSearchDoneLoadStepsLie(t *testing.T) {
 	}
 }
 
+// TestSearchDoneRefusedWhyClipped: a tester whose Done's counts are
+// possible (one step refused of those sent) but whose reason for it is
+// 64 KiB has its counts taken and its reason cut in events.jsonl.
+func TestSearchDoneRefusedWhyClipped(t *testing.T) {
+	t.Parallel()
+	exp := searchExperiment(t, 1, 4, 20*time.Second, "http://127.0.0.1:1/", true)
+	dir := filepath.Join(t.TempDir(), "run")
+	tb := newInproc(nil)
+	tb.start = func(ctx context.Context, s testbed.Spec) error {
+		if l := joinSteerLiar(ctx, t, s, true); l != nil {
+			l.doneAfterSteps(s.Slot, func(got uint64) protocol.Done {
+				return protocol.Done{LoadSteps: got - 1, LoadRefused: 1, LoadRefusedWhy: strings.Repeat("x", 64<<10)}
+			})
+		}
+		return nil
+	}
+	o := Options{Experiment: exp, Dir: dir, Testbed: tb, Search: &search.Config{SLOs: mustSLOs(t, "p99_ms < 100"), MaxRate: 100}}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	got := eventsNamed(t, dir, "load-steps")[0]
+	if len(got) != 1 || !strings.HasPrefix(got[0], "took 0 of the 1 load steps sent, refused 1: xxx") || len(got[0]) > 300 {
+		t.Errorf("load-steps event %.300q: want the counts and the reason cut", got)
+	}
+}
+
 // TestSearchInterrupted: a search whose run is interrupted keeps what it
 // learned, as a budget-out that says so, in search.json.
 func TestSearchInterrupted(t *testing.T) {
