@@ -21,7 +21,7 @@ import (
 // it say in Done.
 type steerLiar struct {
 	*liar
-	loads atomic.Uint64                    // TypeLoad frames received
+	loads atomic.Uint64                     // TypeLoad frames received
 	first atomic.Pointer[protocol.LoadStep] // the first of them
 	last  atomic.Pointer[protocol.LoadStep] // the last of them
 }
