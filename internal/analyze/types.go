@@ -156,6 +156,11 @@ type Summary struct {
 	// Transfer is the data the calls moved (their bytes column), in the
 	// form of DiPerF's GridFTP study; absent when no call reported bytes.
 	Transfer *Transfer `json:"transfer,omitempty"`
+	// Search is a capacity search's answer (docs/search.md), from the run
+	// directory's search.json; absent when the run was no search, or its
+	// search.json was refused, then SearchRefused says why.
+	Search        *SearchSummary `json:"search,omitempty"`
+	SearchRefused string         `json:"search_refused,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.

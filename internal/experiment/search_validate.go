@@ -28,6 +28,7 @@ func (v *validator) search() {
 	if p := float64(s.Precision); p != 0 && (p < MinSearchPrecision || p >= 100) {
 		v.searchAdd("search.precision", fmt.Sprintf("must lie in [%g%%, 100%%), got %g%%", MinSearchPrecision, p))
 	}
+	v.searchLoad("search.min_capacity", s.MinCapacity)
 	okMax := v.searchLoad("search.max_rate", s.MaxRate)
 	okStart := v.searchLoad("search.start", s.Start)
 	if okMax && okStart && v.searchModel(s) {

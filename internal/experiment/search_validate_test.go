@@ -83,6 +83,7 @@ func TestSearchProblems(t *testing.T) {
 		{"closed max above clients", base + "schedule: {testers: 2, clients_per_tester: 4}\nsearch:\n  slo: [p99_ms < 10]\n  max_rate: 9\n", 6, "search.max_rate", "at most schedule.testers × clients_per_tester = 8, got 9"},
 		{"closed start below 1", base + "schedule: {testers: 2, clients_per_tester: 4}\nsearch:\n  slo: [p99_ms < 10]\n  start: 0.5\n", 6, "search.start", "at least 1, got 0.5"},
 		{"budget longer", searchBase + "search:\n  slo: [p99_ms < 10]\n  max_rate: 100\n  time_budget: 3m\n", 9, "search.time_budget", "at most schedule.tester_duration, 2m0s, got 3m0s"},
+		{"nan min capacity", searchBase + "search:\n  slo: [p99_ms < 10]\n  max_rate: 100\n  min_capacity: .nan\n", 9, "search.min_capacity", "finite load"},
 		{"budget negative", searchBase + "search:\n  slo: [p99_ms < 10]\n  max_rate: 100\n  time_budget: -1s\n", 9, "search.time_budget", "must not be negative"},
 	}
 	for _, tt := range tests {
