@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -87,3 +89,20 @@ func finiteLoad(v *float64) bool {
 
 // maxSearchLoad is the highest load a search tries (search.Config).
 const maxSearchLoad = 1e9
+
+// stepColumn adds quanta.csv's step column to header and rows when a
+// quantum is of a capacity search's step: its number, empty outside
+// every step (a rest before the first, the seconds after the last).
+func stepColumn(qs []Quantum, header []string, rows [][]string) ([]string, [][]string) {
+	if !slices.ContainsFunc(qs, func(q Quantum) bool { return q.Step > 0 }) {
+		return header, rows
+	}
+	for i, q := range qs {
+		cell := ""
+		if q.Step > 0 {
+			cell = strconv.Itoa(q.Step)
+		}
+		rows[i] = append(rows[i], cell)
+	}
+	return append(header, "step"), rows
+}

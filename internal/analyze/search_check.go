@@ -61,12 +61,19 @@ func sameLoad(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil
 // checkSearchSteps refuses a step of a load that is not a number above 0
 // and at most 10⁹, or steps holding more seconds in all than secs.
 func checkSearchSteps(steps []search.StepRecord, secs float64) error {
-	total := 0.0
+	total, last := 0.0, int64(0)
 	for _, st := range steps {
 		if l := st.Load; !finiteLoad(&l) || st.Seconds < 0 {
 			return fmt.Errorf("step %d: load %v in %d s is no load a search tries", st.Step, st.Load, st.Seconds)
 		}
 		total += float64(st.Seconds)
+		if st.From == 0 && st.To == 0 {
+			continue // its seconds unknown
+		}
+		if st.From <= last || st.To < st.From {
+			return fmt.Errorf("step %d: its seconds [%d, %d] are not after the step before's, in order", st.Step, st.From, st.To)
+		}
+		last = st.To
 	}
 	if total > secs {
 		return fmt.Errorf("its steps hold %g s: more than the run's %g s allow", total, secs-searchSlackS)

@@ -68,6 +68,10 @@ func TestSearchSummaryRefused(t *testing.T) {
 		{"unknown verdict", func(r *search.Result) { r.Verdict = "great" }, `unknown verdict "great"`},
 		{"fails-at-lowest with a capacity", func(r *search.Result) { r.Verdict = search.VerdictFailsAtLowest }, "verdict fails-at-lowest with capacity 480"},
 		{"capacity without one", func(r *search.Result) { r.Capacity, r.Interval[0] = nil, nil }, "verdict capacity with capacity -"},
+		{"steps overlap", func(r *search.Result) {
+			r.Steps[0].From, r.Steps[0].To, r.Steps[1].From, r.Steps[1].To = 100, 120, 110, 130
+		}, "step 2: its seconds [110, 130]"},
+		{"step ends before it starts", func(r *search.Result) { r.Steps[0].From, r.Steps[0].To = 100, 90 }, "step 1: its seconds [100, 90]"},
 		{"long why", func(r *search.Result) { r.Why = strings.Repeat("x", 5000) }, "longer than 4096 bytes"},
 	}
 	for _, tt := range tests {

@@ -35,6 +35,9 @@ type Quantum struct {
 	// their descriptors; health.csv); "" when they did not, or nothing
 	// is known of their health.
 	TesterBound string
+	// Step is the capacity search's step whose seconds hold the quantum's
+	// start (search.json's steps, from 1); 0: none, or no search.
+	Step int
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means

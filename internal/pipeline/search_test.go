@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +58,7 @@ func TestDeriveSearchRefused(t *testing.T) {
 	t.Parallel()
 	steps := strings.Repeat(`{"step": 1, "load": 2, "seconds": 0},`, 40)
 	for name, tt := range map[string]struct{ json, want string }{
-		"steps": {`{"verdict": "no-data", "interval": [null, null], "precision": 0.05, "steps": [` + strings.TrimSuffix(steps, ",") + `]}`, "40 steps in 0 s: more than the run's"},
+		"steps":    {`{"verdict": "no-data", "interval": [null, null], "precision": 0.05, "steps": [` + strings.TrimSuffix(steps, ",") + `]}`, "40 steps in 0 s: more than the run's"},
 		"negative": {`{"verdict": "holds-at-max", "capacity": -4, "interval": [-4, null], "precision": 0.05, "steps": []}`, "not a number above 0"},
 		"not json": {`{"verdict": `, "search.json: unexpected end of JSON input"},
 	} {
@@ -74,5 +76,34 @@ func TestDeriveSearchRefused(t *testing.T) {
 				t.Errorf("search %+v, refused %q; want refused: %q", s.Search, s.SearchRefused, tt.want)
 			}
 		})
+	}
+}
+
+// quanta.csv's step column names the step whose seconds hold each
+// quantum, empty outside every step.
+func TestDeriveSearchStepColumn(t *testing.T) {
+	t.Parallel()
+	dir := searchRun(t, `{"verdict": "budget-out", "interval": [null, null], "precision": 0.05, "steps": []}`)
+	if _, err := Derive(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSummary(dir)
+	if err != nil || s.Search == nil {
+		t.Fatalf("summary %+v, %v", s, err)
+	}
+	t0 := s.OriginNs / 1e9 // the run's first second: its quanta are 1 s from there
+	js := fmt.Sprintf(`{"verdict": "capacity", "capacity": 2, "interval": [2, 3], "breaks_at": 3, "precision": 0.5, "seconds": 4,
+		"steps": [{"step": 1, "load": 2, "from": %d, "to": %d, "seconds": 2}, {"step": 2, "load": 3, "from": %d, "to": %d, "seconds": 2}]}`,
+		t0+1, t0+2, t0+3, t0+4)
+	if err := os.WriteFile(filepath.Join(dir, rundir.Search), []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Derive(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got := quantaColumn(t, dir, "step")
+	want := []string{"", "1", "1", "2", "2"} // quantum i starts within second t0 + i
+	if len(got) < len(want) || !slices.Equal(got[:len(want)], want) || slices.ContainsFunc(got[len(want):], func(c string) bool { return c != "" }) {
+		t.Errorf("step column %q; want %q then empty", got, want)
 	}
 }
