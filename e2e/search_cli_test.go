@@ -10,49 +10,46 @@ import (
 )
 
 // searchExperiment is an open-model experiment against url whose rate the
-// search sets: 2 testers of 16 clients, for at most 40 s.
+// search sets: 2 testers of 200 clients (an overload queues calls in flight: a tester out of free clients would be the limit), for at most 40 s.
 func searchExperiment(url string) string {
 	return "name: search\ntarget: " + url + "\nclient:\n  http: {url: \"$DIPERF_TARGET\"}\n  timeout: 2s\n" +
-		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 40s\n  clients_per_tester: 16\n  rate: {arrivals: uniform}\n"
+		"schedule:\n  testers: 2\n  tester_start_interval: 0s\n  tester_duration: 40s\n  clients_per_tester: 200\n  rate: {arrivals: uniform}\n"
 }
 
-// TestSearchCLIFindsCapacity runs diperf search against a target of 4
-// workers of 20 ms, a capacity of 200 calls/s, for p99 under 60 ms: the
-// queue of a rate above 200 calls/s grows without bound, so no such load
-// meets it for long, and at half that the service time is the response
-// time. Exit 0, summary.json's search block brackets what the physics
-// allows, and search.csv has a row per step whose decisions agree.
+// TestSearchCLIFindsCapacity runs diperf search against a target of 10
+// workers of 50 ms, a capacity of 200 calls/s, for p90 under 150 ms (a
+// tenth of the calls may be late: a busy machine's noise does not
+// decide), from 150 calls/s with 250 the highest: at 150 calls/s,
+// arriving evenly, no call waits (the service time is the response time,
+// with 100 ms to spare); at 250 the queue grows by 50 calls a second, and
+// its waits pass 150 ms within the warm-up. So 150 meets, 250 fails, and
+// at 90% precision the search stops there: exit 0, summary.json's search
+// block says so, and search.csv has the two steps.
 func TestSearchCLIFindsCapacity(t *testing.T) {
 	t.Parallel()
-	url := startTarget(t, 4, 20*time.Millisecond)
+	url := startTarget(t, 10, 50*time.Millisecond)
 	out := filepath.Join(t.TempDir(), "run")
-	r := diperf(t, 90*time.Second, "search", writeExperiment(t, searchExperiment(url)), "--slo", "p99_ms < 60",
-		"--start", "100", "--max-rate", "800", "--precision", "50%", "--min-capacity", "1", "--ui", "off", "--out", out)
+	r := diperf(t, 90*time.Second, "search", writeExperiment(t, searchExperiment(url)), "--slo", "p90_ms < 150",
+		"--start", "150", "--max-rate", "250", "--precision", "90%", "--min-capacity", "100", "--ui", "off", "--out", out)
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	b := readSummary(t, out).Search
-	if b == nil || b.Verdict != search.VerdictCapacity || b.Capacity == nil || b.BreaksAt == nil || b.Unit != "calls/s" || b.Binding != "p99_ms < 60" {
-		t.Fatalf("search block %+v; want a capacity bound by p99_ms < 60\n%s", b, r.stdout)
+	if b == nil || b.Verdict != search.VerdictCapacity || b.Capacity == nil || *b.Capacity != 150 || b.BreaksAt == nil || *b.BreaksAt != 250 ||
+		b.Unit != "calls/s" || b.Binding != "p90_ms < 150" || b.Steps != 2 || b.MinCapacity != 100 {
+		t.Fatalf("search block %+v; want capacity 150 calls/s, 250 failing p90_ms < 150, in 2 steps\n%s", b, r.stdout)
 	}
-	if lo, hi := *b.Capacity, *b.BreaksAt; lo > 200*1.15 || hi < 100 || hi > lo*1.5 {
-		t.Errorf("capacity %g, breaks at %g: want at most 230 calls/s (a rate above 200 queues without bound), "+
-			"the lowest load that failed at least 100 (half the capacity), within the precision (50%%)", lo, hi)
-	}
-	if !strings.Contains(r.stdout, "capacity: capacity ") || !strings.Contains(r.stdout, "search verdict") {
+	if !strings.Contains(r.stdout, "capacity: capacity 150 calls/s in [150, 250], p90_ms < 150 binds; 2 steps") {
 		t.Errorf("the printed summary has no search line:\n%s", r.stdout)
 	}
 	steps := readCSV(t, filepath.Join(out, "search.csv"), "step", "load", "decision", "calls")
-	if len(steps.rows) != b.Steps || b.Steps < 2 {
-		t.Fatalf("search.csv has %d steps, the summary %d; want the same, at least 2", len(steps.rows), b.Steps)
+	want := map[float64]string{150: "meets", 250: "fails"}
+	if len(steps.rows) != 2 {
+		t.Fatalf("search.csv has %d steps, want 2", len(steps.rows))
 	}
 	for _, row := range steps.rows {
-		load, dec := row.float(t, "load"), row.str(t, "decision")
-		switch {
-		case load == *b.Capacity && dec != "meets", load == *b.BreaksAt && dec != "fails":
-			t.Errorf("search.csv line %d: load %g decided %q; the capacity met, the breaking load failed", row.line, load, dec)
-		case row.int(t, "calls") == 0:
-			t.Errorf("search.csv line %d: load %g with no call", row.line, load)
+		if load := row.float(t, "load"); want[load] != row.str(t, "decision") || row.int(t, "calls") == 0 {
+			t.Errorf("search.csv line %d: load %g decided %q with %d calls; want 150 meets, 250 fails", row.line, load, row.str(t, "decision"), row.int(t, "calls"))
 		}
 	}
 }

@@ -55,7 +55,7 @@ func (s *SearchSummary) Text() string {
 	if s.Binding != "" {
 		fmt.Fprintf(&b, ", %s binds", s.Binding)
 	}
-	fmt.Fprintf(&b, "; %d steps, %d calls in %d s", s.Steps, s.Calls, s.Seconds)
+	fmt.Fprintf(&b, "; %d %s, %d calls in %d s", s.Steps, plural(s.Steps, "step", "steps"), s.Calls, s.Seconds)
 	if s.BelowMin() {
 		fmt.Fprintf(&b, "; below the minimum asked, %.4g", s.MinCapacity)
 	}
@@ -105,4 +105,12 @@ func stepColumn(qs []Quantum, header []string, rows [][]string) ([]string, [][]s
 		rows[i] = append(rows[i], cell)
 	}
 	return append(header, "step"), rows
+}
+
+// plural is one or many, for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
