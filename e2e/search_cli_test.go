@@ -39,7 +39,7 @@ func TestSearchCLIFindsCapacity(t *testing.T) {
 		b.Unit != "calls/s" || b.Binding != "p90_ms < 150" || b.Steps != 2 || b.MinCapacity != 100 {
 		t.Fatalf("search block %+v; want capacity 150 calls/s, 250 failing p90_ms < 150, in 2 steps\n%s", b, r.stdout)
 	}
-	if !strings.Contains(r.stdout, "capacity: capacity 150 calls/s in [150, 250], p90_ms < 150 binds; 2 steps") {
+	if !strings.Contains(r.stdout, "capacity: 150 calls/s in [150, 250], p90_ms < 150 binds; 2 steps") {
 		t.Errorf("the printed summary has no search line:\n%s", r.stdout)
 	}
 	steps := readCSV(t, filepath.Join(out, "search.csv"), "step", "load", "decision", "calls")

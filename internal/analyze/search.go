@@ -51,7 +51,11 @@ func (s *SearchSummary) BelowMin() bool {
 // capacity with its interval, the binding objective and what it took.
 func (s *SearchSummary) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: capacity %s %s in [%s, %s]", s.Verdict, load(s.Capacity), s.Unit, load(s.Interval[0]), load(s.Interval[1]))
+	capacity := "no capacity, " + s.Unit
+	if s.Capacity != nil {
+		capacity = load(s.Capacity) + " " + s.Unit
+	}
+	fmt.Fprintf(&b, "%s: %s in [%s, %s]", s.Verdict, capacity, load(s.Interval[0]), load(s.Interval[1]))
 	if s.Binding != "" {
 		fmt.Fprintf(&b, ", %s binds", s.Binding)
 	}

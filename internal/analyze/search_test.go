@@ -36,7 +36,7 @@ func TestSearchSummaryLine(t *testing.T) {
 	if err := FormatSummary(&out, &Summary{Search: b}); err != nil {
 		t.Fatal(err)
 	}
-	want := "capacity: capacity 480 calls/s in [480, 500], p99_ms < 30 binds; 3 steps, 24000 calls in 60 s"
+	want := "capacity: 480 calls/s in [480, 500], p99_ms < 30 binds; 3 steps, 24000 calls in 60 s"
 	if !strings.Contains(out.String(), want) || !strings.Contains(out.String(), "search verdict  capacity 480") {
 		t.Errorf("summary:\n%s\nwant a line %q and the verdict's words", out.String(), want)
 	}
@@ -97,7 +97,7 @@ func TestSearchSummaryNoneMeets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !b.NoneMeets() || !b.BelowMin() || !strings.HasPrefix(b.Text(), "fails-at-lowest: capacity - clients in [-, 100], p99_ms < 1 binds") {
+	if !b.NoneMeets() || !b.BelowMin() || !strings.HasPrefix(b.Text(), "fails-at-lowest: no capacity, clients in [-, 100], p99_ms < 1 binds; 1 step,") {
 		t.Errorf("NoneMeets %v, BelowMin %v, %q", b.NoneMeets(), b.BelowMin(), b.Text())
 	}
 }
