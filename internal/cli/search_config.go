@@ -54,7 +54,7 @@ func searchErr(s *analyze.Summary) error {
 			Hint: "the run itself completed; search.csv says what each step measured"}
 	case r.BelowMin():
 		return &errs.Error{Code: errs.CodeRefused, Err: fmt.Errorf("the capacity, %s %s, is below the minimum asked, %g", load(r.Capacity), r.Unit, r.MinCapacity),
-			Hint: "search.csv says what each step measured; analyze an older run's directory to compare"}
+			Hint: "search.csv says what each step measured; diperf compare with an older run says what changed"}
 	case r.Verdict == search.VerdictTesterLimited || r.Verdict == search.VerdictNoData || r.Capacity == nil && r.BreaksAt == nil:
 		return &errs.Error{Code: errs.CodeFailed, Err: fmt.Errorf("the search found no capacity (%s): %s", r.Verdict, r.Why),
 			Hint: "more testers for tester-limited, a longer --time-budget for budget-out; search.csv says what each step measured"}
