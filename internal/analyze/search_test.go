@@ -101,3 +101,16 @@ func TestSearchSummaryNoneMeets(t *testing.T) {
 		t.Errorf("NoneMeets %v, BelowMin %v, %q", b.NoneMeets(), b.BelowMin(), b.Text())
 	}
 }
+
+// A refused search.json is said in the printed summary, not left out
+// silently.
+func TestSearchSummaryRefusedLine(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := FormatSummary(&out, &Summary{SearchRefused: "search.json: 40 steps in 0 s"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "refused: search.json: 40 steps in 0 s") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
