@@ -11,8 +11,9 @@ import (
 const (
 	// searchSlackS is the seconds a search may hold beyond the run's
 	// analysed span: the live view makes a second final 3 s after it
-	// ends, and the first and last seconds may hold no call.
-	searchSlackS  = 5
+	// ends, a rest of at most 10 s (no load) may end it, and its first
+	// and last seconds may hold no call.
+	searchSlackS  = 15
 	maxSearchText = 4096 // bytes of its why and binding
 )
 
