@@ -46,11 +46,30 @@ func (c *controller) sendLoad(s *slot, ls protocol.LoadStep) {
 // sync (every client runs until a tester's first step): no load is
 // offered before the search begins. Called without c.mu.
 func (c *controller) searchSynced(s *slot) {
+	st := c.steer // set once, before any tester
+	if st == nil || !st.closed {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := c.steer
-	if st == nil || !st.closed || st.started || st.sent[s.rec.Slot] > 0 || len(s.rec.Syncs) == 0 || s.finished() {
+	if st.started || st.sent[s.rec.Slot] > 0 || len(s.rec.Syncs) == 0 || s.finished() {
 		return
 	}
 	c.sendLoad(s, protocol.LoadStep{AtNs: time.Now().Add(steerLead).UnixNano()})
+}
+
+// park sends the testers of was that are not in run (lost, their
+// connection perhaps still open) no load: a lost tester that still runs
+// offers none that the search does not count. Called with c.mu held.
+func (c *controller) park(was, run []*slot) {
+	in := make(map[*slot]bool, len(run))
+	for _, s := range run {
+		in[s] = true
+	}
+	at := max(time.Now().Add(steerLead).UnixNano(), c.steer.atNs+1)
+	for _, s := range was {
+		if !in[s] && !s.over && s.conn != nil {
+			c.sendLoad(s, protocol.LoadStep{AtNs: at})
+		}
+	}
 }
