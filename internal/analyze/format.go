@@ -56,6 +56,7 @@ func summaryLines(s *Summary) [][2]string {
 	if t := s.Transfer; t != nil {
 		lines = append(lines, [2]string{"transfer", t.Text()})
 	}
+	lines = append(lines, searchLines(s)...)
 	return slices.Insert(lines, 1, errorLines(s)...)
 }
 

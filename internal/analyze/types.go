@@ -35,6 +35,9 @@ type Quantum struct {
 	// their descriptors; health.csv); "" when they did not, or nothing
 	// is known of their health.
 	TesterBound string
+	// Step is the capacity search's step whose seconds hold the quantum's
+	// start (search.json's steps, from 1); 0: none, or no search.
+	Step int
 }
 
 // RTStats summarises a set of response times, in milliseconds. N == 0 means
@@ -156,6 +159,11 @@ type Summary struct {
 	// Transfer is the data the calls moved (their bytes column), in the
 	// form of DiPerF's GridFTP study; absent when no call reported bytes.
 	Transfer *Transfer `json:"transfer,omitempty"`
+	// Search is a capacity search's answer (docs/search.md), from the run
+	// directory's search.json; absent when the run was no search, or its
+	// search.json was refused, then SearchRefused says why.
+	Search        *SearchSummary `json:"search,omitempty"`
+	SearchRefused string         `json:"search_refused,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.

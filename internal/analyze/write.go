@@ -11,7 +11,8 @@ import (
 // An open-model run's file has four more columns: offered_per_s,
 // achieved_per_s, late and dropped; a run whose calls measured HTTP
 // phases one more, first_byte_ms_mean; a run whose clients reported
-// extras two per key (sorted): x_<key>_per_s and x_<key>_mean.
+// extras two per key (sorted): x_<key>_per_s and x_<key>_mean; a
+// capacity search's one more, step (stepColumn).
 func WriteQuanta(w io.Writer, qs []Quantum) error {
 	rows := quantaRows(qs)
 	header := quantaHeader[:len(quantaHeader):len(quantaHeader)]
@@ -38,6 +39,7 @@ func WriteQuanta(w io.Writer, qs []Quantum) error {
 			rows[i] = append(rows[i], ff(x.PerS), ff(x.Mean))
 		}
 	}
+	header, rows = stepColumn(qs, header, rows)
 	return writeCSV(w, header, rows)
 }
 

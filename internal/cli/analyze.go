@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -50,7 +51,7 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 		fmt.Fprintf(e.stdout, "\nincomplete run: %s\n", res.Summary.IncompleteReason)
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
-	terr := checkThresholds(e, pos[0], &res.Summary, *junit)
+	terr := cmp.Or(searchErr(&res.Summary), checkThresholds(e, pos[0], &res.Summary, *junit))
 	if failed := res.Summary.NoSuccess(); failed != "" {
 		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
 	}

@@ -36,6 +36,7 @@ var commands map[string]command
 func init() {
 	commands = map[string]command{
 		"run":        {"run an experiment file", runCmd, false},
+		"search":     {"find the highest load that meets service-level objectives (an experiment file, --slo)", searchCmd, false},
 		"demo":       {"start a demo target and load it past saturation, on this machine", demoCmd, false},
 		"target":     {"serve the demo service with a known capacity", targetCmd, false},
 		"analyze":    {"(re)analyze a run directory", analyzeCmd, false},
@@ -133,7 +134,7 @@ func interruptContext(stderr io.Writer, note string) (context.Context, func()) {
 // interruptNote says what a command does when interrupted.
 func interruptNote(cmd string) string {
 	switch cmd {
-	case "run", "demo":
+	case "run", "demo", "search":
 		return "stopping testers and writing results"
 	case "sensor":
 		return "cutting the test in progress short and saying what was spent"

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,48 +21,85 @@ import (
 
 func runCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "run", "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
-	var sets []string
-	fs.Func("set", "KEY=VALUE: put VALUE (YAML) at KEY of the experiment file before it is read, e.g. client.udp.address=127.0.0.1:5353 or monitor[0].log.path=/tmp/access.log (repeatable)", func(v string) error {
-		sets = append(sets, v)
-		return nil
-	})
-	out := fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
-	listen := fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
-	advertise := fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
-	uif := addUIFlags(fs)
-	secretFile := fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), at least 32 random bytes, instead of making a random one")
-	junit := junitFlag(fs)
+	rf := addRunFlags(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
 		return err
 	}
-	exp, err := experiment.LoadWith(pos[0], sets)
+	exp, o, err := rf.setup(e, fs, pos[0], nil)
 	if err != nil {
-		return errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
+		return err
 	}
-	o := controller.Options{Dir: *out, Listen: *listen, Advertise: *advertise, Client: benchNullClient(e.stderr)}
+	return runExperiment(ctx, e, exp, o, rf.uif, *rf.junit)
+}
+
+// runFlags are the flags of diperf run, which diperf search shares.
+type runFlags struct {
+	sets                                  []string
+	out, listen, advertise, secret, junit *string
+	uif                                   *uiFlags
+}
+
+// addRunFlags adds diperf run's flags to fs.
+func addRunFlags(fs *flag.FlagSet) *runFlags {
+	f := &runFlags{}
+	fs.Func("set", "KEY=VALUE: put VALUE (YAML) at KEY of the experiment file before it is read, e.g. client.udp.address=127.0.0.1:5353 or monitor[0].log.path=/tmp/access.log (repeatable)", func(v string) error {
+		f.sets = append(f.sets, v)
+		return nil
+	})
+	f.out = fs.String("out", "", "run directory (default runs/<name>-<UTC time>)")
+	f.listen = fs.String("listen", "127.0.0.1:0", "address the controller listens on for testers")
+	f.advertise = fs.String("advertise", "", "address testers are told to dial for the controller (and, with its own port, its time server); default the listen address, or loopback for a wildcard listen on a local testbed")
+	f.uif = addUIFlags(fs)
+	f.secret = fs.String("secret-file", "", "read the run's secret (which testers prove they hold) from this file, private to its owner (mode 600), at least 32 random bytes, instead of making a random one")
+	f.junit = junitFlag(fs)
+	return f
+}
+
+// setup loads the experiment file at path with the --set values and
+// then more (later ones win), and builds the controller's options from
+// it and the flags: listen and advertise addresses, the run's secret,
+// the relays and the open-file limit they need.
+func (f *runFlags) setup(e *env, fs *flag.FlagSet, path string, more []string) (*experiment.Experiment, controller.Options, error) {
+	exp, err := experiment.LoadWith(path, append(slices.Clip(f.sets), more...))
+	if err != nil {
+		return nil, controller.Options{}, errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
+	}
+	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise, Client: benchNullClient(e.stderr)}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	if !given["listen"] {
-		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *listen)
+		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *f.listen)
 	}
 	if !given["advertise"] {
 		o.Advertise = exp.Controller.Advertise
 	}
+	if err := f.secretOf(e, exp, &o); err != nil {
+		return nil, o, err
+	}
+	return exp, o, relayOptions(e, exp, &o)
+}
+
+// secretOf puts the run's secret in o: a join run's token file, else
+// --secret-file's (else the controller makes one).
+func (f *runFlags) secretOf(e *env, exp *experiment.Experiment, o *controller.Options) (err error) {
 	switch {
 	case exp.Testbed.Provider == experiment.ProviderJoin && exp.Testbed.TokenFile == "":
 		err = errs.Usagef("the join provider needs testbed.token_file (made with the controller's key when missing): its testers prove they hold its secret, and obey only the key it names")
 	case exp.Testbed.Provider == experiment.ProviderJoin:
 		o.Token, o.Key, err = joinCredential(e, exp)
-		if err == nil && *secretFile != "" {
+		if err == nil && *f.secret != "" {
 			err = errs.Usagef("--secret-file and testbed.token_file both give the join run's secret: give the token file only")
 		}
-	case *secretFile != "":
-		o.Secret, err = readSecretFile(*secretFile)
+	case *f.secret != "":
+		o.Secret, err = readSecretFile(*f.secret)
 	}
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// relayOptions plans the relays of exp's testers' connections into o and
+// raises the open-file limit for what the controller keeps open.
+func relayOptions(e *env, exp *experiment.Experiment, o *controller.Options) error {
 	lim, err := getNoFile()
 	if err != nil {
 		return fmt.Errorf("reading the open-file limit: %w", err)
@@ -70,13 +108,13 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", applyRelays(&o, exp, plan)); err != nil {
+	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", applyRelays(o, exp, plan)); err != nil {
 		return err
 	}
 	if plan.relays > 0 {
 		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.relays, plan.perRelay)
 	}
-	return runExperiment(ctx, e, exp, o, uif, *junit)
+	return nil
 }
 
 // runExperiment runs exp with o, prints the summary, says where the
@@ -86,6 +124,13 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o controller.Options, uif *uiFlags, junit string) error {
 	if o.Dir == "" {
 		o.Dir = defaultRunDir(exp.Name)
+	}
+	if exp.Search != nil {
+		cfg, err := searchConfig(exp)
+		if err != nil {
+			return errs.Usage(err, searchHint)
+		}
+		o.Search = &cfg
 	}
 	u, err := startUI(e, exp, o.Dir, uif)
 	if err != nil {
@@ -124,7 +169,7 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		status = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
-	terr := checkThresholds(e, o.Dir, s, junit)
+	terr := cmp.Or(searchErr(s), checkThresholds(e, o.Dir, s, junit))
 	if failed != "" {
 		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
 	}

@@ -201,7 +201,7 @@ func (v *validator) rate() {
 	if r.Target != 0 && len(r.Stages) > 0 {
 		v.add("schedule.rate.target", "give target (a constant rate) or stages, not both")
 	}
-	if r.Target == 0 && len(r.Stages) == 0 {
+	if r.Target == 0 && len(r.Stages) == 0 && v.e.Search == nil { // a search sets the rate
 		v.add("schedule.rate", "give a rate in calls/s (rate: 500) or stages")
 	}
 	if len(r.Stages) > MaxStages {

@@ -18,4 +18,8 @@ type Search struct {
 	// TimeBudget bounds the seconds of load the search uses; 0: the
 	// schedule's duration.
 	TimeBudget Duration `yaml:"time_budget,omitempty"`
+	// MinCapacity, when above 0, fails the run (exit code 3) when the
+	// capacity found is below it, or none is: for CI, last release's
+	// capacity.
+	MinCapacity float64 `yaml:"min_capacity,omitempty"`
 }

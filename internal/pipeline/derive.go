@@ -34,6 +34,7 @@ func analysis(dir string, o Options) (*Dataset, *analyze.Result, error) {
 	}
 	d.joinNetwork(res)
 	d.joinServer(res)
+	d.joinSearch(res)
 	return d, res, nil
 }
 
