@@ -48,6 +48,10 @@ type page struct {
 	Testers     []testerRow
 	Omitted     int  // testers left out of the table
 	Interactive bool // some figure has an interactive chart: the page carries uPlot and charts.js
+
+	// Search is a capacity search's path (search.json); nil: the run
+	// was not a search.
+	Search *searchSection
 }
 
 // errNilResult refuses to draw nothing.
