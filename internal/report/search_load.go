@@ -92,10 +92,10 @@ func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 	x0, xw, xm, x1 := func(p phase) float64 { return p.x0 }, func(p phase) float64 { return p.xw },
 		func(p phase) float64 { return p.xm }, func(p phase) float64 { return p.x1 }
 	all := func(int) bool { return true }
-	span("rest (no load)", colRest, 0.45, x0, xw, all)
-	span("warm-up (left out)", colWarmup, 0.35, xw, xm, all)
+	span("rest (no load)", colRest, 0.5, x0, xw, all)
+	span("warm-up (left out)", colWarmup, 0.4, xw, xm, all)
 	for _, d := range decisionColors {
-		span("measured: "+d.decision, d.color, 0.22, xm, x1, func(i int) bool { return v.res.Steps[i].Decision == d.decision })
+		span("measured: "+d.decision, d.color, 0.2, xm, x1, func(i int) bool { return v.res.Steps[i].Decision == d.decision })
 	}
 	c.series = append(c.series, searchLoadLines(v, ph, r)...)
 	if len(ph) == 0 {
