@@ -74,7 +74,10 @@ func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 	ph := v.phases(r)
 	top := 1.0
 	for _, st := range v.res.Steps {
-		top = max(top, st.Load*1.08, st.Throughput*1.08)
+		top = max(top, st.Load*1.08)
+		if isOpen(r) {
+			top = max(top, st.Throughput*1.08)
+		}
 	}
 	c := &chart{id: SearchLoadGraphID, title: "Capacity search: the load of each step", width: chartW, height: chartH,
 		x: axis{title: v.xTitle()}, y: axis{title: "load (" + loadUnit(r) + ")", zero: true, color: colLoad}}
@@ -98,6 +101,9 @@ func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 		span("measured: "+d.decision, d.color, 0.2, xm, x1, func(i int) bool { return v.res.Steps[i].Decision == d.decision })
 	}
 	c.series = append(c.series, searchLoadLines(v, ph, r)...)
+	if !isOpen(r) {
+		c.y2 = axis{title: "throughput (calls/s)", zero: true, color: colStepThr}
+	}
 	if len(ph) == 0 {
 		c.notes = []string{"no step to draw"}
 	}
@@ -109,7 +115,8 @@ func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 // its measured part.
 func searchLoadLines(v *searchView, ph []phase, r *analyze.Result) []series {
 	load := series{name: "load offered (" + loadUnit(r) + ")", kind: kindLine, color: colLoad, width: 2}
-	thr := series{name: "throughput after warm-up (calls/s)", kind: kindPoints, color: colStepThr, width: 4}
+	thr := series{name: "throughput after warm-up (calls/s)", kind: kindPoints, color: colStepThr, width: 4,
+		right: !isOpen(r)} // against clients, the throughput has an axis of its own
 	for i, p := range ph {
 		l := v.res.Steps[i].Load
 		if i > 0 && p.x0 > ph[i-1].x1 { // a gap between two steps

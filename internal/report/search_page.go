@@ -114,7 +114,7 @@ func searchNotes(v *searchView) []string {
 // searchFigures are the search's graphs: (s1) the load against time,
 // (s2) each SLO's statistic per step, (s3) the bracket.
 func searchFigures(r *analyze.Result, v *searchView) []figure {
-	fs := []figure{newFigure(searchLoadChart(r, v), searchLoadCaption(r, v))}
+	fs := []figure{interactive(newFigure(searchLoadChart(r, v), searchLoadCaption(r, v)), searchLoadSpec(r, v))}
 	for i, slo := range v.slos {
 		fs = append(fs, newFigure(searchSLOChart(v, i+1, slo), searchSLOCaption(slo)))
 	}

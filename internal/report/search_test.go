@@ -148,3 +148,23 @@ func TestReportWithoutSearch(t *testing.T) {
 		t.Error("a run without search.json has a search graph file")
 	}
 }
+
+// TestSearchLoadSpec checks graph (s1)'s interactive chart against the
+// simulated search's 27 seconds: 4 resting, 10 of warm-up, 11 measured
+// in steps that met and 2 in steps that failed, a throughput dot a step.
+func TestSearchLoadSpec(t *testing.T) {
+	r := smallResult()
+	r.Summary.Open = &analyze.OpenModel{}
+	res := simulatedSearch(t, r.Origin/1e9)
+	spec := searchLoadSpec(r, searchViewOf(&res))
+	if spec == nil || len(spec.X) != 27 {
+		t.Fatalf("spec: %+v", spec)
+	}
+	want := map[string]int{"load offered": 27, "rest (no load)": 4, "warm-up (left out)": 10, "measured: meets": 11,
+		"measured: fails": 2, "measured: tester-limited": 0, "measured: unmeasured": 0, "throughput after warm-up": 5}
+	for _, s := range spec.Series {
+		if n := finiteCount(s.Values); n != want[s.Label] {
+			t.Errorf("series %q: %d values, want %d", s.Label, n, want[s.Label])
+		}
+	}
+}
