@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -21,46 +22,91 @@ func stepAxis(n int) axis {
 	return axis{title: "step", fixed: true, lo: 0.5, hi: float64(max(n, 1)) + 0.5, integer: true}
 }
 
+// sloScale is how many times the objective graph (s2)'s y axis reaches at
+// least: a statistic far above (a saturated step) is drawn at its top.
+const sloScale = 3
+
 // searchSLOChart is graph (s2) for the i-th SLO (from 1): its statistic
 // in each step, with its 95% interval, against the objective; a dot
 // where the step met it, a cross where it failed, a ring where the
-// decision was weak (by point estimate at the step's limit).
+// decision was weak (by point estimate at the step's limit). The y axis
+// reaches sloScale times the objective (more when a met step's interval
+// does): what lies above is drawn at the top, and a note says so.
 func searchSLOChart(v *searchView, i int, slo string) *chart {
 	steps := v.res.Steps
-	unit := sloUnit(slo)
 	c := &chart{id: SearchSLOGraphID + strconv.Itoa(i), title: "SLO " + short(slo) + ": its statistic per step",
-		width: chartW, height: chartH, x: stepAxis(lastStep(steps)), y: axis{title: slo + " (" + unit + ")", zero: true}}
+		width: chartW, height: chartH, x: stepAxis(lastStep(steps)),
+		y: axis{title: short(slo) + " (" + sloUnit(slo) + ")", zero: true}}
 	band := series{name: "95% interval", kind: kindBars, color: colUnmeasured, opacity: 0.45, width: 0.25}
 	meets := series{name: "met", kind: kindPoints, color: colMeets, width: 4}
 	fails := series{name: "failed", kind: kindCross, color: colFails, width: 2}
 	weak := series{name: "weak (point estimate at the step's limit)", kind: kindRings, color: colWeak}
-	objective := nan
+	top, objective := sloTop(steps, slo)
+	var above []string
 	for k := range steps {
 		rec := sloRecord(&steps[k], slo)
 		if rec == nil || rec.Value == nil {
 			continue
 		}
-		x := float64(steps[k].Step)
-		objective = rec.Objective
+		x, val := float64(steps[k].Step), min(*rec.Value, top)
+		if *rec.Value > top {
+			above = append(above, "step "+strconv.Itoa(steps[k].Step)+": "+num(*rec.Value))
+		}
 		if rec.Low != nil && rec.High != nil {
-			band.x, band.y, band.base = append(band.x, x), append(band.y, *rec.High), append(band.base, *rec.Low)
+			band.x, band.y, band.base = append(band.x, x), append(band.y, min(*rec.High, top)), append(band.base, min(*rec.Low, top))
 		}
 		pt := &meets
 		if rec.Decision == search.Fails {
 			pt = &fails
 		}
-		pt.x, pt.y = append(pt.x, x), append(pt.y, *rec.Value)
+		pt.x, pt.y = append(pt.x, x), append(pt.y, val)
 		if rec.Weak {
-			weak.x, weak.y, weak.r = append(weak.x, x), append(weak.y, *rec.Value), append(weak.r, 7)
+			weak.x, weak.y, weak.r = append(weak.x, x), append(weak.y, val), append(weak.r, 7)
 		}
 	}
 	c.series = nonEmpty(band, meets, fails, weak)
 	c.rules = []rule{{v: objective, color: colObjective}}
 	c.extra = []legendItem{{name: "objective", color: colObjective, kind: kindDashed, width: 1.5}}
-	if len(c.series) == 0 {
-		c.notes = []string{"no step measured this SLO"}
-	}
+	c.notes = sloNotes(len(c.series) == 0, above)
 	return c
+}
+
+// sloTop is the top of graph (s2)'s y axis for slo: sloScale times its
+// objective, or the highest end of a met step's interval when higher
+// (+Inf when the objective is 0 or unknown); and the objective.
+func sloTop(steps []search.StepRecord, slo string) (top, objective float64) {
+	objective = nan
+	for k := range steps {
+		if rec := sloRecord(&steps[k], slo); rec != nil && rec.Value != nil {
+			objective = rec.Objective
+		}
+	}
+	if !(objective > 0) {
+		return math.Inf(1), objective
+	}
+	top = sloScale * objective
+	for k := range steps {
+		if rec := sloRecord(&steps[k], slo); rec != nil && rec.Decision == search.Meets && rec.High != nil {
+			top = max(top, *rec.High)
+		}
+	}
+	return top, objective
+}
+
+// sloNotes are graph (s2)'s notes: that nothing was measured, or which
+// statistics are above the axis, drawn at its top (the first 3).
+func sloNotes(empty bool, above []string) []string {
+	switch {
+	case empty:
+		return []string{"no step measured this SLO"}
+	case len(above) == 0:
+		return nil
+	}
+	s := "drawn at the top, above it: " + strings.Join(above[:min(len(above), 3)], ", ")
+	if len(above) > 3 {
+		s += ", …"
+	}
+	return []string{s}
 }
 
 // sloRecord is step st's record of slo, nil when it has none.

@@ -119,6 +119,10 @@ func TestSearchGraphsFollowTheEngine(t *testing.T) {
 	if len(p99.rules) != 1 || p99.rules[0].v != 30 {
 		t.Errorf("p99 graph: objective %+v, want a line at 30", p99.rules)
 	}
+	// the saturated steps' p99 (over a second) is drawn at the top, 90 ms, and said
+	if len(p99.notes) != 1 || !strings.Contains(p99.notes[0], "above it: step 4: 1") {
+		t.Errorf("p99 graph: notes %q, want the steps above 90 ms named", p99.notes)
+	}
 	count := map[string]int{}
 	for _, s := range p99.series {
 		count[s.name] = len(s.x)
