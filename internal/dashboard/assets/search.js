@@ -29,9 +29,10 @@
   function chart(steps, b) {
     const spec = { id: "live-search", title: "Capacity search: load per step and the bracket", xLabel: "step",
       x: steps.map((s) => s.step), kind: "line", height: 260, series: [
-        { label: "load of the step", unit: "load", axis: "left", color: "#1f77b4", kind: "points", values: steps.map((s) => s.load) },
-        { label: "lo: highest load met", unit: "load", axis: "left", color: "#2ca02c", values: b.los },
-        { label: "hi: lowest load failed", unit: "load", axis: "left", color: "#d62728", values: b.his },
+        { label: "load of the step", unit: "load", axis: "left", color: "#1f77b4", dash: true, width: 2,
+          axisLabel: "load (calls/s, or clients)", values: steps.map((s) => s.load) },
+        { label: "lo: highest load met", unit: "load", axis: "left", color: "#2ca02c", width: 2.5, values: b.los },
+        { label: "hi: lowest load failed", unit: "load", axis: "left", color: "#d62728", width: 2.5, values: b.his },
       ] };
     if (!state.chart) state.chart = diperfCharts.build($("chart-search"), spec);
     else state.chart.setSpec(spec);
