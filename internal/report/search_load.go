@@ -72,35 +72,9 @@ func loadUnit(r *analyze.Result) string {
 // decision taken), and the throughput measured after the warm-up.
 func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 	ph := v.phases(r)
-	top := 1.0
-	for _, st := range v.res.Steps {
-		top = max(top, st.Load*1.08)
-		if isOpen(r) {
-			top = max(top, st.Throughput*1.08)
-		}
-	}
 	c := &chart{id: SearchLoadGraphID, title: "Capacity search: the load of each step", width: chartW, height: chartH,
 		x: axis{title: v.xTitle()}, y: axis{title: "load (" + loadUnit(r) + ")", zero: true, color: colLoad}}
-	span := func(name, color string, op float64, from, to func(p phase) float64, keep func(i int) bool) {
-		s := series{name: name, kind: kindSpans, color: color, opacity: op}
-		for i, p := range ph {
-			if keep(i) && to(p) > from(p) {
-				s.x, s.x2, s.y = append(s.x, from(p)), append(s.x2, to(p)), append(s.y, top)
-			}
-		}
-		if len(s.x) > 0 {
-			c.series = append(c.series, s)
-		}
-	}
-	x0, xw, xm, x1 := func(p phase) float64 { return p.x0 }, func(p phase) float64 { return p.xw },
-		func(p phase) float64 { return p.xm }, func(p phase) float64 { return p.x1 }
-	all := func(int) bool { return true }
-	span("rest (no load)", colRest, 0.5, x0, xw, all)
-	span("warm-up (left out)", colWarmup, 0.4, xw, xm, all)
-	for _, d := range decisionColors {
-		span("measured: "+d.decision, d.color, 0.2, xm, x1, func(i int) bool { return v.res.Steps[i].Decision == d.decision })
-	}
-	c.series = append(c.series, searchLoadLines(v, ph, r)...)
+	c.series = append(phaseSpans(v, ph, shadeTop(r, v)), searchLoadLines(v, ph, r)...)
 	if !isOpen(r) {
 		c.y2 = axis{title: "throughput (calls/s)", zero: true, color: colStepThr}
 	}
@@ -108,6 +82,42 @@ func searchLoadChart(r *analyze.Result, v *searchView) *chart {
 		c.notes = []string{"no step to draw"}
 	}
 	return c
+}
+
+// shadeTop is how high graph (s1) shades the steps' parts: above every
+// load (and throughput, on the same axis in an open-model run).
+func shadeTop(r *analyze.Result, v *searchView) float64 {
+	top := 1.0
+	for _, st := range v.res.Steps {
+		top = max(top, st.Load*1.08)
+		if isOpen(r) {
+			top = max(top, st.Throughput*1.08)
+		}
+	}
+	return top
+}
+
+// phaseSpans shades the steps' parts up to top: the rests, the warm-ups,
+// and the measured parts by decision; a part no step has is left out.
+func phaseSpans(v *searchView, ph []phase, top float64) []series {
+	var out []series
+	span := func(name, color string, op float64, part func(p phase) (float64, float64), keep func(i int) bool) {
+		s := series{name: name, kind: kindSpans, color: color, opacity: op}
+		for i, p := range ph {
+			if from, to := part(p); keep(i) && to > from {
+				s.x, s.x2, s.y = append(s.x, from), append(s.x2, to), append(s.y, top)
+			}
+		}
+		out = append(out, s)
+	}
+	all := func(int) bool { return true }
+	span("rest (no load)", colRest, 0.5, func(p phase) (float64, float64) { return p.x0, p.xw }, all)
+	span("warm-up (left out)", colWarmup, 0.4, func(p phase) (float64, float64) { return p.xw, p.xm }, all)
+	for _, d := range decisionColors {
+		span("measured: "+d.decision, d.color, 0.2, func(p phase) (float64, float64) { return p.xm, p.x1 },
+			func(i int) bool { return v.res.Steps[i].Decision == d.decision })
+	}
+	return nonEmpty(out...)
 }
 
 // searchLoadLines are the load offered through each step (0 while it

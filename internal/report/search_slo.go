@@ -37,11 +37,25 @@ func searchSLOChart(v *searchView, i int, slo string) *chart {
 	c := &chart{id: SearchSLOGraphID + strconv.Itoa(i), title: "SLO " + short(slo) + ": its statistic per step",
 		width: chartW, height: chartH, x: stepAxis(lastStep(steps)),
 		y: axis{title: short(slo) + " (" + sloUnit(slo) + ")", zero: true}}
+	top, objective := sloTop(steps, slo)
+	var above []string
+	c.series, above = sloSeries(steps, slo, top)
+	c.rules = []rule{{v: objective, color: colObjective}}
+	c.extra = []legendItem{{name: "objective", color: colObjective, kind: kindDashed, width: 1.5}}
+	c.notes = sloNotes(len(c.series) == 0, above)
+	if len(above) > 0 { // room above the top, so that what is drawn there shows whole
+		c.y = axis{title: c.y.title, fixed: true, lo: 0, hi: top * 1.1}
+	}
+	return c
+}
+
+// sloSeries are graph (s2)'s series for slo, values above top drawn at
+// it, and the steps whose statistic is above it.
+func sloSeries(steps []search.StepRecord, slo string, top float64) ([]series, []string) {
 	band := series{name: "95% interval", kind: kindBars, color: colUnmeasured, opacity: 0.45, width: 0.25}
 	meets := series{name: "met", kind: kindPoints, color: colMeets, width: 4}
 	fails := series{name: "failed", kind: kindCross, color: colFails, width: 2}
 	weak := series{name: "weak (point estimate at the step's limit)", kind: kindRings, color: colWeak}
-	top, objective := sloTop(steps, slo)
 	var above []string
 	for k := range steps {
 		rec := sloRecord(&steps[k], slo)
@@ -64,11 +78,7 @@ func searchSLOChart(v *searchView, i int, slo string) *chart {
 			weak.x, weak.y, weak.r = append(weak.x, x), append(weak.y, val), append(weak.r, 7)
 		}
 	}
-	c.series = nonEmpty(band, meets, fails, weak)
-	c.rules = []rule{{v: objective, color: colObjective}}
-	c.extra = []legendItem{{name: "objective", color: colObjective, kind: kindDashed, width: 1.5}}
-	c.notes = sloNotes(len(c.series) == 0, above)
-	return c
+	return nonEmpty(band, meets, fails, weak), above
 }
 
 // sloTop is the top of graph (s2)'s y axis for slo: sloScale times its
