@@ -55,14 +55,7 @@ func TestReportRefusesHostileSearch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, rundir.Search), []byte(hostileSearch()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(dir, smallResult(), smallModel()); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, rundir.Report))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(b)
+	page := reportIn(t, dir, smallResult())
 	for _, bad := range []string{"<script>alert", "<img src=x"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page holds %q unescaped", bad)
@@ -98,11 +91,8 @@ func TestReportUnreadableSearch(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, rundir.Search), []byte(`{"steps":[{"load":1e999}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(dir, smallResult(), smallModel()); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, rundir.Report))
-	if err != nil || !strings.Contains(string(b), "The capacity search is not drawn: ") || strings.Contains(string(b), "graph-s1") {
-		t.Errorf("report of an unreadable search.json: %v", err)
+	if page := reportIn(t, dir, smallResult()); !strings.Contains(page, "The capacity search is not drawn: ") ||
+		strings.Contains(page, "graph-s1") {
+		t.Error("report of an unreadable search.json: no note, or a search graph")
 	}
 }

@@ -22,6 +22,12 @@ func writeSearchRun(t *testing.T, r *analyze.Result, res *search.Result) (string
 			t.Fatal(err)
 		}
 	}
+	return dir, reportIn(t, dir, r)
+}
+
+// reportIn writes the report of r into dir and returns the page.
+func reportIn(t *testing.T, dir string, r *analyze.Result) string {
+	t.Helper()
 	if err := WriteFile(dir, r, smallModel()); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +35,7 @@ func writeSearchRun(t *testing.T, r *analyze.Result, res *search.Result) (string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir, string(page)
+	return string(page)
 }
 
 // rectsIn counts the rectangles of the group of the given fill and
