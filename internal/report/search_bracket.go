@@ -42,8 +42,9 @@ func searchBracketChart(r *analyze.Result, v *searchView) *chart {
 		search.Unmeasured:    {name: "unmeasured", kind: kindPoints, color: colUnmeasured, width: 5},
 	}
 	for i, st := range steps {
-		s := byDecision[st.Decision]
-		s.x, s.y = append(s.x, x[i]), append(s.y, st.Load)
+		if s := byDecision[st.Decision]; s != nil { // searchViewOf kept only known decisions
+			s.x, s.y = append(s.x, x[i]), append(s.y, st.Load)
+		}
 	}
 	c.series = nonEmpty(
 		series{name: "lo: highest load met", kind: kindLine, color: colMeets, width: 2, x: x, y: lo},

@@ -12,4 +12,5 @@ const searchHTML = `{{define "search"}}<h2 id="search">Capacity search</h2>
 <tr><th>Step</th><th>Load</th><th>Seconds</th><th>Calls</th><th>Measured</th><th>Throughput (calls/s)</th><th class="l">Decision</th><th class="l">Why</th></tr>
 {{range .Steps}}<tr><td>{{.Step}}</td><td>{{.Load}}</td><td>{{.Seconds}}</td><td>{{.Calls}}</td><td>{{.Measured}}</td><td>{{.Thr}}</td><td class="l{{if .Fails}} failed{{end}}">{{.Decision}}{{if .Weak}} (weak){{end}}{{with .Binding}}: {{.}}{{end}}</td><td class="l">{{.Why}}</td></tr>
 {{end}}</table></div>
-{{end}}{{end}}`
+{{end}}<p class="note">Every step, with each SLO's statistic, interval and decision: <a href="search.csv">search.csv</a> and <a href="search.json">search.json</a>, beside this page.</p>
+{{end}}`
