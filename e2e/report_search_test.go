@@ -50,9 +50,9 @@ const searchPageJS = `(() => {
 
 // TestReportSearchInChromium writes the report of a run directory holding
 // a search.json of 4 steps and opens it in headless Chromium: the search
-// section shows the verdict, the load graph is interactive (uPlot) with
-// every second of the 40 drawn, the SLO and bracket graphs are drawn, the
-// table has a row a step, and the page logs no error.
+// section shows the verdict, the load and bracket graphs are interactive
+// (uPlot) with every second of the 40 and every step drawn, the SLO graph
+// is drawn, the table has a row a step, and the page logs no error.
 func TestReportSearchInChromium(t *testing.T) {
 	dir := t.TempDir()
 	const origin = int64(1_700_000_000)
@@ -76,11 +76,18 @@ func TestReportSearchInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var load *chartState
+	var load, bracket *chartState
 	for i := range charts {
-		if charts[i].ID == report.SearchLoadGraphID {
+		switch charts[i].ID {
+		case report.SearchLoadGraphID:
 			load = &charts[i]
+		case report.SearchBracketGraphID:
+			bracket = &charts[i]
 		}
+	}
+	// 4 steps: lo after each, hi after the last 2, 3 loads met and 1 failed
+	if bracket == nil || bracket.Rows != 4 || bracket.Values != 4+2+3+1 || bracket.Painted < 1000 || bracket.SVGShow {
+		t.Errorf("search bracket chart: %+v", bracket)
 	}
 	// 40 seconds: the load offered each, 3 resting, 8 of warm-up, 29 measured, 4 throughput dots
 	if load == nil || load.Rows != 40 || load.Values != 40+3+8+29+4 || load.Painted < 2000 || load.SVGShow {
@@ -90,7 +97,7 @@ func TestReportSearchInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{report.SearchSLOGraphID + "1", report.SearchBracketGraphID} {
+	for _, id := range []string{report.SearchSLOGraphID + "1", report.SearchBracketGraphID} { // the SVG, shown or not
 		if p.SVGs[id] < 10 {
 			t.Errorf("graph %s: %d shapes drawn", id, p.SVGs[id])
 		}

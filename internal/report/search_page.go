@@ -118,5 +118,5 @@ func searchFigures(r *analyze.Result, v *searchView) []figure {
 	for i, slo := range v.slos {
 		fs = append(fs, newFigure(searchSLOChart(v, i+1, slo), searchSLOCaption(slo)))
 	}
-	return append(fs, newFigure(searchBracketChart(r, v), searchBracketCaption(r, v)))
+	return append(fs, interactive(newFigure(searchBracketChart(r, v), searchBracketCaption(r, v)), searchBracketSpec(r, v)))
 }

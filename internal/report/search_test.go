@@ -121,6 +121,10 @@ func TestSearchGraphsFollowTheEngine(t *testing.T) {
 	if lo[0] != 50 || hi[2] == hi[2] || hi[3] != 400 {
 		t.Errorf("bracket: lo %v, hi %v: want lo 50 after step 1, no hi before step 4, 400 after it", lo, hi)
 	}
+	spec := searchBracketSpec(r, v)
+	if len(spec.X) != 5 || spec.Series[0].Values[4] != 200 || spec.Series[1].Values[4] != 210 {
+		t.Errorf("bracket chart: %+v, want 5 steps, ending at [200, 210]", spec)
+	}
 	p99 := searchSLOChart(v, 1, "p99_ms < 30")
 	if len(p99.rules) != 1 || p99.rules[0].v != 30 {
 		t.Errorf("p99 graph: objective %+v, want a line at 30", p99.rules)
