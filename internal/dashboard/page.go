@@ -15,6 +15,8 @@ var (
 	dashboardJS []byte
 	//go:embed assets/dashboard.css
 	dashboardCSS []byte
+	//go:embed assets/search.js
+	searchJS []byte
 )
 
 // pageTemplate is the page, its own URLs waiting for the token.

@@ -24,6 +24,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /events", s.events)
 	mux.HandleFunc("GET /report", s.report)
 	mux.HandleFunc("GET /api/verdict", s.verdict)
+	mux.HandleFunc("GET /api/search", s.searchAPI)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	return s.auth(mux)
 }
@@ -78,6 +79,8 @@ func asset(w http.ResponseWriter, r *http.Request) {
 		b = dashboardJS
 	case "dashboard.css":
 		b, ctype = dashboardCSS, "text/css; charset=utf-8"
+	case "search.js":
+		b = searchJS
 	default:
 		http.NotFound(w, r)
 		return

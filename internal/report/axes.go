@@ -133,7 +133,7 @@ func swatch(b *strings.Builder, p placed) {
 	switch p.kind {
 	case kindPoints:
 		b.WriteString(`<circle fill="` + p.color + `" cx="` + px(p.x+9) + `" cy="` + y + `" r="4"/>`)
-	case kindBars:
+	case kindBars, kindSpans:
 		b.WriteString(`<rect fill="` + p.color + `"` + opacity("fill-opacity", max(p.opacity, 0.5)) + ` x="` + x +
 			`" y="` + px(p.y-5) + `" width="18" height="10"/>`)
 	case kindBubbles:

@@ -33,6 +33,8 @@ func (f *frame) draw(b *strings.Builder, s *series) {
 		f.crosses(b, s)
 	case kindBubbles, kindRings:
 		f.bubbles(b, s)
+	case kindSpans:
+		f.spans(b, s)
 	}
 }
 

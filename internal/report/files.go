@@ -13,13 +13,15 @@ import (
 // nil when there is none) to dir's report.html, and each graph beside it
 // (rundir.GraphFile), each through the run directory's atomic writer. The
 // testers' health (dir's health.csv) is drawn under graph (a); without
-// it, the page says it was not recorded.
+// it, the page says it was not recorded. A capacity search's path (dir's
+// search.json) is drawn in a section of its own.
 func WriteFile(dir string, r *analyze.Result, m *model.Model) error {
 	if r == nil {
 		return errNilResult
 	}
 	p := buildPage(r, m, readHealth(dir, r))
-	for _, f := range p.Figures {
+	p.addSearch(r, readSearch(dir))
+	for _, f := range p.allFigures() {
 		svg := standalone(string(f.SVG))
 		if err := rundir.WriteFile(dir, f.File, func(w io.Writer) error {
 			if _, err := w.Write(svg); err != nil {

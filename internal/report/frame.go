@@ -138,6 +138,10 @@ func (c *chart) spans() (xs, ys, y2s, us span) {
 				xs.add(s.x[i] + s.width/2)
 				ya.add(s.baseAt(i))
 			}
+			if s.kind == kindSpans && i < len(s.x2) && finite(s.x2[i]) {
+				xs.add(s.x2[i])
+				ya.add(s.baseAt(i))
+			}
 		}
 	}
 	for _, r := range c.rules {

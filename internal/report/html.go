@@ -22,7 +22,10 @@
 //	(h) in an open-model run only: offered against achieved rate per
 //	    quantum, with the late and dropped calls;
 //	(i) in a run whose clients reported extras only: each key's values
-//	    summed per second (e.g. MB/s) per quantum.
+//	    summed per second (e.g. MB/s) per quantum;
+//	(s1–s3) in a capacity search's run directory (search.json) only, in a
+//	    section of their own: the load of each step over time, each SLO's
+//	    statistic per step against its objective, the bracket narrowing.
 package report
 
 import (
@@ -48,6 +51,10 @@ type page struct {
 	Testers     []testerRow
 	Omitted     int  // testers left out of the table
 	Interactive bool // some figure has an interactive chart: the page carries uPlot and charts.js
+
+	// Search is a capacity search's path (search.json); nil: the run
+	// was not a search.
+	Search *searchSection
 }
 
 // errNilResult refuses to draw nothing.

@@ -16,6 +16,7 @@ const (
 	kindCross               // one "×" marker per point
 	kindBubbles             // one circle per point, its radius from series.r
 	kindRings               // one hollow circle per point, its radius from series.r
+	kindSpans               // one rectangle per point, from x to x2 and from its base up to y
 )
 
 // series is one data set of a chart. NaN or infinite values are skipped; in
@@ -31,6 +32,7 @@ type series struct {
 	x, y    []float64 // the points
 	base    []float64 // bars only: bottom of each bar; nil means 0
 	r       []float64 // bubbles only: radius of each bubble in px
+	x2      []float64 // spans only: the right end of each span
 }
 
 // axis describes one axis of a chart.

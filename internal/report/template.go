@@ -14,7 +14,19 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"uplotCSS":  func() template.CSS { return template.CSS(webui.UPlotCSS()) },
 	"chartsJS":  func() template.JS { return template.JS(webui.ChartsJS()) },
 	"chartsCSS": func() template.CSS { return template.CSS(webui.ChartsCSS()) },
-}).Parse(pageHTML))
+}).Parse(pageHTML + figureHTML + searchHTML))
+
+// figureHTML draws one figure: its SVG, its interactive chart when it has
+// one, its caption and note.
+const figureHTML = `{{define "figure"}}<figure id="fig-{{.ID}}">
+{{.SVG}}
+{{if .Spec}}<div class="dp-chart" data-chart="{{.ID}}"></div>
+<script type="application/json" id="data-{{.ID}}">{{.Spec}}</script>
+<p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series. The caption describes the figure drawn in the linked SVG file, which this page also shows when scripts are off.</p>
+{{end}}<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
+</figure>
+{{with .Note}}<p class="note">{{.}}</p>
+{{end}}{{end}}`
 
 // pageHTML is the text of pageTemplate.
 const pageHTML = `<!DOCTYPE html>
@@ -57,16 +69,8 @@ figure:not(.dp-live) .dp-hint{display:none}
 {{end}}</table>
 {{range .Footnotes}}<p class="note">{{.}}</p>
 {{end}}
-<h2>Charts</h2>
-{{range .Figures}}<figure id="fig-{{.ID}}">
-{{.SVG}}
-{{if .Spec}}<div class="dp-chart" data-chart="{{.ID}}"></div>
-<script type="application/json" id="data-{{.ID}}">{{.Spec}}</script>
-<p class="dp-hint">Interactive: hover for values, drag across to zoom in time or load, double-click to zoom out, click a legend entry to hide or show its series. The caption describes the figure drawn in the linked SVG file, which this page also shows when scripts are off.</p>
-{{end}}<figcaption>{{.Caption}} <a href="{{.File}}">{{.File}}</a></figcaption>
-</figure>
-{{with .Note}}<p class="note">{{.}}</p>
-{{end}}{{end}}
+{{with .Search}}{{template "search" .}}{{end}}<h2>Charts</h2>
+{{range .Figures}}{{template "figure" .}}{{end}}
 <h2>Testers</h2>
 {{if .Testers}}<div class="wide"><table class="testers">
 <tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>max |offset| (ms)</th><th>RTT (ms)</th><th>max bound (ms)</th><th>start skew (ms)</th><th class="l"></th></tr>
