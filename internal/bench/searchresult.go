@@ -20,7 +20,8 @@ func newSearchResult(o *SearchOptions) (*SearchResult, *search.Config, error) {
 	if o.MaxRate == 0 {
 		o.MaxRate = 3 * float64(o.Workers) / s
 	}
-	slo := "p99_ms < " + strconv.FormatFloat(sloFactor*s*1e3, 'g', -1, 64)
+	bound := float64(o.ServiceTime*3/2) / 1e6 // sloFactor·S in ms, from whole ns
+	slo := "p99_ms < " + strconv.FormatFloat(bound, 'g', -1, 64)
 	parsed, err := search.ParseSLO(slo)
 	if err != nil {
 		return nil, nil, err
