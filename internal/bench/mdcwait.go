@@ -5,9 +5,8 @@ import (
 	"math"
 )
 
-// stationary solves π P = π, Σ π = 1 for the transition matrix p (dense
-// Gaussian elimination with partial pivoting: the balance equations
-// with the last one replaced by the normalization).
+// stationary solves π P = π, Σ π = 1 for the transition matrix p: the
+// balance equations with the last one replaced by the normalization.
 func stationary(p [][]float64) ([]float64, error) {
 	n := len(p)
 	m := make([][]float64, n) // m[j] = row j of Pᵀ − I, then the rhs
@@ -22,6 +21,14 @@ func stationary(p [][]float64) ([]float64, error) {
 		m[n-1][i] = 1
 	}
 	m[n-1][n] = 1
+	return solve(m)
+}
+
+// solve solves the augmented system m (n rows of n coefficients and the
+// right-hand side) by Gaussian elimination with partial pivoting; it
+// clamps the rounding below 0 of a tail probability to 0.
+func solve(m [][]float64) ([]float64, error) {
+	n := len(m)
 	for col := range n {
 		piv := col
 		for r := col + 1; r < n; r++ {
@@ -41,15 +48,15 @@ func stationary(p [][]float64) ([]float64, error) {
 			}
 		}
 	}
-	pi := make([]float64, n)
+	x := make([]float64, n)
 	for r := n - 1; r >= 0; r-- {
 		s := m[r][n]
 		for k := r + 1; k < n; k++ {
-			s -= m[r][k] * pi[k]
+			s -= m[r][k] * x[k]
 		}
-		pi[r] = max(s/m[r][r], 0) // rounding may leave −1e−17 in the tail
+		x[r] = max(s/m[r][r], 0)
 	}
-	return pi, nil
+	return x, nil
 }
 
 // MDCWaitCDF is P(W ≤ x) in the M/D/c queue: c servers, service time s

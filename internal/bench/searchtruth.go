@@ -11,6 +11,11 @@ const (
 	ArrivalsPoisson = "poisson"
 )
 
+// maxPoissonWorkers bounds c for the M/D/c truth: its chain has about
+// 500 states at 64 servers (a second to solve to the truth), and grows
+// as the truth's load nears 1.
+const maxPoissonWorkers = 64
+
 // SearchTruth is the known capacity of c servers of service time s
 // (seconds) for the objective "the pNN of the response time (s + the
 // wait) is below factor·s", NN = 100·(1 − share): under uniform arrivals
@@ -26,6 +31,9 @@ func SearchTruth(arrivals string, c int, s, factor, share float64) (float64, err
 	case ArrivalsUniform:
 		return float64(c) / s, nil
 	case ArrivalsPoisson:
+		if c > maxPoissonWorkers {
+			return 0, fmt.Errorf("truth: the M/D/c truth is computed for at most %d servers (a dense chain), got %d", maxPoissonWorkers, c)
+		}
 		return mdcCapacity(c, s, (factor-1)*s, share)
 	}
 	return 0, fmt.Errorf("truth: arrivals %q: want uniform or poisson", arrivals)
