@@ -26,9 +26,10 @@ type SearchOptions struct {
 }
 
 // SearchRun runs exp as a capacity search cfg into the run directory dir
-// (controller.Run with Options.Search): the command line, which stands
-// above the controller, gives it.
-type SearchRun func(ctx context.Context, exp *experiment.Experiment, cfg *search.Config, dir string) (*search.Result, error)
+// (controller.Run with Options.Search) and returns the search's answer
+// and every call the run made: the command line, which stands above the
+// controller, gives it.
+type SearchRun func(ctx context.Context, exp *experiment.Experiment, cfg *search.Config, dir string) (*search.Result, uint64, error)
 
 // The bench's objective: p99 of the response time below sloFactor·S.
 const (
@@ -55,9 +56,14 @@ type SearchResult struct {
 	TruthBasis string   `json:"truth_basis"`
 	ErrorPct   *float64 `json:"error_pct"`
 	Brackets   bool     `json:"brackets_truth"`
-	Calls      uint64   `json:"calls"` // every call of every step
-	Steps      int      `json:"steps"`
-	SearchS    int      `json:"search_s"` // the seconds of load the search used
+	// Calls is every call the run made (the testers' samples): the
+	// search's steps and what a step's load ran on while its last seconds
+	// were still to be final (live.Lag); SearchCalls the calls of the
+	// seconds the steps measured or left out as warm-up.
+	Calls       uint64 `json:"calls"`
+	SearchCalls uint64 `json:"search_calls"`
+	Steps       int    `json:"steps"`
+	SearchS     int    `json:"search_s"` // the seconds of load the search used
 	// RampCalls is what a linear ramp needs for the same precision
 	// (RampCalls), RampBasis its assumptions; CallsShare is calls /
 	// ramp_calls.
@@ -99,11 +105,11 @@ func Search(ctx context.Context, o SearchOptions, run SearchRun, progress io.Wri
 	defer t.stop()
 	fmt.Fprintf(progress, "bench search: target %s, %d workers x %v, %s arrivals; truth %.4g calls/s (%s); a linear ramp needs %.0f calls\n",
 		t.URL, o.Workers, o.ServiceTime, o.Arrivals, r.Truth, r.TruthBasis, r.RampCalls)
-	res, err := run(ctx, searchExperiment(o, t.URL, cfg), cfg, dir)
+	res, calls, err := run(ctx, searchExperiment(o, t.URL, cfg), cfg, dir)
 	if err != nil {
 		return nil, err
 	}
 	r.WallS = time.Since(start).Seconds()
-	r.fill(res)
+	r.fill(res, calls)
 	return r, nil
 }

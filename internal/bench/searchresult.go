@@ -52,10 +52,10 @@ func truthBasis(arrivals string) string {
 	return "D/D/c: C/S (below it no call waits, above it the queue grows without bound)"
 }
 
-// fill sets the search's answer.
-func (r *SearchResult) fill(res *search.Result) {
+// fill sets the search's answer and the run's calls.
+func (r *SearchResult) fill(res *search.Result, calls uint64) {
 	r.Verdict, r.Capacity, r.Interval, r.Why = res.Verdict, res.Capacity, res.Interval, res.Why
-	r.Calls, r.Steps, r.SearchS = res.Calls, len(res.Steps), res.Seconds
+	r.Calls, r.SearchCalls, r.Steps, r.SearchS = max(calls, res.Calls), res.Calls, len(res.Steps), res.Seconds
 	r.ErrorPct = errorPct(res.Capacity, r.Truth)
 	lo, hi := res.Interval[0], res.Interval[1]
 	r.Brackets = lo != nil && hi != nil && *lo <= r.Truth && r.Truth <= *hi

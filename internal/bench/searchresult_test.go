@@ -24,11 +24,11 @@ func TestSearchResultFigures(t *testing.T) {
 			r.SLO, r.MaxRate, r.Truth, cfg.Start, r.RampCalls)
 	}
 	lo, hi := 312.0, 327.0
-	r.fill(&search.Result{Verdict: search.VerdictCapacity, Capacity: &lo, Interval: [2]*float64{&lo, &hi}, Calls: 1000})
+	r.fill(&search.Result{Verdict: search.VerdictCapacity, Capacity: &lo, Interval: [2]*float64{&lo, &hi}, Calls: 900}, 1000)
 	if r.ErrorPct == nil || *r.ErrorPct != -2.5 || !r.Brackets || math.Abs(r.CallsShare-1000/r.RampCalls) > 1e-4 {
 		t.Errorf("error %s%%, brackets %v, share %g: want -2.5%%, true, %g", fig(r.ErrorPct), r.Brackets, r.CallsShare, 1000/r.RampCalls)
 	}
-	r.fill(&search.Result{Verdict: search.VerdictFailsAtLowest, Interval: [2]*float64{nil, &hi}})
+	r.fill(&search.Result{Verdict: search.VerdictFailsAtLowest, Interval: [2]*float64{nil, &hi}}, 0)
 	if r.ErrorPct != nil || r.Brackets {
 		t.Errorf("no capacity: error %s, brackets %v; want null and false", fig(r.ErrorPct), r.Brackets)
 	}

@@ -56,15 +56,15 @@ func benchSearchCmd(ctx context.Context, e *env, args []string) error {
 
 // benchSearchRun runs the bench's experiment as a capacity search.
 func benchSearchRun(e *env) bench.SearchRun {
-	return func(ctx context.Context, exp *experiment.Experiment, cfg *search.Config, dir string) (*search.Result, error) {
+	return func(ctx context.Context, exp *experiment.Experiment, cfg *search.Config, dir string) (*search.Result, uint64, error) {
 		out, err := controller.Run(ctx, controller.Options{Experiment: exp, Dir: dir, Progress: e.stderr, Search: cfg})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if out.Search == nil {
-			return nil, fmt.Errorf("bench search: the run in %s gave no search answer", dir)
+			return nil, 0, fmt.Errorf("bench search: the run in %s gave no search answer", dir)
 		}
-		return out.Search, nil
+		return out.Search, out.Samples, nil
 	}
 }
 
