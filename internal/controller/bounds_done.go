@@ -36,5 +36,6 @@ func (c *controller) checkDone(s *slot, m protocol.Done) checkedDone {
 			m.UDPLastSeq, m.UDPSendErrors, d.Produced))
 		d.UDPLastSeq, d.UDPSendErrors, d.lastOK = 0, 0, false
 	}
+	c.checkLoadDone(s, &d)
 	return d
 }

@@ -169,6 +169,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	if err := c.watchThresholds(); err != nil {
 		return err
 	}
+	c.watchSearch()
 	stopTicks := c.tickLive()
 	defer stopTicks()
 	defer c.startMonitor()()
@@ -237,6 +238,8 @@ type controller struct {
 	sharedWait []*slot
 
 	awake *awakeClock // the time the controller was running, ticked by the sweeps (sweeper.go)
+
+	steer *steering // a capacity search's loop (Options.Search; nil: none; search.go)
 }
 
 // newController checks the options; it creates nothing. A bad testbed
@@ -281,6 +284,11 @@ func newController(o Options) (*controller, error) {
 		lostOpen: map[*slot]struct{}{}}
 	if c.cred, c.token, err = runCredential(o, c.runSpan()); err != nil {
 		return nil, err
+	}
+	if o.Search != nil {
+		if c.steer, err = newSteering(o.Experiment, *o.Search); err != nil {
+			return nil, err
+		}
 	}
 	return c, nil
 }

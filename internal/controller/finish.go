@@ -40,6 +40,9 @@ func (c *controller) finish() (*Outcome, error) {
 	if err := c.writeHealth(); err != nil {
 		return out, err
 	}
+	if err := c.writeSearch(out); err != nil {
+		return out, err
+	}
 	if err := writeSamples(c.o.Dir, recs, sp); err != nil {
 		return out, fmt.Errorf("writing samples.parquet: %w", err)
 	}

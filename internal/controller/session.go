@@ -46,7 +46,7 @@ func (c *controller) serve(nc net.Conn, g *guard, e *preauth.Entry) {
 		if s != nil { // admitted, but the test description could not be sent
 			c.udpEnd(s)
 			c.mu.Lock()
-			c.markFailed(s, "lost connection: "+err.Error())
+			c.markFailed(s, admitFailure(err))
 			close(s.ended)
 			c.mu.Unlock()
 		}
@@ -132,6 +132,9 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	d.StartAtNs = s.rec.PlannedNs
 	d.Slot = s.rec.Slot
 	d.Rate = rateDesc(c.exp, s.rec.Slot)
+	if err := c.steerDesc(h, &d); err != nil {
+		return s, err
+	}
 	c.giveTimeKey(s, &d, conn)
 	var err error
 	if d.UDP, err = c.udpGrant(s, conn); err != nil {
@@ -232,7 +235,9 @@ func (c *controller) handle(s *slot, t protocol.Type, p []byte) (end bool, err e
 			return false, err
 		}
 		c.noteSync(s, r)
-		return false, c.onSync(s, clock.Record{LocalNs: r.LocalNs, OffsetNs: r.OffsetNs, RTTNs: r.RTTNs, BoundNs: r.BoundNs})
+		err := c.onSync(s, clock.Record{LocalNs: r.LocalNs, OffsetNs: r.OffsetNs, RTTNs: r.RTTNs, BoundNs: r.BoundNs})
+		c.searchSynced(s)
+		return false, err
 	case protocol.TypeStarted:
 		var m protocol.Started
 		if err := protocol.DecodeJSON(t, p, &m); err != nil {

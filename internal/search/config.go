@@ -24,6 +24,10 @@ type Config struct {
 	MaxWarmup    time.Duration // default 10 s
 	Settle       float64       // throughput within this share of the offered rate: settled; default 0.1
 	StepLimit    time.Duration // default 30 s
+	// Whole says the loads are whole numbers (a closed model's active
+	// clients): each load is rounded (at least 1, strictly inside the
+	// bracket), and the bracket is closed too when hi − lo ≤ 1.
+	Whole bool
 }
 
 // Defaults fills c's zero fields and checks it.

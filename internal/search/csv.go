@@ -10,7 +10,7 @@ import (
 // stepColumns are search.csv's columns before the SLOs'; each SLO i (from
 // 1, in the order given) adds sloI (its text) and sloI_value, _low,
 // _high, _over, _of, _decision, _weak.
-var stepColumns = []string{"step", "load", "seconds", "warmup_s", "settled", "refused", "calls", "measured",
+var stepColumns = []string{"step", "load", "from", "to", "seconds", "warmup_s", "settled", "refused", "calls", "measured",
 	"throughput", "decision", "weak", "binding", "why"}
 
 // sloColumns are the suffixes of each SLO's columns.
@@ -45,7 +45,7 @@ func WriteCSV(w io.Writer, steps []StepRecord) error {
 // row is step r's row with n SLOs.
 func row(r *StepRecord, n int) []string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-	out := []string{strconv.Itoa(r.Step), f(r.Load), strconv.Itoa(r.Seconds), strconv.Itoa(r.WarmupS),
+	out := []string{strconv.Itoa(r.Step), f(r.Load), strconv.FormatInt(r.From, 10), strconv.FormatInt(r.To, 10), strconv.Itoa(r.Seconds), strconv.Itoa(r.WarmupS),
 		strconv.FormatBool(r.Settled), strconv.Itoa(r.Refused), strconv.FormatUint(r.Calls, 10),
 		strconv.FormatUint(r.Measured, 10), f(r.Throughput), r.Decision, strconv.FormatBool(r.Weak), r.Binding, r.Why}
 	p := func(v *float64) string {

@@ -36,7 +36,7 @@ func New(cfg Config) (*Searcher, error) {
 }
 
 // First is the first load: Config.Start.
-func (s *Searcher) First() float64 { return s.cfg.Start }
+func (s *Searcher) First() float64 { return s.whole(s.cfg.Start) }
 
 // NewStep is the step that holds load, its seconds bounded by the step
 // limit, the longest warm-up and what is left of the budget.
@@ -70,7 +70,7 @@ func (s *Searcher) Next(r *StepRecord) (next float64, done bool) {
 		return s.stop(VerdictNoData)
 	case s.hi > 0 && s.lo == 0:
 		return s.stop(VerdictFailsAtLowest)
-	case s.hi > 0 && s.hi <= s.lo*(1+s.cfg.Precision):
+	case s.hi > 0 && (s.hi <= s.lo*(1+s.cfg.Precision) || s.cfg.Whole && s.hi-s.lo <= 1):
 		return s.stop(VerdictCapacity)
 	case s.hi == 0 && s.lo >= s.maxLoad():
 		return s.stop(VerdictHoldsAtMax)
@@ -78,9 +78,24 @@ func (s *Searcher) Next(r *StepRecord) (next float64, done bool) {
 		return s.stop(VerdictBudgetOut)
 	}
 	if s.hi == 0 {
-		return s.grow(), false
+		return s.whole(s.grow()), false
 	}
-	return s.probe(), false
+	return s.whole(s.probe()), false
+}
+
+// whole is load x as the next load of a search of whole loads
+// (Config.Whole): rounded, at least 1, above lo and below hi (the
+// bracket holds a whole load between them, or it is closed), at most the
+// highest load; x itself otherwise.
+func (s *Searcher) whole(x float64) float64 {
+	if !s.cfg.Whole {
+		return x
+	}
+	r := max(math.Round(x), 1, s.lo+1)
+	if s.hi > 0 {
+		r = min(r, s.hi-1)
+	}
+	return min(r, max(math.Floor(s.maxLoad()), 1))
 }
 
 // learn moves the bracket by the step's decision, and counts a probe that

@@ -21,6 +21,10 @@ type Second struct {
 	// TesterBound says why the testers were the limit in the second
 	// (issue 22's health); "" when they were not.
 	TesterBound string
+	// Stale says the second began before the step's load (or the end of
+	// its rest) took effect: it holds another load's calls. It is counted
+	// in the step's seconds, refused, and not measured.
+	Stale bool
 }
 
 // calls is every call ended in the second.
@@ -39,6 +43,8 @@ func (s Second) histCount() uint64 {
 // histogram of another geometry, or counts no run can reach.
 func (s Second) refused() string {
 	switch {
+	case s.Stale:
+		return "another load's second: it began before the step's load took effect"
 	case s.histCount() > s.OK:
 		return "histogram holds more calls than the second's successful ones"
 	case s.RT != nil && (s.RT.LowestTrackableValue() != stats.RTLowestUs || s.RT.SignificantFigures() != stats.RTDigits):
