@@ -22,8 +22,8 @@ import (
 func benchSearchCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "bench search", "[flags]")
 	o := bench.SearchOptions{}
-	fs.IntVar(&o.Workers, "workers", 16, "the target's service slots C")
-	fs.DurationVar(&o.ServiceTime, "service-time", 50*time.Millisecond, "the target's service time S (the objective is p99_ms < 1.5 S)")
+	fs.IntVar(&o.Workers, "workers", 64, "the target's service slots C")
+	fs.DurationVar(&o.ServiceTime, "service-time", 500*time.Millisecond, "the target's service time S (the objective is p99_ms < 1.5 S)")
 	fs.StringVar(&o.Arrivals, "arrivals", bench.ArrivalsUniform, "open model arrivals: uniform (truth C/S) or poisson (truth from the M/D/c queue)")
 	precision := fs.String("precision", "5%", "stop when (hi - lo)/lo is at most this")
 	fs.Float64Var(&o.MaxRate, "max-rate", 0, "the highest load tried, calls/s (default 3 C/S)")
