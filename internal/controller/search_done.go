@@ -24,7 +24,7 @@ func (c *controller) checkLoadDone(s *slot, d *checkedDone) {
 	}
 	c.mu.Unlock()
 	if d.LoadSteps > sent || d.LoadRefused > sent-d.LoadSteps {
-		c.refuseMessage(s, fmt.Errorf("Done's load steps, %d taken and %d refused, are more than the %d sent to it",
+		c.refuseMessage(s, fmt.Errorf("the load steps of Done, %d taken and %d refused, are more than the %d sent to it",
 			d.LoadSteps, d.LoadRefused, sent))
 		d.LoadSteps, d.LoadRefused, d.LoadRefusedWhy = 0, 0, ""
 		return

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/search"
 	"github.com/diperf/diperf/internal/target"
@@ -63,10 +64,14 @@ func runSearch(t *testing.T, exp *experiment.Experiment, cfg search.Config) (*Ou
 	dir := filepath.Join(t.TempDir(), "run")
 	o := inprocOptions(exp, dir, newInproc(transport.NewMemory()))
 	o.Search = &cfg
+	o.Live = live.New(live.Options{Name: exp.Name, Testers: exp.Schedule.Testers})
 	start := time.Now()
 	out, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatalf("the search run failed: %v", err)
+	}
+	if r, ok := o.Live.Search(); !ok || out.Search == nil || r.Verdict != out.Search.Verdict || len(r.Steps) != len(out.Search.Steps) {
+		t.Errorf("the live view's search %+v, want the answer %+v", r, out.Search)
 	}
 	return out, dir, time.Since(start)
 }

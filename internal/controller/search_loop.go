@@ -42,18 +42,25 @@ func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
 	if !sameSlots(run, st.to) { // a tester ended: its share goes to the others
 		c.offer(st.total, run)
 	}
+	if st.step.Add(c.searchInput(s, h)) {
+		c.stepDecided(run)
+		return
+	}
+	if off := st.step.Offer(); off != st.total { // its rest is over
+		c.offer(off, run)
+	}
+}
+
+// searchInput is final second s, with its histogram h, as the search
+// takes it. Called with c.mu held.
+func (c *controller) searchInput(s live.Second, h *hdr.Histogram) search.Second {
+	st := c.steer
 	sec := search.Second{T: s.T, OK: s.OK, Failed: s.Failed, RT: h, Stale: s.T*1e9 < st.atNs,
 		TesterBound: c.secondBound(s.T, s.Active)}
 	if !st.closed {
 		sec.Offered = st.total
 	}
-	if !st.step.Add(sec) {
-		if off := st.step.Offer(); off != st.total { // its rest is over
-			c.offer(off, run)
-		}
-		return
-	}
-	c.stepDecided(run)
+	return sec
 }
 
 // startSearch begins the search at its first load. Called with c.mu held.
@@ -116,10 +123,24 @@ func (c *controller) searchAnswer(why string) search.Result {
 	switch {
 	case !st.started:
 		r.Verdict, r.Why = search.VerdictNoData, "the search never began: not every tester ran and synced its clock"
-	case why != "" && len(r.Steps) == 0 || why != "" && r.Verdict == search.VerdictBudgetOut:
-		r.Why = why + "; " + r.Why
+	case why != "" && r.Verdict == search.VerdictBudgetOut:
+		r.Why = why + ": " + bracketWords(r)
 	}
 	return r
+}
+
+// bracketWords is what a search that was cut short knows, in words.
+func bracketWords(r search.Result) string {
+	lo, hi := r.Interval[0], r.Interval[1]
+	switch {
+	case lo == nil && hi == nil:
+		return "no load was decided yet"
+	case lo == nil:
+		return fmt.Sprintf("no load met every objective; %.4g failed", *hi)
+	case hi == nil:
+		return fmt.Sprintf("%.4g met every objective, no load failed yet", *lo)
+	}
+	return fmt.Sprintf("the capacity lies in [%.4g, %.4g]", *lo, *hi)
 }
 
 // searchReady reports whether the search may begin: every planned tester

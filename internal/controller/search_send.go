@@ -46,10 +46,13 @@ func (c *controller) sendLoad(s *slot, ls protocol.LoadStep) {
 // sync (every client runs until a tester's first step): no load is
 // offered before the search begins. Called without c.mu.
 func (c *controller) searchSynced(s *slot) {
+	st := c.steer // set once, before any tester
+	if st == nil || !st.closed {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	st := c.steer
-	if st == nil || !st.closed || st.started || st.sent[s.rec.Slot] > 0 || len(s.rec.Syncs) == 0 || s.finished() {
+	if st.started || st.sent[s.rec.Slot] > 0 || len(s.rec.Syncs) == 0 || s.finished() {
 		return
 	}
 	c.sendLoad(s, protocol.LoadStep{AtNs: time.Now().Add(steerLead).UnixNano()})

@@ -47,7 +47,8 @@ func (s *Searcher) NewStep(load float64) *Step {
 		st.resting, st.after = true, s.steps[n-1].Load
 	}
 	if s.cfg.Budget > 0 {
-		st.cap = max(1, min(st.cap, secs(s.cfg.Budget)-s.elapsed))
+		st.left = max(1, secs(s.cfg.Budget)-s.elapsed)
+		st.cap = min(st.cap, st.left)
 	}
 	return st
 }

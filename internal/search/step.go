@@ -18,7 +18,9 @@ type Step struct {
 	index    int
 	load     float64
 	limit    int // seconds measured at most
-	cap      int // seconds fed at most
+	cap      int // seconds fed at most, stale ones apart
+	left     int // seconds fed at most, stale ones too: what is left of the budget (0: no bound)
+	stale    int // seconds fed that were stale (Second.Stale), of refused
 	seconds  int // seconds fed
 	warm     int // seconds of warm-up
 	warming  bool
@@ -75,9 +77,7 @@ func (st *Step) Add(s Second) bool {
 		st.to = s.T
 	}
 	if why := s.refused(); why != "" {
-		st.refused++
-		st.seconds++
-		return st.over()
+		return st.refuse(s.Stale)
 	}
 	st.seconds++
 	st.all += s.calls()
@@ -122,11 +122,25 @@ func (st *Step) warmup(s Second) {
 	st.warm++
 }
 
+// refuse counts a second refused (stale: of the load before).
+func (st *Step) refuse(stale bool) bool {
+	if stale {
+		st.stale++
+	}
+	st.refused++
+	st.seconds++
+	return st.over()
+}
+
 // over finishes the step when it measured its limit, or when its seconds
 // (warm-up and refused ones too) reach its cap (the limit and the longest
-// warm-up and rest, or what is left of the search's budget).
+// warm-up and rest, or what is left of the search's budget). Stale
+// seconds, those of the load before (the controller's loads take effect
+// seconds after the seconds it is fed end), count only against the
+// budget, and against twice the cap: each load sent costs a few.
 func (st *Step) over() bool {
-	if st.measured() >= st.limit || st.seconds >= st.cap {
+	fed := st.seconds - st.stale
+	if st.measured() >= st.limit || fed >= st.cap || st.seconds >= 2*st.cap || st.left > 0 && st.seconds >= st.left {
 		return st.finish()
 	}
 	return false
