@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
@@ -85,17 +86,14 @@ func Search(ctx context.Context, o SearchOptions, run SearchRun, progress io.Wri
 	if err != nil {
 		return nil, err
 	}
-	dir := o.Dir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "diperf-bench-search-"); err != nil {
-			return nil, err
-		}
-		dir += "/run"
+	dir, clean, err := searchDir(o)
+	if err != nil {
+		return nil, err
 	}
-	if !o.Keep {
-		defer os.RemoveAll(dir)
-	} else {
+	if o.Keep {
 		r.Dir = dir
+	} else {
+		defer os.RemoveAll(clean)
 	}
 	start := time.Now()
 	t, err := startTarget(o.Exe, o.Workers, o.ServiceTime, progress)
@@ -112,4 +110,17 @@ func Search(ctx context.Context, o SearchOptions, run SearchRun, progress io.Wri
 	r.WallS = time.Since(start).Seconds()
 	r.fill(res, calls)
 	return r, nil
+}
+
+// searchDir is the run directory, and what to remove afterwards unless
+// kept: o.Dir, or "run" in a new temporary directory (removed whole).
+func searchDir(o SearchOptions) (dir, clean string, err error) {
+	if o.Dir != "" {
+		return o.Dir, o.Dir, nil
+	}
+	tmp, err := os.MkdirTemp("", "diperf-bench-search-")
+	if err != nil {
+		return "", "", err
+	}
+	return filepath.Join(tmp, "run"), tmp, nil
 }
