@@ -21,7 +21,9 @@ import (
 // it say in Done.
 type steerLiar struct {
 	*liar
-	loads atomic.Uint64 // TypeLoad frames received
+	loads atomic.Uint64                     // TypeLoad frames received
+	first atomic.Pointer[protocol.LoadStep] // the first of them
+	last  atomic.Pointer[protocol.LoadStep] // the last of them
 }
 
 // joinSteerLiar joins like joinLiar, saying hello as a steerable tester;
@@ -66,6 +68,10 @@ func (l *steerLiar) read() {
 		case typ == protocol.TypeAck && err == nil:
 			l.acked.Store(max(l.acked.Load(), seq))
 		case typ == protocol.TypeLoad:
+			if ls, err := protocol.DecodeLoadStep(p, 1<<20); err == nil {
+				l.first.CompareAndSwap(nil, &ls)
+				l.last.Store(&ls)
+			}
 			l.loads.Add(1)
 		}
 	}
@@ -75,18 +81,58 @@ func (l *steerLiar) read() {
 // a few honest samples and then the Done that lie makes of the steps it
 // got.
 func (l *steerLiar) doneAfterSteps(slot int, lie func(got uint64) protocol.Done) {
-	for end := time.Now().Add(15 * time.Second); l.loads.Load() == 0 && time.Now().Before(end); {
-		_ = l.conn.Write(protocol.TypeHeartbeat, nil) // not lost meanwhile
-		time.Sleep(200 * time.Millisecond)
-	}
-	if l.loads.Load() == 0 {
-		l.t.Errorf("tester %d: no load step came", slot)
-	}
+	l.waitSteps(slot, 1, true)
 	l.batch(l.honest(5))
 	l.waitAcked()
 	d := lie(l.loads.Load())
 	d.LocalNs, d.Produced = time.Now().UnixNano(), l.seq
 	l.done(d)
+}
+
+// waitSteps waits for n load steps in all, 15 s at most, heartbeating or
+// silent.
+func (l *steerLiar) waitSteps(slot int, n uint64, beat bool) {
+	for end := time.Now().Add(15 * time.Second); l.loads.Load() < n && time.Now().Before(end); {
+		if beat {
+			_ = l.conn.Write(protocol.TypeHeartbeat, nil) // not lost meanwhile
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if l.loads.Load() < n {
+		l.t.Errorf("tester %d: %d load steps came, want %d", slot, l.loads.Load(), n)
+	}
+}
+
+// TestSearchTesterLost: a tester lost in a search (silent, its connection
+// open) is sent no load and its share goes to the other, at once.
+func TestSearchTesterLost(t *testing.T) {
+	t.Parallel()
+	exp := searchExperiment(t, 2, 4, 30*time.Second, "http://127.0.0.1:1/", true)
+	tb := newInproc(nil)
+	liars := make([]*steerLiar, 2)
+	tb.start = func(ctx context.Context, s testbed.Spec) error {
+		l := joinSteerLiar(ctx, t, s, true)
+		if l == nil {
+			return nil
+		}
+		liars[s.Slot] = l
+		l.waitSteps(s.Slot, 1, true)
+		l.waitSteps(s.Slot, 2, s.Slot == 1) // tester 0 falls silent until it is sent its second step
+		l.batch(l.honest(5))
+		l.done(protocol.Done{LocalNs: time.Now().UnixNano(), Produced: l.seq, LoadSteps: l.loads.Load()})
+		return nil
+	}
+	o := Options{Experiment: exp, Dir: filepath.Join(t.TempDir(), "run"), Testbed: tb,
+		Search: &search.Config{SLOs: mustSLOs(t, "p99_ms < 100"), Start: 10, MaxRate: 100}}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][2]float64{{5, 0}, {5, 10}} {
+		l := liars[i]
+		if l == nil || l.first.Load() == nil || l.first.Load().Rate != want[0] || l.last.Load().Rate != want[1] {
+			t.Errorf("tester %d: want a first step of %g calls/s, a last of %g", i, want[0], want[1])
+		}
+	}
 }
 
 // TestSearchRefusesAnUnsteerableTester: a tester whose hello did not say
@@ -149,6 +195,32 @@ func TestSearchDoneLoadStepsLie(t *testing.T) {
 	}
 	if taken := eventsNamed(t, dir, "load-steps"); len(taken) != 0 {
 		t.Errorf("load steps recorded as taken: %v", taken)
+	}
+}
+
+// TestSearchDoneRefusedWhyClipped: a tester whose Done's counts are
+// possible (one step refused of those sent) but whose reason for it is
+// 64 KiB has its counts taken and its reason cut in events.jsonl.
+func TestSearchDoneRefusedWhyClipped(t *testing.T) {
+	t.Parallel()
+	exp := searchExperiment(t, 1, 4, 20*time.Second, "http://127.0.0.1:1/", true)
+	dir := filepath.Join(t.TempDir(), "run")
+	tb := newInproc(nil)
+	tb.start = func(ctx context.Context, s testbed.Spec) error {
+		if l := joinSteerLiar(ctx, t, s, true); l != nil {
+			l.doneAfterSteps(s.Slot, func(got uint64) protocol.Done {
+				return protocol.Done{LoadSteps: got - 1, LoadRefused: 1, LoadRefusedWhy: strings.Repeat("x", 64<<10)}
+			})
+		}
+		return nil
+	}
+	o := Options{Experiment: exp, Dir: dir, Testbed: tb, Search: &search.Config{SLOs: mustSLOs(t, "p99_ms < 100"), MaxRate: 100}}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	got := eventsNamed(t, dir, "load-steps")[0]
+	if len(got) != 1 || !strings.HasPrefix(got[0], "took 0 of the 1 load steps sent, refused 1: xxx") || len(got[0]) > 300 {
+		t.Errorf("load-steps event %.300q: want the counts and the reason cut", got)
 	}
 }
 

@@ -40,6 +40,7 @@ func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
 		return
 	}
 	if !sameSlots(run, st.to) { // a tester ended: its share goes to the others
+		c.park(st.to, run)
 		c.offer(st.total, run)
 	}
 	if st.step.Add(c.searchInput(s, h)) {

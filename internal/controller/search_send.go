@@ -57,3 +57,19 @@ func (c *controller) searchSynced(s *slot) {
 	}
 	c.sendLoad(s, protocol.LoadStep{AtNs: time.Now().Add(steerLead).UnixNano()})
 }
+
+// park sends the testers of was that are not in run (lost, their
+// connection perhaps still open) no load: a lost tester that still runs
+// offers none that the search does not count. Called with c.mu held.
+func (c *controller) park(was, run []*slot) {
+	in := make(map[*slot]bool, len(run))
+	for _, s := range run {
+		in[s] = true
+	}
+	at := max(time.Now().Add(steerLead).UnixNano(), c.steer.atNs+1)
+	for _, s := range was {
+		if !in[s] && !s.over && s.conn != nil {
+			c.sendLoad(s, protocol.LoadStep{AtNs: at})
+		}
+	}
+}
