@@ -37,6 +37,7 @@ var benchCommands = map[string]func(context.Context, *env, []string) error{
 	"dashboard":  benchDashboardCmd,
 	"directory":  benchDirectoryCmd,
 	"tree":       benchTreeCmd,
+	"search":     benchSearchCmd,
 }
 
 // benchNames lists the bench subcommands in order.
