@@ -34,9 +34,16 @@ type joinK8sObject struct {
 	Data map[string]string `yaml:"data"` // ConfigMap
 	Spec struct {
 		// Job
-		Parallelism *int `yaml:"parallelism"`
-		Completions *int `yaml:"completions"`
-		Template    struct {
+		Parallelism          *int   `yaml:"parallelism"`
+		Completions          *int   `yaml:"completions"`
+		CompletionMode       string `yaml:"completionMode"`
+		BackoffLimit         *int   `yaml:"backoffLimit"`
+		BackoffLimitPerIndex *int   `yaml:"backoffLimitPerIndex"`
+		MaxFailedIndexes     *int   `yaml:"maxFailedIndexes"`
+		Template             struct {
+			Metadata struct {
+				Labels map[string]string `yaml:"labels"`
+			} `yaml:"metadata"`
 			Spec joinK8sPodSpec `yaml:"spec"`
 		} `yaml:"template"`
 		// Pod
@@ -54,31 +61,12 @@ type joinK8sObject struct {
 }
 
 type joinK8sPodSpec struct {
-	RestartPolicy string `yaml:"restartPolicy"`
-	Containers    []struct {
-		Name    string   `yaml:"name"`
-		Image   string   `yaml:"image"`
-		Command []string `yaml:"command"`
-		Args    []string `yaml:"args"`
-		Env     []struct {
-			Name  string `yaml:"name"`
-			Value string `yaml:"value"`
-		} `yaml:"env"`
-		VolumeMounts []struct {
-			Name      string `yaml:"name"`
-			MountPath string `yaml:"mountPath"`
-		} `yaml:"volumeMounts"`
-	} `yaml:"containers"`
-	Volumes []struct {
-		Name   string `yaml:"name"`
-		Secret *struct {
-			SecretName  string `yaml:"secretName"`
-			DefaultMode int    `yaml:"defaultMode"`
-		} `yaml:"secret"`
-		ConfigMap *struct {
-			Name string `yaml:"name"`
-		} `yaml:"configMap"`
-	} `yaml:"volumes"`
+	RestartPolicy   string             `yaml:"restartPolicy"`
+	SecurityContext joinK8sSecurity    `yaml:"securityContext"`
+	InitContainers  []joinK8sContainer `yaml:"initContainers"`
+	Containers      []joinK8sContainer `yaml:"containers"`
+	Spread          []joinK8sSpread    `yaml:"topologySpreadConstraints"`
+	Volumes         []joinK8sVolume    `yaml:"volumes"`
 }
 
 // The example's Secrets: the testers' token, mounted by the controller
@@ -144,8 +132,8 @@ func joinK8sNames(n *yaml.Node, s string) bool {
 // secret.
 func joinK8sMounters(p joinK8sPodSpec, secret string) []string {
 	var names []string
-	for i, c := range p.Containers {
-		if dir, _ := joinK8sSecretMount(p, i, secret); dir != "" {
+	for _, c := range append(slices.Clone(p.InitContainers), p.Containers...) {
+		if dir, _ := joinK8sSecretMount(p, c, secret); dir != "" {
 			names = append(names, c.Name)
 		}
 	}
@@ -154,12 +142,12 @@ func joinK8sMounters(p joinK8sPodSpec, secret string) []string {
 
 // joinK8sSecretMount returns the directory where container c of pod p
 // mounts the Secret secret, and the Secret volume's mode.
-func joinK8sSecretMount(p joinK8sPodSpec, c int, secret string) (dir string, mode int) {
+func joinK8sSecretMount(p joinK8sPodSpec, c joinK8sContainer, secret string) (dir string, mode int) {
 	for _, v := range p.Volumes {
 		if v.Secret == nil || v.Secret.SecretName != secret {
 			continue
 		}
-		for _, m := range p.Containers[c].VolumeMounts {
+		for _, m := range c.VolumeMounts {
 			if m.Name == v.Name {
 				return m.MountPath, v.Secret.DefaultMode
 			}
@@ -176,8 +164,11 @@ type joinK8sExample struct {
 	tester     []string               // the Job's argv, before $(VAR) expansion
 	env        map[string]string      // the Job's env
 	timeserver []string               // the timeserver container's argv
-	mounts     map[string]string      // Secret → where the controller container mounts it
+	mounts     map[string]string      // Secret → where the controller pod's init container mounts it
 	testerDir  string                 // where the tester mounts the token Secret
+	initScript string                 // the init container's script, which copies the Secrets for the controller
+	credDir    string                 // where the controller container reads the copies
+	uid        int                    // the user the controller pod runs as
 }
 
 // joinK8sManifests checks the fields of the Kubernetes example that a run
@@ -225,9 +216,10 @@ func joinK8sJob(t *testing.T, x *joinK8sExample, job joinK8sObject, node *yaml.N
 	for _, v := range jp.Containers[0].Env {
 		x.env[v.Name] = v.Value
 	}
-	dir, mode := joinK8sSecretMount(jp, 0, joinK8sTokenSecret)
+	dir, mode := joinK8sSecretMount(jp, jp.Containers[0], joinK8sTokenSecret)
 	x.testerDir = dir
-	if tokenArg := joinK8sFlag(t, x.tester, "--token-file"); dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o400 {
+	joinK8sJobPolicy(t, job)
+	if tokenArg := joinK8sFlag(t, x.tester, "--token-file"); dir == "" || filepath.Dir(tokenArg) != dir || mode != 0o440 {
 		t.Errorf("the tester reads --token-file %s; the Secret %s is mounted at %q, mode %o", tokenArg, joinK8sTokenSecret, dir, mode)
 	}
 	if joinK8sNames(node, joinK8sKeySecret) {
@@ -240,20 +232,36 @@ func joinK8sJob(t *testing.T, x *joinK8sExample, job joinK8sObject, node *yaml.N
 	}
 }
 
-// joinK8sController checks the controller pod: its controller container
-// reads the token and the key where the experiment says, and it alone
-// mounts the key; its timeserver container listens where sync.server says.
+// joinK8sController checks the controller pod: its init container alone
+// mounts the token and key Secrets and copies them where the experiment
+// reads them (joinK8sCredential runs its script); the controller and
+// timeserver containers run without root; its timeserver container
+// listens where sync.server says.
 func joinK8sController(t *testing.T, x *joinK8sExample, pp joinK8sPodSpec, syncPort string) {
 	t.Helper()
+	joinK8sControllerUsers(t, x, pp)
+	if len(pp.InitContainers) != 1 {
+		t.Fatalf("the controller pod has %d init containers, want the one that copies the Secrets", len(pp.InitContainers))
+	}
+	ic := pp.InitContainers[0]
+	x.initScript = strings.Join(append(slices.Clone(ic.Command), ic.Args...), " ")
 	for secret, path := range map[string]string{joinK8sTokenSecret: x.e.Testbed.TokenFile, joinK8sKeySecret: x.e.Controller.KeyFile} {
-		dir, mode := joinK8sSecretMount(pp, 0, secret)
-		if dir == "" || filepath.Dir(path) != dir || mode != 0o400 {
-			t.Errorf("the experiment reads %s; the controller mounts the Secret %s at %q, mode %o (diperf run needs 0400)", path, secret, dir, mode)
+		dir, mode := joinK8sSecretMount(pp, ic, secret)
+		if dir == "" || mode != 0o400 {
+			t.Errorf("the init container mounts the Secret %s at %q, mode %o; want a mount, 0400 (it belongs to root)", secret, dir, mode)
+		}
+		if m := joinK8sMounters(pp, secret); !slices.Equal(m, []string{ic.Name}) {
+			t.Errorf("the Secret %s is mounted by the containers %q of the controller pod; want the init container %s alone", secret, m, ic.Name)
 		}
 		x.mounts[secret] = dir
+		if d := filepath.Dir(path); x.credDir == "" || d == x.credDir {
+			x.credDir = d
+		} else {
+			t.Errorf("the experiment reads %s outside %s", path, x.credDir)
+		}
 	}
-	if m := joinK8sMounters(pp, joinK8sKeySecret); !slices.Equal(m, []string{"controller"}) || pp.Containers[0].Name != "controller" {
-		t.Errorf("the Secret %s is mounted by the containers %q of the controller pod; want the controller's alone", joinK8sKeySecret, m)
+	if v := joinK8sVolumeMount(pp, pp.Containers[0], x.credDir); pp.Containers[0].Name != "controller" || v == nil || v.EmptyDir == nil || v.EmptyDir.Medium != "Memory" {
+		t.Errorf("the controller container reads the credentials in %s: want it a memory emptyDir the init container fills", x.credDir)
 	}
 	for _, c := range pp.Containers {
 		if c.Name == "timeserver" {
@@ -352,20 +360,25 @@ func joinK8sCredential(t *testing.T, x joinK8sExample, readme, dir string) map[s
 		t.Fatalf("%s: %v\n%s", cmd, err, out)
 	}
 	local := map[string]string{}
+	mnt := []string{}
 	for secret, podPath := range map[string]string{joinK8sTokenSecret: x.e.Testbed.TokenFile, joinK8sKeySecret: x.e.Controller.KeyFile} {
 		f, ok := files[secret]
 		if !ok {
 			t.Fatalf("README.md does not create the Secret %s (kubectl create secret generic %s --from-file=KEY=FILE)", secret, secret)
 		}
-		if want := filepath.Join(x.mounts[secret], f[0]); podPath != want {
-			t.Errorf("the Secret %s holds %s as %s, which the controller reads at %s; the experiment reads %s", secret, f[1], f[0], want, podPath)
+		if src := filepath.Join(x.mounts[secret], f[0]); !strings.Contains(x.initScript, src) || !strings.Contains(x.initScript, podPath) {
+			t.Errorf("the Secret %s holds %s as %s; the init container (%q) must copy it to %s, which the experiment reads", secret, f[1], src, x.initScript, podPath)
 		}
 		here := filepath.Join(dir, f[1])
 		if err := os.Chmod(here, 0o400); err != nil {
 			t.Fatalf("the Secret %s is made from %s, which %q did not make: %v", secret, f[1], cmd, err)
 		}
-		local[podPath] = here
+		m := filepath.Join(dir, "secret-"+secret) // the Secret's volume, here
+		joinK8sCopy(t, here, filepath.Join(m, f[0]))
+		mnt = append(mnt, x.mounts[secret], m)
+		local[podPath] = filepath.Join(dir, "credentials", filepath.Base(podPath))
 	}
+	joinK8sRunInit(t, x, append(mnt, x.credDir, filepath.Join(dir, "credentials")), local)
 	tok := files[joinK8sTokenSecret]
 	if arg, want := joinK8sFlag(t, x.tester, "--token-file"), filepath.Join(x.testerDir, tok[0]); arg != want {
 		t.Errorf("the tester reads --token-file %s; the Secret %s holds the token at %s", arg, joinK8sTokenSecret, want)
@@ -378,8 +391,13 @@ func joinK8sCredential(t *testing.T, x joinK8sExample, readme, dir string) map[s
 // against each other and the README, then runs them on loopback as far
 // as a machine without a cluster can: the token and key made by the
 // README's own command, the ConfigMap's experiment with its addresses and
-// the Secrets' paths moved to this machine, the timeserver container's
-// command beside it and testers started with the Job's exact command line.
+// the Secrets' paths moved to this machine, the init container's script
+// copying the Secrets for the controller's user, the timeserver
+// container's command beside it and three testers started with the Job's
+// exact command line: two run, the spare exits 0. The Job's failure
+// policy, spread and users are checked as written (joinK8sJobPolicy);
+// deploy/kubernetes/check decodes every manifest strictly against the
+// Kubernetes API's types.
 func TestJoinKubernetesExample(t *testing.T) {
 	x := joinK8sManifests(t)
 	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
@@ -399,15 +417,14 @@ func TestJoinKubernetesExample(t *testing.T) {
 	}
 	paths := strings.NewReplacer(pairs[len(pairs)-2*len(files):]...)
 	local := strings.NewReplacer(pairs...).Replace(x.exp)
-	if strings.Contains(local, "diperf-controller") || strings.Contains(local, x.mounts[joinK8sTokenSecret]+"/") ||
-		strings.Contains(local, x.mounts[joinK8sKeySecret]+"/") {
+	if strings.Contains(local, "diperf-controller") || strings.Contains(local, ": "+x.credDir+"/") {
 		t.Fatalf("the experiment changed: it still names the cluster after moving it here\n%s", local)
 	}
 	out := filepath.Join(d, "run")
 	run := startRun(t, "run", writeExperiment(t, local), "--out", out)
 	x.env["CONTROLLER"] = net.JoinHostPort("127.0.0.1", ctlPort)
 	var testers []*background
-	for range 2 {
+	for range 3 { // the experiment's 2, and a spare (a pod that loses the race for a slot)
 		args := slices.Clone(x.tester[1:])
 		for i, a := range args {
 			args[i] = paths.Replace(joinK8sExpand(a, x.env))
@@ -429,10 +446,17 @@ func TestJoinKubernetesExample(t *testing.T) {
 	if code := run.wait(t, 90*time.Second); code != 0 {
 		t.Fatalf("the example's run, moved here: exit %d\n%s", code, run.stderr.String())
 	}
+	spares := 0
 	for i, b := range testers {
 		if code := b.wait(t, 30*time.Second); code != 0 {
-			t.Errorf("tester %d of the Job's command: exit %d\n%s", i, code, b.stderr.String())
+			t.Errorf("tester %d of the Job's command: exit %d (a spare must exit 0: the Job counts it failed)\n%s", i, code, b.stderr.String())
 		}
+		if strings.Contains(b.stderr.String(), "this tester is not needed") {
+			spares++
+		}
+	}
+	if spares != 1 {
+		t.Errorf("%d of the 3 testers said they were not needed, want the 1 spare", spares)
 	}
 	checkRunDir(t, out)
 	for _, r := range readTesters(t, out) {

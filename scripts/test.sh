@@ -52,6 +52,8 @@ echo "== go vet"
 go vet ./...
 echo "== staticcheck"
 "$GOBIN_DIR/staticcheck" ./...
+echo "== deploy/kubernetes: every manifest decoded strictly against the Kubernetes API's types (a module of its own)"
+(cd deploy/kubernetes/check && go vet ./... && go test -count=1 ./...)
 echo "== unit tests (race detector)"
 go test -race -count=1 $(go list ./... | grep -v /e2e)
 echo "== end-to-end tests (real binary, real processes, one at a time: some measure)"

@@ -169,7 +169,7 @@ func (s *simTester) close() {
 // first interval so that testers do not sync in lockstep, and samples its
 // error between syncs.
 func (s *simTester) run(ctx context.Context, o ClockOptions) (obs []observation, rtts []float64, failures int) {
-	if !sleep(ctx, time.Duration(s.rng.Float64()*float64(min(o.SyncInterval, time.Second)))) {
+	if !clock.Sleep(ctx, time.Duration(s.rng.Float64()*float64(min(o.SyncInterval, time.Second)))) {
 		return
 	}
 	every := min(o.SyncInterval/20, time.Second)
@@ -187,7 +187,7 @@ func (s *simTester) run(ctx context.Context, o ClockOptions) (obs []observation,
 		next = clocksync.NextInterval(next, o.SyncInterval)
 		deadline := time.Now().Add(next)
 		for ctx.Err() == nil && time.Now().Before(deadline) {
-			if !sleep(ctx, time.Duration((0.5+s.rng.Float64())*float64(every))) || !time.Now().Before(deadline) {
+			if !clock.Sleep(ctx, time.Duration((0.5+s.rng.Float64())*float64(every))) || !time.Now().Before(deadline) {
 				break
 			}
 			if ob, ok := s.observe(false); ok {
@@ -209,17 +209,6 @@ func (s *simTester) observe(atSync bool) (observation, bool) {
 		return observation{}, false
 	}
 	return observation{errNs: est - (before+after)/2, boundNs: bound, atSync: atSync}, true
-}
-
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 func summarizeClock(o ClockOptions, obs []observation, rtts []float64, failures int) *ClockResult {

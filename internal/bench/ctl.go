@@ -120,32 +120,52 @@ type ControllerResult struct {
 func Controller(ctx context.Context, o ControllerOptions, progress io.Writer) (*ControllerResult, error) {
 	r := &ControllerResult{Bench: "controller", Transport: o.Transport, Mode: o.Mode, Testers: o.Testers,
 		Rate: o.Rate, DurationS: o.Duration.Seconds(), Sources: SourceCount(o.Testers)}
-	dir, err := benchDir(o)
+	var secret credential.Token
+	err := withController(o, &r.Dir, func(dir string) (args, env []string, err error) {
+		secret, err = writeBenchFiles(dir, o)
+		return o.RunArgs, nil, err
+	}, func(ch *child, dir string) error {
+		if err := ch.loadIt(ctx, o, secret, r, progress); err != nil {
+			return err
+		}
+		if err := ch.wait(); err != nil {
+			return err
+		}
+		fillController(r, ch, filepath.Join(dir, "run"))
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return r, nil
+}
+
+// withController runs a bench's one controller child: a directory for it
+// (kept in *kept with o.Keep, else removed at the end), the files prepare
+// writes there with the arguments and environment it returns, the
+// controller started on them, then use while it runs; the controller is
+// killed when use returns, however it ended.
+func withController(o ControllerOptions, kept *string, prepare func(dir string) (args, env []string, err error),
+	use func(ch *child, dir string) error) error {
+	dir, err := benchDir(o)
+	if err != nil {
+		return err
+	}
 	if o.Keep {
-		r.Dir = dir
+		*kept = dir
 	} else {
 		defer os.RemoveAll(dir)
 	}
-	secret, err := writeBenchFiles(dir, o)
+	args, env, err := prepare(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ch, err := startController(o.Exe, o.CPUProfile, dir, o.RunArgs)
+	ch, err := startController(o.Exe, o.CPUProfile, dir, args, env...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer ch.kill()
-	if err := ch.loadIt(ctx, o, secret, r, progress); err != nil {
-		return nil, err
-	}
-	if err := ch.wait(); err != nil {
-		return nil, err
-	}
-	fillController(r, ch, filepath.Join(dir, "run"))
-	return r, nil
+	return use(ch, dir)
 }
 
 func benchDir(o ControllerOptions) (string, error) {

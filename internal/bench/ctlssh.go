@@ -84,35 +84,27 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 		Testers: o.Testers, Rate: o.Rate, DurationS: o.Duration.Seconds()},
 		Hosts: len(o.Hosts), TestersPerHost: o.TestersPerHost, ClientsPerTester: o.ClientsPerTester, Clients: o.Clients(),
 		ClientIntervalMs: round(float64(o.Interval())/float64(time.Millisecond), 3)}
-	dir, err := benchDir(o.ControllerOptions)
+	var t0 time.Time
+	err := withController(o.ControllerOptions, &r.Dir, func(dir string) (args, env []string, err error) {
+		t0 = time.Now()
+		return nil, []string{NullClientEnv + "=1"}, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(sshExperiment(o)), 0o644)
+	}, func(ch *child, _ string) error {
+		if err := ch.watchSSH(ctx, o, r, t0, progress); err != nil {
+			return err
+		}
+		if err := ch.wait(); err != nil {
+			return err
+		}
+		if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullClientEnv)) {
+			return fmt.Errorf("bench: the controller (%s) did not say it ran the null client: a diperf without %s?", o.Exe, NullClientEnv)
+		}
+		r.RunS = round(time.Since(t0).Seconds(), 2)
+		return fillSSH(r, ch)
+	})
 	if err != nil {
 		return nil, err
 	}
-	if o.Keep {
-		r.Dir = dir
-	} else {
-		defer os.RemoveAll(dir)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(sshExperiment(o)), 0o644); err != nil {
-		return nil, err
-	}
-	t0 := time.Now()
-	ch, err := startController(o.Exe, o.CPUProfile, dir, nil, NullClientEnv+"=1")
-	if err != nil {
-		return nil, err
-	}
-	defer ch.kill()
-	if err := ch.watchSSH(ctx, o, r, t0, progress); err != nil {
-		return nil, err
-	}
-	if err := ch.wait(); err != nil {
-		return nil, err
-	}
-	if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullClientEnv)) {
-		return nil, fmt.Errorf("bench: the controller (%s) did not say it ran the null client: a diperf without %s?", o.Exe, NullClientEnv)
-	}
-	r.RunS = round(time.Since(t0).Seconds(), 2)
-	return r, fillSSH(r, ch)
+	return r, nil
 }
 
 // sshExperiment is the run's experiment: the client given is replaced by

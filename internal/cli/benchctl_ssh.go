@@ -75,10 +75,3 @@ func checkSSHBench(o bench.SSHOptions, given map[string]bool) error {
 	}
 	return nil
 }
-
-// givenFlags says which of fs's flags the command line set.
-func givenFlags(fs *flag.FlagSet) map[string]bool {
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	return given
-}

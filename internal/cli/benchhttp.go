@@ -76,7 +76,7 @@ func benchHTTPCmd(ctx context.Context, e *env, args []string) error {
 		return errs.Usagef("--connections and --duration must be positive")
 	}
 	var rd *protocol.RateDesc
-	if flagSet(fs, "rate") {
+	if givenFlags(fs)["rate"] {
 		if rf.maxLate == 0 {
 			rf.maxLate = *timeout
 		}

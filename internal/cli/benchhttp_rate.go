@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math"
 	"sync"
@@ -149,11 +148,4 @@ func benchRate(ctx context.Context, e *env, url string, c client.Client, rd *pro
 		url, r.TargetRate, r.AchievedRate, r.Started, r.Late, r.Dropped, r.Errors,
 		r.P50Ms, r.P99Ms, r.LagP50Ms, r.LagP99Ms, r.CPUS, 100*r.CPUCore)
 	return printJSON(e, r)
-}
-
-// flagSet reports whether the flag name was given on the command line.
-func flagSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }

@@ -23,3 +23,12 @@ func checkAnalysisFlags(quantum time.Duration, clockMode string) error {
 	}
 	return nil
 }
+
+// givenFlags says which of fs's flags the command line set (the one
+// "which flags were given" of the commands: a flag given overrides the
+// experiment file's key, one left out does not).
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	return given
+}

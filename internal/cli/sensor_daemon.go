@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"net"
 	"net/http"
 	"os"
@@ -177,19 +178,9 @@ func registerFirst(ctx context.Context, e *env, dc *directory.Client, reg direct
 		case !said:
 			fmt.Fprintf(e.stderr, "diperf sensor: registering with the directory: %v; trying again every %v\n", err, registerRetry)
 		}
-		if !sleepOrDone(ctx, registerRetry) {
+		if !clock.Sleep(ctx, registerRetry) {
 			return lease, fmt.Errorf("sensor: never registered with the directory: %w", err)
 		}
-	}
-}
-
-// sleepOrDone sleeps for d; false if ctx ended first.
-func sleepOrDone(ctx context.Context, d time.Duration) bool {
-	select {
-	case <-ctx.Done():
-		return false
-	case <-time.After(d):
-		return true
 	}
 }
 

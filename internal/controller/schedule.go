@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
@@ -34,7 +35,7 @@ func (c *controller) schedule(ctx context.Context, accept func()) {
 	}
 	var last time.Time
 	for i := 0; i < c.exp.Schedule.Testers; i++ {
-		if !sleepUntil(ctx, launchAt(c.started, i, launchEvery, last)) {
+		if !clock.SleepUntil(ctx, launchAt(c.started, i, launchEvery, last)) {
 			c.events.Add("interrupted", -1, "", "before every tester was started")
 			return
 		}
@@ -223,21 +224,6 @@ func (c *controller) stop(s *slot, why string) {
 	c.poke(s)
 	c.events.Add("stop-sent", s.rec.Slot, s.rec.ID, why)
 	c.send(s, protocol.TypeStop, nil) // a tester that cannot take it is lost, or killed after stopGrace
-}
-
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // engineSays is what the testbed's engine knows of a tester that never

@@ -39,7 +39,8 @@ func (c *controller) serve(nc net.Conn, g *guard, e *preauth.Entry) {
 	release()
 	if err != nil {
 		_ = nc.SetWriteDeadline(time.Now().Add(time.Second)) // a peer that reads nothing cannot hold us
-		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
+		var full *slotsTakenError
+		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error(), Full: errors.As(err, &full)})
 		if nc.RemoteAddr().String() != c.selfCheck || s != nil {
 			g.rejects.reject(nc.RemoteAddr(), err)
 		}
@@ -109,7 +110,7 @@ func (c *controller) bind(conn *protocol.Conn, h protocol.Hello) (*slot, error) 
 	}
 	if s == nil || s.state != launched || s.conn != nil {
 		if h.Slot == protocol.AnySlot {
-			return nil, fmt.Errorf("no tester slot is waiting to join: all %d are taken", len(c.slots))
+			return nil, &slotsTakenError{len(c.slots)}
 		}
 		return nil, fmt.Errorf("no tester slot %d is waiting to join", h.Slot)
 	}
@@ -460,3 +461,11 @@ func (c *controller) closeSessions() {
 // ctx is a never-cancelled context for testbed calls made while the run
 // is already being torn down.
 func (c *controller) ctx() context.Context { return context.Background() }
+
+// slotsTakenError is a tester that joined for any slot when every slot
+// is taken: it is told so (protocol.ErrorMsg.Full) and exits 0.
+type slotsTakenError struct{ slots int }
+
+func (e *slotsTakenError) Error() string {
+	return fmt.Sprintf("no tester slot is waiting to join: all %d are taken", e.slots)
+}

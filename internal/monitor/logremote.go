@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"io"
 	"sync"
 	"time"
@@ -71,10 +72,8 @@ func (t *streamTail) run(ctx context.Context, open func(context.Context) (io.Rea
 		if time.Since(start) > logRestartMax {
 			wait = logRestartMin
 		}
-		select {
-		case <-ctx.Done():
+		if !clock.Sleep(ctx, wait) {
 			return
-		case <-time.After(wait):
 		}
 		wait = min(2*wait, logRestartMax)
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/diperf/diperf/internal/experiment"
 )
 
-// clock is an injected controller clock.
-type clock struct{ t time.Time }
+// fakeClock is an injected controller clock.
+type fakeClock struct{ t time.Time }
 
-func (c *clock) now() time.Time { return c.t }
-func (c *clock) set(s float64)  { c.t = time.Unix(0, int64(s*1e9)) }
+func (c *fakeClock) now() time.Time { return c.t }
+func (c *fakeClock) set(s float64)  { c.t = time.Unix(0, int64(s*1e9)) }
 func seriesOf(xs []Series) map[string]float64 {
 	m := map[string]float64{}
 	for _, x := range xs {
@@ -23,7 +23,7 @@ func seriesOf(xs []Series) map[string]float64 {
 }
 
 // stateOf counts src's lines on c, with a 1 s interval, from c's time.
-func stateOf(t *testing.T, src *experiment.LogSource, c *clock) *logState {
+func stateOf(t *testing.T, src *experiment.LogSource, c *fakeClock) *logState {
 	t.Helper()
 	p, err := newLogParser(src)
 	if err != nil {
@@ -54,7 +54,7 @@ var nginxSrc = &experiment.LogSource{Path: "/a", Match: `^(\S+) \S+ "[^"]*" 200 
 // point is counted in the next, and as late.
 func TestLogStampsDecideTheInterval(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
 	if _, s := pointOf(st); seriesOf(s)["lines_total{}"] != 0 {
@@ -84,7 +84,7 @@ func TestLogStampsDecideTheInterval(t *testing.T) {
 // never stored.
 func TestLogRefusesGarbage(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
 	pointOf(st)
@@ -121,7 +121,7 @@ func TestLogRefusesGarbage(t *testing.T) {
 // (within 1%), and absent from an interval with none; _count goes on.
 func TestLogPercentiles(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
 	c.set(1000.5)
@@ -151,7 +151,7 @@ func TestLogPercentiles(t *testing.T) {
 // the xferlog layout is local time, one-second stamps.
 func TestLogArrivalAndXferlog(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.set(1000)
 	st := stateOf(t, &experiment.LogSource{Path: "/a", Match: " c$"}, c)
 	st.add([]byte("x c"))
@@ -183,7 +183,7 @@ func TestLogArrivalAndXferlog(t *testing.T) {
 // come through tail -F and ssh); what waits is bounded.
 func TestLogMarkAndLag(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.set(1000)
 	st := stateOf(t, nginxSrc, c)
 	pointOf(st)
@@ -225,7 +225,7 @@ func TestLogMarkAndLag(t *testing.T) {
 // write.
 func TestLogDocExamples(t *testing.T) {
 	t.Parallel()
-	c := &clock{}
+	c := &fakeClock{}
 	c.t = time.Date(2026, 11, 26, 23, 30, 0, 0, time.Local)
 	ftp := stateOf(t, &experiment.LogSource{Path: "/x", Match: `^(\w{3} \w{3} [ \d]\d \d\d:\d\d:\d\d \d{4}) \d+ \S+ (\d+) .* c$`,
 		Time: &experiment.LogTime{Group: 1, Layout: "xferlog"}, Fields: []experiment.LogField{{Name: "bytes", Group: 2}}}, c)

@@ -219,12 +219,17 @@ type ErrorMsg struct {
 	// before any handshake, not for what the tester is or said: the
 	// tester may try again.
 	Busy bool `json:"busy,omitempty"`
+	// Full says the controller admitted the tester (after the handshake,
+	// on the secured connection) but every tester slot of the run is
+	// taken: the tester is not needed.
+	Full bool `json:"full,omitempty"`
 }
 
 // PeerError is an Error frame the peer sent (Expect returns it).
 type PeerError struct {
 	Msg  string
 	Busy bool // refused for want of room (ErrorMsg.Busy)
+	Full bool // every tester slot is taken (ErrorMsg.Full)
 }
 
 func (e *PeerError) Error() string { return "peer: " + e.Msg }
@@ -256,7 +261,7 @@ func (c *Conn) Expect(t Type, v any) error {
 	if got == TypeError {
 		var m ErrorMsg
 		_ = DecodeJSON(got, payload, &m)
-		return &PeerError{Msg: m.Msg, Busy: m.Busy}
+		return &PeerError{Msg: m.Msg, Busy: m.Busy, Full: m.Full}
 	}
 	if got != t {
 		return fmt.Errorf("protocol: want %s, got %s", t, got)

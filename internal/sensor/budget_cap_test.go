@@ -2,6 +2,7 @@ package sensor
 
 import (
 	"context"
+	"github.com/diperf/diperf/internal/clock"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -61,7 +62,7 @@ func (p *budgetProber) Run(ctx context.Context, t Test, d time.Duration) (Measur
 		bytes float64
 	}{time.Now(), n})
 	p.mu.Unlock()
-	sleepCtx(ctx, d)
+	clock.Sleep(ctx, d)
 	return Measurement{BandwidthBps: 1e7, Bytes: n, Capped: n < p.want}, nil
 }
 
@@ -118,7 +119,7 @@ func (p *busyBytesProber) Run(ctx context.Context, t Test, d time.Duration) (Mea
 	if first {
 		return Measurement{Bytes: 200}, ErrBusy
 	}
-	sleepCtx(ctx, d)
+	clock.Sleep(ctx, d)
 	return Measurement{Bytes: t.MaxBytes}, nil
 }
 

@@ -3,6 +3,7 @@ package sensor
 import (
 	"context"
 	"errors"
+	"github.com/diperf/diperf/internal/clock"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -26,10 +27,10 @@ func (p *deadProber) Run(ctx context.Context, t Test, d time.Duration) (Measurem
 	dead := p.dead[t.Peer.Name]
 	p.mu.Unlock()
 	if dead {
-		sleepCtx(ctx, p.hang)
+		clock.Sleep(ctx, p.hang)
 		return Measurement{}, p.err
 	}
-	sleepCtx(ctx, d)
+	clock.Sleep(ctx, d)
 	return Measurement{BandwidthBps: 1e7}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"math/rand/v2"
 	"time"
 )
@@ -119,7 +120,7 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 	for ctx.Err() == nil {
 		peers, ok := l.peers(ctx)
 		if !ok {
-			sleepCtx(ctx, cfg.Period)
+			clock.Sleep(ctx, cfg.Period)
 			continue
 		}
 		ran, done := l.runList(ctx, Plan(peers, cfg.Rand))
@@ -132,7 +133,7 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 			}
 		}
 		if ran == 0 { // nothing to test, or every peer held back: not a busy loop
-			sleepCtx(ctx, cfg.Period)
+			clock.Sleep(ctx, cfg.Period)
 		}
 	}
 	l.st.Fraction, l.st.BytesPerHour = l.ledger.Spent(time.Now())
@@ -198,7 +199,7 @@ func (l *loop) waitTurn(ctx context.Context) bool {
 		start = maxTime(start, l.last.Add(l.cfg.Period))
 	}
 	start = start.Add(time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1)))
-	return sleepCtx(ctx, time.Until(start))
+	return clock.Sleep(ctx, time.Until(start))
 }
 
 // tryBusy runs a test; while the peer answers busy (it runs a bandwidth
@@ -219,7 +220,7 @@ func (l *loop) tryBusy(ctx context.Context, t Test) (Measurement, time.Duration,
 			t.MaxBytes = max(1, t.MaxBytes-m.Bytes)
 		}
 		backoff := l.cfg.TestTime + time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.TestTime)+1))
-		if !sleepCtx(ctx, backoff) {
+		if !clock.Sleep(ctx, backoff) {
 			return m, took, ctx.Err()
 		}
 	}
@@ -252,20 +253,5 @@ func (l *loop) one(ctx context.Context, t Test) (Measurement, time.Duration, err
 func (l *loop) log(format string, a ...any) {
 	if l.cfg.Log != nil {
 		l.cfg.Log(fmt.Sprintf(format, a...))
-	}
-}
-
-// sleepCtx sleeps for d or until ctx is done; false if ctx ended.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-tm.C:
-		return true
 	}
 }

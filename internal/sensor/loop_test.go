@@ -2,6 +2,7 @@ package sensor
 
 import (
 	"context"
+	"github.com/diperf/diperf/internal/clock"
 	"math/rand/v2"
 	"sync"
 	"testing"
@@ -57,7 +58,7 @@ func (p *fakeProber) Run(ctx context.Context, t Test, d time.Duration) (Measurem
 	}
 	p.log = append(p.log, t)
 	p.mu.Unlock()
-	sleepCtx(ctx, d)
+	clock.Sleep(ctx, d)
 	p.mu.Lock()
 	p.running--
 	p.mu.Unlock()

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/spool"
 )
 
 // diskSpool keeps every batch the tester sends in a file of its own host
@@ -12,7 +12,7 @@ import (
 // the controller and the tester's own exit: at cleanup the controller
 // takes from it, by Seq, the samples it never received
 // (testbed.Retriever). The file has the run directory spool's framing
-// (rundir.SpoolWriter, tagged with the tester's slot), holds sample
+// (spool.Writer, tagged with the tester's slot), holds sample
 // batches only, is append-only and is never trimmed: the controller knows
 // by Seq what it already has, so no acknowledgement is recorded.
 //
@@ -22,14 +22,14 @@ import (
 type diskSpool struct {
 	slot   int
 	mu     sync.Mutex
-	w      *rundir.SpoolWriter // nil once it failed
-	failed func(error)         // called once, with the first error
+	w      *spool.Writer // nil once it failed
+	failed func(error)   // called once, with the first error
 }
 
 // openDiskSpool opens the spool at path for slot; an error is reported
 // through failed (the tester carries on without a spool) and gives nil.
 func openDiskSpool(path string, slot int, failed func(error)) *diskSpool {
-	w, err := rundir.CreateSpool(path)
+	w, err := spool.Create(path)
 	if err != nil {
 		failed(fmt.Errorf("creating the sample spool %s: %w", path, err))
 		return nil

@@ -48,10 +48,18 @@ func Handshake(conn *protocol.Conn, tok credential.Token, hello protocol.Hello) 
 	}
 	conn.Secure(protocol.SessionKeys(tok.Secret, shared, protocol.RoleTester, b))
 	if err := conn.Expect(protocol.TypeTestDesc, &desc); err != nil {
+		if pe := (*protocol.PeerError)(nil); errors.As(err, &pe) && pe.Full { // said on the secured connection
+			return desc, fmt.Errorf("%w (the controller: %s)", ErrNotNeeded, clip(pe.Msg))
+		}
 		return desc, fmt.Errorf("tester: waiting for the test description: %w", err)
 	}
 	return desc, nil
 }
+
+// ErrNotNeeded is a tester that joined (--join) a run whose tester slots
+// were all taken: the controller said so after proving itself, so the
+// tester has nothing to do and exits 0 (a Job's spare pod).
+var ErrNotNeeded = errors.New("every tester slot of the run is taken: this tester is not needed")
 
 // ErrImpostor is a peer that answered as the controller but could not
 // sign with the controller's key the token names.

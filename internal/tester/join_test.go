@@ -25,6 +25,8 @@ const (
 	refuse                    // an Error frame for another reason
 	impostor                  // a controller holding the token but not the key
 	admit                     // the real handshake, then a test description
+	full                      // the real handshake, then "every slot is taken" (ErrorMsg.Full)
+	fullEarly                 // "every slot is taken" before any handshake: anyone can say it
 )
 
 var errUnreachable = errors.New("connect: connection refused")
@@ -47,7 +49,7 @@ func (s *scriptTransport) Dial(_ context.Context, _ string) (net.Conn, error) {
 		return nil, errUnreachable
 	}
 	mine, theirs := net.Pipe()
-	if a != admit && a != impostor { // a pipe has no buffer: take the Hello as a socket would
+	if a != admit && a != impostor && a != full { // a pipe has no buffer: take the Hello as a socket would
 		go func() { _, _ = io.Copy(io.Discard, theirs) }()
 	}
 	go s.answer(protocol.NewConn(theirs), a)
@@ -65,6 +67,12 @@ func (s *scriptTransport) answer(conn *protocol.Conn, a answer) {
 	case impostor:
 		_, key, _ := ed25519.GenerateKey(nil) // it holds the token, not the controller's key
 		fakeAdmit(conn, testCred{tok: s.secret.tok, key: key})
+	case fullEarly:
+		_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: "no tester slot is waiting to join: all 2 are taken", Full: true})
+	case full:
+		if fakeAdmit(conn, s.secret) {
+			_ = conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: "no tester slot is waiting to join: all 2 are taken", Full: true})
+		}
 	case admit:
 		if fakeAdmit(conn, s.secret) {
 			_ = conn.WriteJSON(protocol.TypeTestDesc, joinDesc)

@@ -2,6 +2,7 @@ package tester
 
 import (
 	"context"
+	"github.com/diperf/diperf/internal/clock"
 	"time"
 )
 
@@ -29,7 +30,7 @@ func (b Backoff) Retry(ctx context.Context, try func() error, failed func(error)
 		if attempts == 1 {
 			failed(err)
 		}
-		if !sleepCtx(ctx, min(wait, left)) {
+		if !clock.Sleep(ctx, min(wait, left)) {
 			return attempts, true, err
 		}
 		wait = min(2*wait, b.Max)

@@ -3,6 +3,7 @@ package tester
 import (
 	"context"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"time"
 
 	"github.com/diperf/diperf/internal/clocksync"
@@ -58,7 +59,7 @@ func (t *Tester) resyncLoop(ctx context.Context) {
 // ctx is done; a failed sync goes to failed, and the schedule goes on.
 func resync(ctx context.Context, interval time.Duration, sync func() error, failed func(error)) {
 	next := clocksync.NextInterval(0, interval)
-	for sleepCtx(ctx, next) {
+	for clock.Sleep(ctx, next) {
 		if err := sync(); err != nil && ctx.Err() == nil {
 			failed(err)
 		}
@@ -92,7 +93,7 @@ func (t *Tester) waitForStart(ctx context.Context) (int64, bool) {
 			}, t.clk.Now)
 			return woke, ctx.Err() == nil
 		}
-		if !sleepCtx(ctx, d-preciseWindow) {
+		if !clock.Sleep(ctx, d-preciseWindow) {
 			return 0, false
 		}
 	}

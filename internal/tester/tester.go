@@ -354,17 +354,6 @@ func (t *Tester) clientEnv() []string {
 	return env
 }
 
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
-
 // record queues the sample of a call an event-loop client made.
 func (t *Tester) record(idx uint32, start, end int64, r *client.Reply) {
 	t.out.add(sample.Sample{Client: idx, Start: start, End: end, Status: r.Status, Bytes: r.Bytes, Err: r.Err,

@@ -3,6 +3,7 @@ package timeserver
 import (
 	"context"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"net"
 	"net/netip"
 	"slices"
@@ -88,7 +89,7 @@ func Load(ctx context.Context, cfg LoadConfig) (LoadResult, error) {
 		wg.Go(s.read)
 	}
 	res := paceAll(ctx, srcs, cfg.Rate, cfg.Duration)
-	sleepCtx(ctx, cfg.Grace)
+	clock.Sleep(ctx, cfg.Grace)
 	for _, s := range srcs {
 		s.conn.SetReadDeadline(time.Unix(1, 0))
 	}
@@ -306,14 +307,4 @@ func pace(ctx context.Context, srcs []*loadSource, rate float64, d time.Duration
 	}
 	res.Elapsed = time.Since(start)
 	return res
-}
-
-// sleepCtx sleeps for d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-	case <-t.C:
-	}
 }

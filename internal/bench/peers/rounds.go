@@ -3,6 +3,7 @@ package peers
 import (
 	"context"
 	"fmt"
+	"github.com/diperf/diperf/internal/clock"
 	"io"
 	"time"
 
@@ -119,8 +120,8 @@ func rounds(ctx context.Context, tools []Tool, l Load, o Options, progress io.Wr
 	results := map[string][]Result{}
 	for r := range o.Rounds {
 		for _, t := range Rotation(tools, r) {
-			if err := sleepCtx(ctx, o.Pause); err != nil {
-				return nil, err
+			if !clock.Sleep(ctx, o.Pause) {
+				return nil, ctx.Err()
 			}
 			res, err := t.Run(ctx, l)
 			if err != nil {
@@ -143,18 +144,6 @@ func Rotation[T any](tools []T, r int) []T {
 		out = append(out, tools[(i+r)%n])
 	}
 	return out
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }
 
 // summarize takes the median of each figure over a tool's runs (each

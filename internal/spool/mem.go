@@ -1,4 +1,4 @@
-package rundir
+package spool
 
 import (
 	"bytes"
@@ -48,24 +48,24 @@ func (m *memSpool) reader() io.Reader {
 	return io.MultiReader(rs...)
 }
 
-// NewMemorySpool returns a spool that keeps its frames in memory
+// NewMemory returns a spool that keeps its frames in memory
 // (controller.mode: memory), up to limit bytes of them: nothing is
 // written to disk until the run's end, when WriteSamplesSpool converts
 // it, so a crash loses the run. Past the limit (a tester that floods the
 // controller, or a run longer than memory mode is for), the spool spills:
 // the frames that do not fit go to a spool file at spill, as in disk
-// mode (CreateSpool), and the memory held stays at the limit. onSpill,
+// mode (Create), and the memory held stays at the limit. onSpill,
 // when set, hears of it once.
-func NewMemorySpool(limit int64, spill string, onSpill func()) *SpoolWriter {
-	return &SpoolWriter{mem: &memSpool{limit: limit, spill: spill}, onSpill: onSpill, fsync: (*os.File).Sync,
+func NewMemory(limit int64, spill string, onSpill func()) *Writer {
+	return &Writer{mem: &memSpool{limit: limit, spill: spill}, onSpill: onSpill, fsync: (*os.File).Sync,
 		stop: make(chan struct{}), done: make(chan struct{})}
 }
 
-// InMemory reports whether s keeps its frames in memory (NewMemorySpool).
-func (s *SpoolWriter) InMemory() bool { return s.mem != nil }
+// InMemory reports whether s keeps its frames in memory (NewMemory).
+func (s *Writer) InMemory() bool { return s.mem != nil }
 
 // MemoryBytes is how many bytes of frames a memory spool holds.
-func (s *SpoolWriter) MemoryBytes() int64 {
+func (s *Writer) MemoryBytes() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mem == nil {
@@ -76,9 +76,9 @@ func (s *SpoolWriter) MemoryBytes() int64 {
 
 // spillLocked opens the spill file of a memory spool and starts its
 // fsync cadence. Called with s.mu held.
-func (s *SpoolWriter) spillLocked() error {
+func (s *Writer) spillLocked() error {
 	if s.closing {
-		return errSpoolClosed
+		return errClosed
 	}
 	f, err := os.OpenFile(s.mem.spill, os.O_CREATE|os.O_EXCL|os.O_WRONLY, FileMode)
 	if err != nil {
@@ -98,13 +98,13 @@ func (s *SpoolWriter) spillLocked() error {
 
 // MemoryReader returns the frames of a memory spool, once it is closed:
 // those it held, then those it spilled. The caller closes it.
-func (s *SpoolWriter) MemoryReader() (io.ReadCloser, error) {
+func (s *Writer) MemoryReader() (io.ReadCloser, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.mem == nil {
 		return nil, errors.New("spool: not a memory spool")
 	}
-	if !errors.Is(s.err, errSpoolClosed) {
+	if !errors.Is(s.err, errClosed) {
 		return nil, errors.New("spool: read before it was closed")
 	}
 	if s.f == nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package rundir
+package spool
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 
 // lockFile takes an exclusive flock on f without waiting; the lock goes
 // with the file's last descriptor, so also with a killed process.
-// ErrSpoolInUse means another process holds it.
+// ErrInUse means another process holds it.
 func lockFile(f *os.File) error {
 	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
-		return ErrSpoolInUse
+		return ErrInUse
 	}
 	return err
 }
