@@ -66,8 +66,7 @@ func (f *runFlags) setup(e *env, fs *flag.FlagSet, path string, more []string) (
 		return nil, controller.Options{}, errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}
 	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise, Client: benchNullClient(e.stderr)}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	given := givenFlags(fs)
 	if !given["listen"] {
 		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *f.listen)
 	}

@@ -73,8 +73,7 @@ func (f *searchFlags) sets(fs *flag.FlagSet) ([]string, error) {
 		}
 		out = append(out, "search.slo=["+strings.Join(quoted, ", ")+"]")
 	}
-	given := map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	given := givenFlags(fs)
 	for _, kv := range []struct {
 		flag, key string
 		v         *string
