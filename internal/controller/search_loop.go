@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -71,7 +72,18 @@ func (c *controller) startSearch() {
 	run := c.steeredRunning()
 	st.step = st.searcher.NewStep(st.searcher.First())
 	c.events.Add("search-start", -1, "", fmt.Sprintf("%d testers running and synced; first load %.4g", len(run), st.step.Load()))
+	c.showUnderWay()
 	c.offer(st.step.Offer(), run)
+}
+
+// showUnderWay gives the dashboard the search so far with the step under
+// way last, undecided (its decision empty), so that it shows the load
+// being tried, not only the steps decided.
+func (c *controller) showUnderWay() {
+	st := c.steer
+	r := st.searcher.Result()
+	r.Steps = append(slices.Clip(r.Steps), search.StepRecord{Step: len(r.Steps) + 1, Load: st.step.Load()})
+	c.live.SetSearch(r)
 }
 
 // stepDecided takes the decided step's record to the searcher: the next
@@ -80,7 +92,6 @@ func (c *controller) stepDecided(run []*slot) {
 	st := c.steer
 	rec := st.step.Record()
 	next, done := st.searcher.Next(rec)
-	c.live.SetSearch(st.searcher.Result())
 	why := fmt.Sprintf("step %d, load %.4g: %s (%s)", rec.Step, rec.Load, rec.Decision, rec.Why)
 	if !done {
 		why += fmt.Sprintf("; next load %.4g", next)
@@ -94,6 +105,7 @@ func (c *controller) stepDecided(run []*slot) {
 		return
 	}
 	st.step = st.searcher.NewStep(next)
+	c.showUnderWay()
 	c.offer(st.step.Offer(), run)
 }
 
