@@ -88,7 +88,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return errs.CodeOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "diperf %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "diperf %s: %s\n", args[0], errorText(args[0], err))
 		if h := errs.Hint(err); h != "" {
 			fmt.Fprintf(stderr, "hint: %s\n", h)
 		}
