@@ -206,7 +206,7 @@ func (f *sensorFlags) check() error {
 	case f.budget < 0 || f.budget > 1:
 		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
-		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
+		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %s, got %s", human.Number(sensor.MaxBytesPerHour, 6), human.Number(f.bytesPerHour, 6))
 	case !(f.budget >= 0): // NaN, which passes the comparisons above
 		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case f.name == "":
