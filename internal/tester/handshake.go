@@ -58,11 +58,11 @@ func Handshake(conn *protocol.Conn, tok credential.Token, hello protocol.Hello) 
 var ErrImpostor = errors.New("tester: the peer could not prove it is the run's controller")
 
 // refusedAfterProof says why the controller did not welcome a tester
-// that sent its proof: a refusal there (not for want of room) is of the
-// proof, made with the token's secret, which is not the run's.
+// that sent its proof: a refusal of the proof (protocol.ErrAuth) is of
+// the token's secret, which is not the run's.
 func refusedAfterProof(err error, tok credential.Token) error {
 	var pe *protocol.PeerError
-	if errors.As(err, &pe) && !pe.Busy {
+	if errors.As(err, &pe) && pe.Msg == protocol.ErrAuth.Error() {
 		return fmt.Errorf("tester: the controller refused this tester's token (key %s): its secret is not the run's "+
 			"(an older token of the experiment, or another run's); give the tester the token file the run uses: %w", tok.Fingerprint(), err)
 	}
