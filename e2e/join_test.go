@@ -135,7 +135,7 @@ func TestJoinShellLoop(t *testing.T) {
 		t.Fatalf("run exit %d\n%s", code, run.stderr.String())
 	}
 	loop.wait(t, 30*time.Second)
-	if want := "testers join with: diperf tester --join HOST:PORT --token-file " + s.token; !strings.Contains(run.stderr.String(), want) {
+	if want := "testers join with: diperf tester --join " + s.addr + " --token-file " + s.token; !strings.Contains(run.stderr.String(), want) {
 		t.Errorf("the run does not tell how testers join (%q):\n%s", want, run.stderr.String())
 	}
 	checkRunDir(t, s.out)
@@ -264,7 +264,7 @@ func TestJoinRefused(t *testing.T) {
 	waitEvent(t, s.out, "batch-start", -1)
 	s.joinShellLoop(t, "wrong", 1, wrong).wait(t, 30*time.Second)
 	bad := s.joinOutcomes(t, "wrong", 1)[0]
-	if bad.rc == 0 || !strings.Contains(bad.stderr, "authentication failed") {
+	if bad.rc == 0 || !strings.Contains(bad.stderr, "diperf tester: the controller refused this tester's token") {
 		t.Errorf("the tester with the wrong token: exit %d, stderr:\n%s", bad.rc, bad.stderr)
 	}
 	if entries, _ := os.ReadDir(s.ran); len(entries) > 0 {

@@ -191,7 +191,7 @@ func plotRect(t *testing.T, ctx context.Context, id string) rect {
 	return r
 }
 
-var valueRE = regexp.MustCompile(`^-?[0-9][0-9.e+-]* (ms|calls/s|calls in flight)$`)
+var valueRE = regexp.MustCompile(`^-?[0-9][0-9.]*[kMGT]? (ns|µs|ms|s|calls/s|calls in flight)$`) // scaled within its family, never an exponent
 
 // hoverLegend moves the mouse over chart id and expects its legend to show
 // values with their units.

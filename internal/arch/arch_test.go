@@ -16,7 +16,7 @@ const module = "github.com/diperf/diperf/"
 // must be placed here (docs/design/005-package-map.md says why each is
 // where it is).
 var layers = [][]string{
-	{"internal/jsonnum"}, // base, below the leaves: imports only the standard library, any package may use it
+	{"internal/jsonnum", "internal/human"}, // base, below the leaves: imports only the standard library, any package may use it
 	{"internal/errs", "internal/credential", "internal/sample", "internal/clock", "internal/stats", "internal/experiment", "internal/forecast",
 		"internal/webui", "internal/preauth", "internal/contain", "test/slurmlab", "test/netlab", "e2e/browser"}, // leaves; test infrastructure imports none of the module
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",

@@ -56,7 +56,7 @@ func init() {
 		"validate":   {"hold a run's client view against a server counter its monitor scraped", validateCmd, false},
 		"relay":      {"accept testers' connections for a controller (started by diperf run)", relayCmd, true},
 		"sweep":      {"end what an ssh run left on this host (run there by the ssh testbed)", sweepCmd, true},
-		"sensor":     {"network sensors: sensor evaluate TRACE.csv (Gloperf §4 forecast errors of a trace)", sensorCmd, false},
+		"sensor":     {sensorSummary, sensorCmd, false},
 		"bench":      {"benchmarks: bench " + strings.Join(benchNames(), " | bench ") + " (last line: JSON figures)", benchCmd, false},
 	}
 }
@@ -89,7 +89,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return errs.CodeOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "diperf %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "diperf %s: %s\n", args[0], errorText(args[0], err))
 		if h := errs.Hint(err); h != "" {
 			fmt.Fprintf(stderr, "hint: %s\n", h)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/human"
 	"github.com/diperf/diperf/internal/sensor"
 )
 
@@ -28,10 +29,12 @@ type forecastAnswer struct {
 // sensors' latest forecasts give for A → B, each with its expected error
 // and the method that made it.
 func forecastCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "forecast", "A B --directory URL [--token-file F] [--json]")
+	fs := newFlags(e, "forecast", "A B --directory URL [--token-file F] [--json | --trace [--kind bandwidth|latency]]")
 	var m meshFlags
 	m.add(fs)
 	asJSON := fs.Bool("json", false, "print JSON: bandwidth_bps and latency_ms, each {value, error, method}")
+	trace := fs.Bool("trace", false, "print the pair's results in the directory as a trace (CSV: time, value, test_time) that 'diperf sensor evaluate' reads, instead of the forecast")
+	kind := fs.String("kind", "bandwidth", "with --trace: the results to export, bandwidth (value in bit/s) or latency (ms)")
 	pos, err := parse(fs, args, 2)
 	if err != nil {
 		return err
@@ -40,9 +43,12 @@ func forecastCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if *trace {
+		return forecastTrace(ctx, e.stdout, c, pos[0], pos[1], *kind)
+	}
 	fs2, err := c.Forecasts(ctx, directory.Query{Src: pos[0], Dst: pos[1], Latest: true})
 	if err != nil {
-		return fmt.Errorf("forecast: %w", err)
+		return fmt.Errorf("reading the forecasts of %s → %s: %w", pos[0], pos[1], err)
 	}
 	a := forecastAnswer{Src: pos[0], Dst: pos[1]}
 	for _, f := range fs2 {
@@ -62,10 +68,10 @@ func forecastCmd(ctx context.Context, e *env, args []string) error {
 		return printJSON(e, a)
 	}
 	if f := a.BandwidthBps; f != nil {
-		fmt.Fprintf(e.stdout, "bandwidth %s → %s: %.3g bit/s ± %.2g (%s)\n", a.Src, a.Dst, f.Value, f.Error, f.Method)
+		fmt.Fprintf(e.stdout, "bandwidth %s → %s: %s ± %s (%s)\n", a.Src, a.Dst, human.Bits(f.Value), human.Bits(f.Error), f.Method)
 	}
 	if f := a.LatencyMs; f != nil {
-		fmt.Fprintf(e.stdout, "latency   %s → %s: %.3g ms ± %.2g (%s)\n", a.Src, a.Dst, f.Value, f.Error, f.Method)
+		fmt.Fprintf(e.stdout, "latency   %s → %s: %s ± %s (%s)\n", a.Src, a.Dst, human.Millis(f.Value), human.Millis(f.Error), f.Method)
 	}
 	return nil
 }

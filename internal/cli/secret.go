@@ -82,7 +82,7 @@ func joinCredential(e *env, exp *experiment.Experiment) (*credential.Token, ed25
 			return nil, nil, err
 		}
 		fmt.Fprintf(e.stderr, "diperf: made a new token in %s (good for run %q until %s) and the controller's key in %s (keep it here);"+
-			" testers join with: diperf tester --join HOST:PORT --token-file %s\n",
+			" give testers %s: once the run listens it prints the diperf tester --join command they join with\n",
 			path, exp.Name, tok.Expires.Format(time.RFC3339), keyPath, path)
 	}
 	return readJoinCredential(path, keyPath)

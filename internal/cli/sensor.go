@@ -16,6 +16,12 @@ var sensorCommands = map[string]func(context.Context, *env, []string) error{
 	"evaluate": sensorEvaluateCmd,
 }
 
+// sensorSummary is `diperf sensor` in diperf --help: the daemon and each
+// subcommand.
+const sensorSummary = "a network sensor: sensor --directory URL [--token-file F] [flags] tests bandwidth and latency to its peers " +
+	"and writes results and forecasts to the directory (diperf sensor -h); sensor evaluate TRACE.csv [--json] [--out DIR] " +
+	"scores the forecasters on a trace (Gloperf §4; diperf forecast A B --trace exports one)"
+
 // sensorCmd implements `diperf sensor SUBCOMMAND`.
 func sensorCmd(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 && strings.HasPrefix(args[0], "-") {

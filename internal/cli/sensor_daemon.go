@@ -14,6 +14,7 @@ import (
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/human"
 	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/netprobe"
 	"github.com/diperf/diperf/internal/sensor"
@@ -99,14 +100,14 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 		Budget: f.effectiveBudget(),
 		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) },
 		OnList: func(st sensor.Stats) {
-			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; spent %.2f%% of the time testing, %.3g bytes an hour\n",
-				st.Lists, st.Tests, st.Busy, st.Missed, 100*st.Fraction, st.BytesPerHour)
+			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; %s\n",
+				st.Lists, st.Tests, st.Busy, st.Missed, spentText(st))
 		},
 		Served: served},
 		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
 	srvSt := srv.Stats()
-	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; spent %.2f%% of the time testing, %.0f bytes an hour; served %+v; %s\n",
-		st.Tests, st.Busy, st.Missed, st.Lists, 100*st.Fraction, st.BytesPerHour, srvSt, heldBack(st))
+	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; %s; %s; %s\n",
+		st.Tests, st.Busy, st.Missed, st.Lists, spentText(st), srvSt, heldBack(st))
 	return nil
 }
 
@@ -196,7 +197,7 @@ func (f *sensorFlags) check() error {
 	case f.budget < 0 || f.budget > 1:
 		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case !(f.bytesPerHour >= 0 && f.bytesPerHour <= sensor.MaxBytesPerHour): // NaN, Inf too
-		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %g, got %v", sensor.MaxBytesPerHour, f.bytesPerHour)
+		return errs.Usagef("--bytes-per-hour must be 0 (no cap) to %s, got %s", human.Number(sensor.MaxBytesPerHour, 6), human.Number(f.bytesPerHour, 6))
 	case !(f.budget >= 0): // NaN, which passes the comparisons above
 		return errs.Usagef("--budget is a share of the time, from 0 (the default, 3 × test-time / period) to 1, got %v", f.budget)
 	case f.name == "":
@@ -216,4 +217,10 @@ func (f *sensorFlags) check() error {
 func heldBack(st sensor.Stats) string {
 	return fmt.Sprintf("%d missed as the peer did not answer, %d held back, %d stopped at the byte budget",
 		st.Unreachable, st.HeldBack, st.Capped)
+}
+
+// spentText is what the sensor's own tests spent: the share of the time
+// and the bytes an hour.
+func spentText(st sensor.Stats) string {
+	return fmt.Sprintf("spent %.2f%% of the time testing, %s an hour", 100*st.Fraction, human.Bytes(st.BytesPerHour))
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/forecast"
+	"github.com/diperf/diperf/internal/human"
 )
 
 // evaluation is what `diperf sensor evaluate` prints with --json.
@@ -114,7 +115,7 @@ func printEvaluation(w io.Writer, ev *evaluation) {
 		}
 		fmt.Fprintf(w, "\n%s: %d measurements\n%-10s %14s %14s %8s\n", title, s.Points, "method", "MAE", "MSE", "scored")
 		for _, sc := range s.Full {
-			fmt.Fprintf(w, "%-10s %14.6g %14.6g %8d\n", sc.Method, sc.MAE, sc.MSE, sc.N)
+			fmt.Fprintf(w, "%-10s %14s %14s %8d\n", sc.Method, human.Number(sc.MAE, 6), human.Number(sc.MSE, 6), sc.N)
 		}
 		printPeriods(w, s)
 	}
@@ -130,7 +131,7 @@ func printByTestTime(w io.Writer, series []forecast.Evaluation) {
 	for _, s := range series {
 		fmt.Fprintf(w, "%-10s", s.TestTime)
 		for _, sc := range s.Full {
-			fmt.Fprintf(w, " %12.6g", sc.MAE)
+			fmt.Fprintf(w, " %12s", human.Number(sc.MAE, 6))
 		}
 		fmt.Fprintln(w)
 	}
@@ -147,9 +148,9 @@ func printPeriods(w io.Writer, s forecast.Evaluation) {
 	}
 	fmt.Fprintln(w)
 	for _, p := range s.Periods {
-		fmt.Fprintf(w, "%6d %10.4g", p.N, p.Seconds)
+		fmt.Fprintf(w, "%6d %10s", p.N, human.Number(p.Seconds, 4))
 		for _, sc := range p.Scores {
-			fmt.Fprintf(w, " %12.6g", sc.MAE)
+			fmt.Fprintf(w, " %12s", human.Number(sc.MAE, 6))
 		}
 		fmt.Fprintln(w)
 	}

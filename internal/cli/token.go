@@ -50,6 +50,6 @@ func tokenCmd(_ context.Context, e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "token %s: good for runs %s until %s; controller key %s in %s (keep it on the controller's host)\n",
 		path, strings.Join(tok.Runs, ","), tok.Expires.Format(time.RFC3339), tok.Fingerprint(), keyPath)
-	fmt.Fprintf(e.stdout, "testers join with: diperf tester --join HOST:PORT --token-file %s\n", path)
+	fmt.Fprintf(e.stdout, "testers join with: diperf tester --join HOST:PORT --token-file %s (HOST:PORT: the address the run prints once it listens)\n", path)
 	return nil
 }

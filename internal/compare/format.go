@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/diperf/diperf/internal/human"
 )
 
 // Format prints the comparison as a table, one metric a line (A, B, B − A,
@@ -110,7 +112,7 @@ func num(v float64) string {
 	case a >= 1:
 		return strconv.FormatFloat(v, 'f', 2, 64)
 	default:
-		return strconv.FormatFloat(v, 'g', 3, 64)
+		return human.Number(v, 3) // no exponent, however small
 	}
 }
 

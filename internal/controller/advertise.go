@@ -58,10 +58,13 @@ func (c *controller) advertise(ln net.Addr) error {
 		c.addr = host
 	}
 	c.advWhy = why
-	if c.ready.Attached || port == "" {
-		return nil // testers dial nothing, or the transport has no host:port to check
+	if !c.ready.Attached && port != "" { // else testers dial nothing, or the transport has no host:port to check
+		if err := c.checkAdvertised(); err != nil {
+			return err
+		}
 	}
-	return c.checkAdvertised()
+	c.joinAddress()
+	return nil
 }
 
 // checkAdvertised dials the advertised address once, as a tester would:

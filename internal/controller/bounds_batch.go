@@ -84,7 +84,7 @@ func timesErr(s *sample.Sample, lo, hi, slack int64) error {
 	case s.End > hi || s.Intended > hi:
 		return fmt.Errorf("%s ends after it arrived: its window ended at local %d ns (with %v of clock error)", what, hi, time.Duration(slack))
 	}
-	return fmt.Errorf("%s has an HTTP phase (%+v ns) longer than the call", what, s.Phases)
+	return fmt.Errorf("%s has an HTTP phase (%s) longer than the call", what, s.Phases)
 }
 
 // produced is the verdict on a batch's produced count n, which must be

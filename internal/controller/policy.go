@@ -3,8 +3,10 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/human"
 )
 
 // onFailure applies the experiment's failure_policy after slot s failed
@@ -29,6 +31,9 @@ func (c *controller) onFailure(s *slot) {
 	if c.exp.FailurePolicy == experiment.PolicyTolerate {
 		why = fmt.Sprintf("%d of %d testers failed, more than tolerate_lost %v%%; the last: %s",
 			failed, planned, float64(c.exp.TolerateLost), why)
+	}
+	if !c.started.IsZero() {
+		why += fmt.Sprintf(" (at %s into the run)", human.Seconds(time.Since(c.started).Seconds()))
 	}
 	c.abortErr = fmt.Errorf("run aborted (failure_policy: %s): %s", c.exp.FailurePolicy, why)
 	c.events.Add("aborted", s.rec.Slot, s.rec.ID, c.abortErr.Error())

@@ -48,7 +48,7 @@ func (c *controller) watchThresholds() error {
 func (c *controller) thresholdAbort(b []threshold.Breach) {
 	why := make([]string, len(b))
 	for i, x := range b {
-		why[i] = x.String()
+		why[i] = x.In(c.started)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -45,10 +45,14 @@ type Token struct {
 //	controller: ed25519:BASE64
 //	runs: NAME[,NAME...] | *
 //	expires: RFC3339
-func (t Token) Encode() []byte {
+func (t Token) Encode() []byte { return t.EncodeFor("HOST:PORT") }
+
+// EncodeFor is Encode with the address testers join at (the controller's
+// advertised address) in the comment that says how to join.
+func (t Token) EncodeFor(addr string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s\n", tokenHeader)
-	fmt.Fprintf(&b, "# testers join with: diperf tester --join HOST:PORT --token-file THIS_FILE\n")
+	fmt.Fprintf(&b, "# testers join with: diperf tester --join %s --token-file THIS_FILE\n", addr)
 	fmt.Fprintf(&b, "secret: %s\n", base64.StdEncoding.EncodeToString(t.Secret))
 	fmt.Fprintf(&b, "controller: ed25519:%s\n", base64.StdEncoding.EncodeToString(t.Controller))
 	fmt.Fprintf(&b, "runs: %s\n", strings.Join(t.Runs, ","))

@@ -87,7 +87,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return &requestError{method: method, path: path, err: err}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {

@@ -5,6 +5,8 @@ import (
 	"html"
 	"math"
 	"strings"
+
+	"github.com/diperf/diperf/internal/human"
 )
 
 // Line is one curve of a chart.
@@ -86,15 +88,16 @@ func niceMax(vs []float64) float64 {
 	return m
 }
 
-// label prints an axis value shortly (1.5k, 20M).
+// label prints an axis value shortly (1.5k, 20M, 0.00012), never in
+// scientific notation.
 func label(v float64) string {
 	for _, u := range []struct {
 		f float64
 		s string
-	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+	}{{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
 		if math.Abs(v) >= u.f {
-			return fmt.Sprintf("%.3g%s", v/u.f, u.s)
+			return human.Number(v/u.f, 3) + u.s
 		}
 	}
-	return fmt.Sprintf("%.3g", v)
+	return human.Number(v, 3)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/diperf/diperf/internal/human"
 )
 
 // runList runs every test of the list in turn, but those to a peer held
@@ -45,7 +47,7 @@ func (l *loop) allow(t *Test) bool {
 	}
 	if bytes < 1 {
 		l.st.HeldBack++
-		l.log("%s test to %s: not run, the byte budget (%.0f bytes an hour) is spent", t.Kind, t.Peer.Name, l.cfg.Budget.BytesPerHour)
+		l.log("%s test to %s: not run, the byte budget (%s an hour) is spent", t.Kind, t.Peer.Name, human.Bytes(l.cfg.Budget.BytesPerHour))
 		return false
 	}
 	t.MaxBytes = bytes
@@ -74,8 +76,8 @@ func (l *loop) record(ctx context.Context, t Test, m Measurement, took time.Dura
 		l.st.Tests++
 		if m.Capped {
 			l.st.Capped++
-			l.log("%s test to %s stopped at the byte budget after %.0f bytes of %.0f allowed: measured over %v, not %v",
-				t.Kind, t.Peer.Name, m.Bytes, t.MaxBytes, measuredOver(t.Kind, m, took), l.cfg.TestTime)
+			l.log("%s test to %s stopped at the byte budget after %s of %s allowed: measured over %s, not %s",
+				t.Kind, t.Peer.Name, human.Bytes(m.Bytes), human.Bytes(t.MaxBytes), human.Seconds(measuredOver(t.Kind, m, took).Seconds()), human.Seconds(l.cfg.TestTime.Seconds()))
 		}
 		r := Result{Src: l.cfg.Self.Name, Dst: t.Peer.Name, Kind: t.Kind, At: l.last, Took: took,
 			Busy: l.st.Busy, Missed: l.st.Missed, Measurement: m}

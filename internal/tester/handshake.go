@@ -41,7 +41,7 @@ func Handshake(conn *protocol.Conn, tok credential.Token, hello protocol.Hello) 
 	}
 	var w protocol.Welcome
 	if err := conn.Expect(protocol.TypeWelcome, &w); err != nil {
-		return desc, fmt.Errorf("tester: handshake: %w", err)
+		return desc, refusedAfterProof(err, tok)
 	}
 	if !protocol.CheckController(tok.Controller, b, w.Sig) {
 		return desc, fmt.Errorf("%w (key %s); refusing to run commands for it", ErrImpostor, tok.Fingerprint())
@@ -64,6 +64,18 @@ var ErrNotNeeded = errors.New("every tester slot of the run is taken: this teste
 // ErrImpostor is a peer that answered as the controller but could not
 // sign with the controller's key the token names.
 var ErrImpostor = errors.New("tester: the peer could not prove it is the run's controller")
+
+// refusedAfterProof says why the controller did not welcome a tester
+// that sent its proof: a refusal of the proof (protocol.ErrAuth) is of
+// the token's secret, which is not the run's.
+func refusedAfterProof(err error, tok credential.Token) error {
+	var pe *protocol.PeerError
+	if errors.As(err, &pe) && pe.Msg == protocol.ErrAuth.Error() {
+		return fmt.Errorf("tester: the controller refused this tester's token (key %s): its secret is not the run's "+
+			"(an older token of the experiment, or another run's); give the tester the token file the run uses: %w", tok.Fingerprint(), err)
+	}
+	return fmt.Errorf("tester: handshake: %w", err)
+}
 
 // clip shortens a name from the wire quoted in an error.
 func clip(s string) string {

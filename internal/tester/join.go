@@ -42,11 +42,7 @@ func (t *Tester) join(ctx context.Context) (net.Conn, error) {
 		}
 		return err
 	}, func(err error) {
-		what := "could not join the controller at %s yet (%v)"
-		if errors.As(err, new(*dialError)) {
-			what = "the controller at %s does not answer yet (%v)"
-		}
-		fmt.Fprintf(t.o.Log, "diperf tester: "+what+"; trying again for up to %v\n", t.o.Controller, err, t.o.JoinRetry)
+		fmt.Fprintf(t.o.Log, "diperf tester: %s; trying again for up to %v\n", notYet(t.o.Controller, err), t.o.JoinRetry)
 	})
 	if err = t.outcome(ctx, attempts, stopped, err, final); err != nil {
 		return nil, err

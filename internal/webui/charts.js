@@ -50,19 +50,45 @@
   const palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
 
-  // fmt prints v with about four significant digits.
+  // fmt prints v with about four significant digits, never in scientific
+  // notation: a million and more with a k, M, G or T suffix ("1.5M"), less
+  // than 0.001 in plain decimals ("0.000123").
   function fmt(v) {
     if (v == null || !isFinite(v)) return "–";
     const a = Math.abs(v);
     if (a === 0) return "0";
-    if (a >= 1e6 || a < 1e-3) return v.toExponential(2);
+    if (a < 1e-3) return small.format(v);
+    if (a >= 1e6) {
+      const k = Math.min(4, Math.floor(Math.log10(a) / 3)), x = v / Math.pow(1000, k);
+      return (Math.abs(x) < 1e6 ? fmt(x) : whole.format(x)) + ["", "k", "M", "G", "T"][k];
+    }
     const digits = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
     return v.toFixed(digits).replace(/\.?0+$/, "");
   }
 
+  // Plain decimals, never an exponent: three significant digits, or none
+  // after the point.
+  const small = new Intl.NumberFormat("en-US", {maximumSignificantDigits: 3, useGrouping: false});
+  const whole = new Intl.NumberFormat("en-US", {maximumFractionDigits: 0, useGrouping: false});
+
+  // Unit families (internal/human's): a value in one of their units is
+  // shown in the unit that keeps it readable ("1.5 s", not "1500 ms").
+  const families = [
+    [["ns", 1e-9], ["µs", 1e-6], ["ms", 1e-3], ["s", 1]],
+    [["bit/s", 1], ["kbit/s", 1e3], ["Mbit/s", 1e6], ["Gbit/s", 1e9], ["Tbit/s", 1e12]],
+    [["B", 1], ["kB", 1e3], ["MB", 1e6], ["GB", 1e9], ["TB", 1e12]],
+    [["B/s", 1], ["kB/s", 1e3], ["MB/s", 1e6], ["GB/s", 1e9], ["TB/s", 1e12]],
+  ];
+
+  // withUnit prints v of unit, scaled within the unit's family.
   function withUnit(v, unit) {
-    const s = fmt(v);
-    return s === "–" || !unit ? s : s + " " + unit;
+    if (v == null || !isFinite(v) || !unit) return fmt(v);
+    const fam = families.find(function (f) { return f.some(function (u) { return u[0] === unit; }); });
+    if (!fam || v === 0) return fmt(v) + " " + unit;
+    const base = v * fam.find(function (u) { return u[0] === unit; })[1];
+    let to = fam[0];
+    fam.forEach(function (u) { if (Math.abs(base) >= u[1] * 0.9995) to = u; });
+    return fmt(base / to[1]) + " " + to[0];
   }
 
   // alpha turns "#rrggbb" into an rgba() of opacity a.
@@ -257,5 +283,5 @@
     return charts;
   }
 
-  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, palette: palette};
+  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, withUnit: withUnit, palette: palette};
 })();
