@@ -381,6 +381,7 @@ func joinK8sCredential(t *testing.T, x joinK8sExample, readme, dir string) map[s
 // the Secrets' paths moved to this machine, the timeserver container's
 // command beside it and testers started with the Job's exact command line.
 func TestJoinKubernetesExample(t *testing.T) {
+	t.Parallel()
 	x := joinK8sManifests(t)
 	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
 	if cmd := "kubectl apply -f deploy/kubernetes/"; !strings.Contains(readme, cmd) {
