@@ -68,13 +68,6 @@ func TestReportInChromium(t *testing.T) {
 	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page), true) })
 }
 
-// openInChromium runs headless Chromium with args, requires it to succeed
-// without any console message from the page, and returns its stdout.
-func openInChromium(t *testing.T, args ...string) string {
-	t.Helper()
-	return openAllInChromium(t, 1, [][]string{args})[0]
-}
-
 // openAllInChromium runs headless Chromium once for each args, at most
 // n at a time, each with a profile of its own; it requires each to
 // succeed without any console message from the page, and returns their
