@@ -54,7 +54,6 @@ const zoomState = `(async () => {
 // a null is a gap, the x scale follows unless the user zoomed (until a
 // double click), and units differing give two y axes.
 func TestChartsPush(t *testing.T) {
-	t.Parallel()
 	ctx, con := browser.New(t, time.Minute)
 	page := filepath.Join(t.TempDir(), "push.html")
 	html := strings.Replace(pushPage, "%CSS%", string(webui.UPlotCSS())+string(webui.ChartsCSS()), 1)

@@ -48,7 +48,6 @@ const healthPageJS = `(() => {
 // shows each one's latest CPU, lag and descriptors, and the page logs no
 // error. It takes about as long as Chromium takes to start.
 func TestDashboardDrawsTesterHealth(t *testing.T) {
-	t.Parallel()
 	const base = int64(1_700_000_000)
 	var mu sync.Mutex
 	now := time.Unix(base, 0) // the run starts at base; the page is opened at base+10

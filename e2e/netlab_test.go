@@ -131,7 +131,6 @@ func TestLabStale(t *testing.T) {
 
 // TestLabTenHosts measures how long ten hosts take to come up and go down.
 func TestLabTenHosts(t *testing.T) {
-	t.Parallel()
 	start := time.Now()
 	lab := netlab.New(t, netlab.Options{Hosts: 10, Prefix: "labt"})
 	up := time.Since(start)

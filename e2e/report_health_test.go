@@ -23,7 +23,6 @@ import (
 // of the lines and the 2 quanta's seconds marked, and the page logs no
 // error.
 func TestReportHealthPanelInChromium(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	const origin = int64(1_700_000_000)
 	r := &analyze.Result{Name: "health", Origin: origin * 1e9, Summary: analyze.Summary{QuantumS: 1, DurationS: 20}}

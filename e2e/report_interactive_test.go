@@ -78,7 +78,6 @@ func interactiveCharts(t *testing.T, page string) []string {
 // phases, so that it has every interactive chart, (h) and (i) too, and
 // works them in Chromium like the demo's.
 func TestReportAllChartsInChromium(t *testing.T) {
-	t.Parallel()
 	r := &analyze.Result{Name: "all charts", Summary: analyze.Summary{QuantumS: 1, DurationS: 60,
 		Saturation: analyze.Saturation{Load: 8, Throughput: 40}}}
 	for i := range 60 {

@@ -258,7 +258,6 @@ func TestSSHTenHosts(t *testing.T) {
 // nothing on the good host. Refused keys alone are the user's setup: exit
 // code 2.
 func TestSSHMinHostsNotMet(t *testing.T) {
-	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 3, Prefix: "ssh"})
 	if err := lab.Hosts[2].Stop(); err != nil {
 		t.Fatal(err)
