@@ -93,6 +93,7 @@ func cumulativeGaps(a, b map[int64]float64) (ahead, behind float64) {
 // the same check by far. The per-second differences (Σ|client−server|,
 // the worst second) grow with the client lag and are only logged.
 func TestClockSkewIsCorrected(t *testing.T) {
+	t.Parallel()
 	const workers = 4 // C
 	out := filepath.Join(t.TempDir(), "demo")
 	r := diperf(t, 2*time.Minute, "demo", "--out", out, "--testers", "8", "--tester-start-interval", "500ms",

@@ -127,8 +127,12 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Skipf("%s is absent: %v", browser.Chromium, err)
 	}
 	out := filepath.Join(t.TempDir(), "demo")
+	// The page is watched from when 3 testers run (2 s after the first
+	// starts) for 8 s, then a running tester is killed and must be shown
+	// failed within 3 s: 13 s after the first tester started. 16 s of
+	// testers keep every one of them running until then, with a margin.
 	run := startRun(t, "demo", "--out", out, "--ui", "127.0.0.1:0", "--ui-linger", "2m", "--testers", "6",
-		"--tester-start-interval", "1s", "--tester-duration", "24s", "--workers", "6", "--service-time", "100ms")
+		"--tester-start-interval", "1s", "--tester-duration", "16s", "--workers", "6", "--service-time", "100ms")
 	url, token := dashURL(t, run)
 	ctx, con := browser.New(t, 3*time.Minute)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {

@@ -12,6 +12,7 @@ import (
 // call), its CPU cores at least one, its schedule lag never negative, and
 // its descriptors within their limit; none of it refused.
 func TestRunWritesTesterHealth(t *testing.T) {
+	t.Parallel()
 	url := startTarget(t, 4, 20*time.Millisecond)
 	exp := exampleExperiment(t, url, "testers: 10 ", "testers: 2 ", "tester_duration: 20s", "tester_duration: 3s",
 		"tester_start_interval: 1s", "tester_start_interval: 0s")

@@ -399,6 +399,7 @@ func joinK8sCredential(t *testing.T, x joinK8sExample, readme, dir string) map[s
 // deploy/kubernetes/check decodes every manifest strictly against the
 // Kubernetes API's types.
 func TestJoinKubernetesExample(t *testing.T) {
+	t.Parallel()
 	x := joinK8sManifests(t)
 	readme := joinRead(t, filepath.Join(joinK8sDir, "README.md"))
 	if cmd := "kubectl apply -f deploy/kubernetes/"; !strings.Contains(readme, cmd) {

@@ -123,6 +123,7 @@ func (s *joinSetup) joinRan(id string) bool {
 // tester_start_interval apart), and every sample each one recorded is in
 // the run, under its own host and pid.
 func TestJoinShellLoop(t *testing.T) {
+	t.Parallel()
 	s := joinNew(t, 3, "60s")
 	run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out)
 	waitEvent(t, s.out, "batch-start", -1)
@@ -207,6 +208,7 @@ func joinCheckRamp(t *testing.T, starts, planned []float64) {
 // testbed.wait for the others, marks them failed as never joined, and
 // still writes its whole run directory with the one tester's samples.
 func TestJoinFewerThanAsked(t *testing.T) {
+	t.Parallel()
 	s := joinNew(t, 3, "4s")
 	run := hardenStartRun(t, s.mark, "run", s.exp, "--out", s.out)
 	batch := waitEvent(t, s.out, "batch-start", -1)
@@ -256,6 +258,7 @@ func TestJoinFewerThanAsked(t *testing.T) {
 // spare that exits 0 with why, as a Kubernetes Job's spare pod must); the
 // run goes on with the others.
 func TestJoinRefused(t *testing.T) {
+	t.Parallel()
 	s := joinNew(t, 2, "60s")
 	makeToken(t, s.token, "join")
 	wrong := filepath.Join(t.TempDir(), "wrong")
@@ -314,6 +317,7 @@ func TestJoinRefused(t *testing.T) {
 // A tester whose controller never comes gives up after --join-retry,
 // naming the address.
 func TestJoinBeforeController(t *testing.T) {
+	t.Parallel()
 	s := joinNew(t, 2, "20s")
 	makeToken(t, s.token, "join")
 	loop := s.joinShellLoop(t, "early", 2, s.token)

@@ -26,6 +26,7 @@ import (
 // (read here directly, on the hosts' disks), with lost = produced −
 // stored.
 func TestSSHControllerKilledLeavesNoLoad(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	spec := sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{"tester_duration: 3s", "tester_duration: 60s",
 		`"test -s data/payload.txt && sleep 0.05"`, `"trap '' TERM; sleep 0.1"`}}

@@ -47,6 +47,7 @@ func relayPids(t *testing.T, events []map[string]any) []int {
 // with its own address (not a relay's), every sample arrives, and the
 // relays end with the run.
 func TestRelaysCarryTesters(t *testing.T) {
+	t.Parallel()
 	out, s := engineRun(t, 2*time.Minute, fmt.Sprintf(relayExperiment, 8, "3s"))
 	evs := eventsOf(t, out)
 	pids := relayPids(t, evs)
@@ -102,6 +103,7 @@ func TestRelaysCarryTesters(t *testing.T) {
 // are marked failed (their samples up to the cut kept), the others run to
 // their end, the run still writes its results, and no relay is left.
 func TestRelayKilledMidRun(t *testing.T) {
+	t.Parallel()
 	exp := writeExperiment(t, fmt.Sprintf(relayExperiment, 8, "10s"))
 	out := filepath.Join(t.TempDir(), "run")
 	b := startRun(t, "run", exp, "--out", out)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +22,8 @@ const chromium = "/usr/bin/chromium"
 // opens its report in headless Chromium: the page loads without a console
 // message (Chromium reports malformed SVG there), every graph is in the
 // DOM, a screenshot of it is a real PNG, and each graph's .svg file beside
-// the report opens on its own too.
+// the report opens on its own too. Its Chromiums (each its own process
+// and profile, each as busy waiting as working) run 3 at a time.
 func TestReportInChromium(t *testing.T) {
 	if _, err := os.Stat(chromium); err != nil {
 		t.Skipf("%s is absent: %v", chromium, err)
@@ -38,53 +40,88 @@ func TestReportInChromium(t *testing.T) {
 	checkRunDir(t, out)
 	page := filepath.Join(out, rundir.Report)
 
-	dom := openInChromium(t, "--dump-dom", "file://"+page)
-	for _, id := range report.GraphIDs() {
-		if !strings.Contains(dom, `<svg id="`+id+`"`) {
-			t.Errorf("the page Chromium loaded lacks graph %q", id)
-		}
-	}
 	shot := filepath.Join(t.TempDir(), "report.png")
-	openInChromium(t, "--window-size=1000,4200", "--hide-scrollbars", "--screenshot="+shot, "file://"+page)
-	checkPNG(t, shot)
-
-	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page), true) })
-
+	opens := [][]string{{"--dump-dom", "file://" + page}, {"--window-size=1000,4200", "--hide-scrollbars", "--screenshot=" + shot, "file://" + page}}
+	var graphs []string // the ids whose .svg file is opened, from opens[2] on
 	for _, id := range report.GraphIDs() {
 		file := filepath.Join(out, id+".svg")
 		if st, err := os.Stat(file); err != nil || st.Size() == 0 {
 			t.Errorf("run directory lacks a non-empty %s.svg (%v)", id, err)
 			continue
 		}
-		if dom := openInChromium(t, "--dump-dom", "file://"+file); !strings.Contains(dom, `id="`+id+`"`) {
+		graphs = append(graphs, id)
+		opens = append(opens, []string{"--dump-dom", "file://" + file})
+	}
+	doms := openAllInChromium(t, 3, opens)
+	for _, id := range report.GraphIDs() {
+		if !strings.Contains(doms[0], `<svg id="`+id+`"`) {
+			t.Errorf("the page Chromium loaded lacks graph %q", id)
+		}
+	}
+	checkPNG(t, shot)
+	for i, id := range graphs {
+		if !strings.Contains(doms[2+i], `id="`+id+`"`) {
 			t.Errorf("Chromium did not load the graph in %s.svg", id)
 		}
 	}
+
+	t.Run("interactive", func(t *testing.T) { checkInteractive(t, page, interactiveCharts(t, page), true) })
 }
 
-// openInChromium runs headless Chromium with args, requires it to succeed
-// without any console message from the page, and returns its stdout.
-func openInChromium(t *testing.T, args ...string) string {
+// openAllInChromium runs headless Chromium once for each args, at most
+// n at a time, each with a profile of its own; it requires each to
+// succeed without any console message from the page, and returns their
+// stdouts, in the order of opens.
+func openAllInChromium(t *testing.T, n int, opens [][]string) []string {
 	t.Helper()
+	runs := make([]chromiumRun, len(opens))
+	limit := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	for i, args := range opens {
+		profile := t.TempDir()
+		wg.Go(func() {
+			limit <- struct{}{}
+			defer func() { <-limit }()
+			runs[i] = runChromium(profile, args)
+		})
+	}
+	wg.Wait()
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		switch {
+		case r.timedOut:
+			t.Fatalf("chromium %v did not finish within 60 s\n%s", opens[i], r.stderr)
+		case r.err != nil:
+			t.Fatalf("chromium %v: %v\n%s", opens[i], r.err, r.stderr)
+		}
+		for _, line := range pageMessages(r.stderr) {
+			t.Errorf("chromium %v: the page logged: %s", opens[i], line)
+		}
+		out[i] = r.stdout
+	}
+	return out
+}
+
+// chromiumRun is what one headless Chromium did.
+type chromiumRun struct {
+	stdout, stderr string
+	err            error
+	timedOut       bool // not done within 60 s
+}
+
+// runChromium runs headless Chromium with args and the profile directory
+// profile, for at most 60 s.
+func runChromium(profile string, args []string) chromiumRun {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir=" + t.TempDir(), "--enable-logging=stderr", "--v=0"}
+		"--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0"}
 	cmd := exec.CommandContext(ctx, chromium, append(base, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("chromium %v did not finish within 60 s\n%s", args, stderr.String())
-	}
-	if err != nil {
-		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
-	}
-	for _, line := range pageMessages(stderr.String()) {
-		t.Errorf("chromium %v: the page logged: %s", args, line)
-	}
-	return stdout.String()
+	return chromiumRun{stdout: stdout.String(), stderr: stderr.String(), err: err, timedOut: ctx.Err() != nil}
 }
 
 // pageMessages returns the lines of Chromium's log that come from the

@@ -27,6 +27,7 @@ func exampleExperiment(t *testing.T, url string, edits ...string) string {
 }
 
 func TestRunExampleAgainstSeparateTarget(t *testing.T) {
+	t.Parallel()
 	url := startTarget(t, 4, 100*time.Millisecond)
 	exp := exampleExperiment(t, url, "testers: 10 ", "testers: 4 ", "tester_duration: 20s", "tester_duration: 4s",
 		"tester_start_interval: 1s", "tester_start_interval: 250ms")

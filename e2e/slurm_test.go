@@ -147,6 +147,7 @@ func slurmLeft(lab *slurmlab.Cluster, job string) []string {
 // on; every other tester's samples are all in samples.parquet, and no task
 // of the run is left in the queue at the end.
 func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
+	t.Parallel()
 	lab := slurmlab.Start(t, slurmlab.Options{Nodes: 3, CPUs: 16})
 	blocker := slurmBlock(t, lab, 10, 10, 9) // 6 + 6 + 7 = 19 CPUs free
 	mark := newMark(t)
@@ -214,6 +215,7 @@ func TestSlurmTwentyTestersOnThreeNodes(t *testing.T) {
 // its four tasks run and two wait for room: the run ends, and none of its
 // tasks is left in the queue.
 func TestSlurmInterruptLeavesNoJob(t *testing.T) {
+	t.Parallel()
 	lab := slurmlab.Start(t, slurmlab.Options{Nodes: 3, CPUs: 16})
 	blocker := slurmBlock(t, lab, 15, 15, 16) // 2 CPUs free
 	mark := newMark(t)
@@ -248,6 +250,7 @@ func TestSlurmInterruptLeavesNoJob(t *testing.T) {
 // removed while its tasks wait in the queue (the cluster full): the tasks
 // that start cannot find the binary, and the failure reason says so.
 func TestSlurmTaskWithoutTheBinaryIsReported(t *testing.T) {
+	t.Parallel()
 	lab := slurmlab.Start(t, slurmlab.Options{Nodes: 3, CPUs: 16})
 	blocker := slurmBlock(t, lab, 16, 16, 16) // the cluster full
 	copyBin := filepath.Join(t.TempDir(), "diperf")
@@ -280,6 +283,7 @@ func TestSlurmTaskWithoutTheBinaryIsReported(t *testing.T) {
 // as a job array of 3 against a run of the join provider: all 3 testers
 // join, the run completes, and the array leaves the queue.
 func TestSlurmDeployScriptJoinsAJoinRun(t *testing.T) {
+	t.Parallel()
 	lab := slurmlab.Start(t, slurmlab.Options{Nodes: 3, CPUs: 16})
 	tmp := t.TempDir()
 	token := filepath.Join(tmp, "token")

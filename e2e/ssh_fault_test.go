@@ -175,6 +175,7 @@ func sfCheckBack(t *testing.T, out string, i int, heal time.Time) {
 // not delivered, the other testers run on, nothing any tester recorded
 // is lost, and no process or file is left on any host.
 func TestSSHPartitionHealed(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 3, Prefix: "sf"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 3, edits: []string{
 		"sleep 0.05", "sleep 0.02", "tester_duration: 3s", "tester_duration: 35s"}})
@@ -247,12 +248,16 @@ func TestSSHPartitionHealed(t *testing.T) {
 // run ends normally with every sample each tester recorded, and the
 // cleanup, on the full disk, still leaves no process and no file.
 func TestSSHDiskFullMidRun(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "sf"})
 	// The spool fails once it needs a page the full disk does not have:
 	// at ~15 bytes a sample, 3 clients of 20 ms fill a 4 KiB page in about
 	// 2 s, so that the failure comes early whatever room was left in it.
+	// The disk fills 1 s after the testers started, their spools fail
+	// within about 3 s of their start (1 s after the fill here): 8 s of
+	// run leave them several seconds of samples over the wire after it.
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 2, testers: 4, edits: []string{
-		`[sh, -c, "test -s data/payload.txt && sleep 0.05"]`, `[sleep, "0.02"]`, "tester_duration: 3s", "tester_duration: 15s",
+		`[sh, -c, "test -s data/payload.txt && sleep 0.05"]`, `[sleep, "0.02"]`, "tester_duration: 3s", "tester_duration: 8s",
 		"client_interval: 0s", "client_interval: 0s\n  clients_per_tester: 3"}})
 	out := filepath.Join(t.TempDir(), "run")
 	run := sfStart(t, dir, out)

@@ -205,6 +205,7 @@ func sshBadKey(t *testing.T, lab *netlab.Lab, h *netlab.Host) string {
 // the binary and the deploy files in ~/.diperf, run 2 testers each (their
 // hostnames in testers.csv), and are left with no process and no file.
 func TestSSHTenHosts(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 10, Prefix: "ssh"})
 	if err := lab.Hosts[9].Partition(true); err != nil {
 		t.Fatal(err)
@@ -292,6 +293,7 @@ func TestSSHMinHostsNotMet(t *testing.T) {
 // mtime is unchanged), a changed deploy file alone is uploaded again, and
 // no run leaves a process or its own folder behind.
 func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2, keep: true})
 	run := func(i int, want string) {
@@ -329,6 +331,7 @@ func TestSSHKeepFilesReusesUnchangedFiles(t *testing.T) {
 // kill, are ended by their tester's client jail when it ends (its log
 // says so), before the cleanup's sweep: nothing is left on any host.
 func TestSSHSweepKillsStrays(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2, edits: []string{
 		`"test -s data/payload.txt && sleep 0.05"`, `"perl -e 'setpgrp(0, 0); exec qw(sleep 300)' >/dev/null 2>&1 & sleep 0.2"`,
@@ -350,6 +353,7 @@ func TestSSHSweepKillsStrays(t *testing.T) {
 // sessions by default (MaxSessions); 25 testers on one host take three
 // connections, all run, and all are cleaned up.
 func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 1, Prefix: "ssh"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 25, testers: 25,
 		edits: []string{"tester_start_interval: 100ms", "tester_start_interval: 20ms"}})
@@ -373,6 +377,7 @@ func TestSSHMoreTestersThanMaxSessions(t *testing.T) {
 // host is marked failed, and its own spool there (--spool in the run's
 // folder) is fetched over SFTP before the cleanup removes it.
 func TestSSHKilledTesterSpoolRetrieved(t *testing.T) {
+	t.Parallel()
 	lab := netlab.New(t, netlab.Options{Hosts: 2, Prefix: "ssh"})
 	dir := sshWriteExperiment(t, lab, sshSpec{hosts: lab.Hosts, perHost: 1, testers: 2,
 		edits: []string{"tester_duration: 3s", "tester_duration: 8s"}})
