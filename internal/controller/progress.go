@@ -89,11 +89,25 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// tickLive brings the live aggregates up to date every second until the
-// returned func is called.
+// tickLive brings the live aggregates up to date every second (a search's
+// every searchTick, with seconds final searchLag after they end: its
+// steps wait for that) until the returned func is called.
 func (c *controller) tickLive() (stop func()) {
+	if c.steer != nil {
+		c.live.SetLag(searchLag(c.cad))
+		return runEvery(searchTick, c.live.Tick)
+	}
 	return runEvery(time.Second, c.live.Tick)
 }
+
+// searchTick is how often a search's live seconds are brought up to date.
+const searchTick = 100 * time.Millisecond
+
+// searchLag is how long a search's seconds stay provisional: a call that
+// ended in a second reaches the controller in the tester's next batch, at
+// most one batch period after the second, and is read within another;
+// half a second more covers the clocks' error and a busy host.
+func searchLag(cd cadence) time.Duration { return 2*cd.batch + 500*time.Millisecond }
 
 // endLive makes every live second final and tells where the report is.
 func (c *controller) endLive() {

@@ -36,6 +36,7 @@ type Run struct {
 	report  string     // the report's path once written
 	hooks   []func(Second, *hdr.Histogram)
 	search  *search.Result // a capacity search's state (SetSearch); nil: none
+	lag     time.Duration  // how long a second stays provisional (SetLag); 0: Lag
 }
 
 // numClasses is the number of sample status classes.

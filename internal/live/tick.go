@@ -2,6 +2,7 @@ package live
 
 import (
 	"math"
+	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
@@ -24,7 +25,7 @@ func (r *Run) Tick() {
 	now := r.now()
 	r.mu.Lock()
 	r.row(now.Unix()).Active = r.running()
-	done := r.finalize(now.Add(-Lag).Unix())
+	done := r.finalize(now.Add(-r.lagOf()).Unix())
 	hooks := r.hooks
 	r.mu.Unlock()
 	fire(hooks, done)
@@ -92,4 +93,25 @@ func (s *Second) fill(h *hdr.Histogram) {
 	}
 	q := func(p float64) float64 { return math.Min(float64(h.ValueAtQuantile(p))/1e3, s.MaxMs) }
 	s.P50Ms, s.P90Ms, s.P99Ms = q(50), q(90), q(99)
+}
+
+// SetLag sets how long after a second ends its figures stay provisional
+// (default Lag), for a run whose testers ship their samples often enough
+// that a shorter wait misses none: a capacity search, whose every step
+// waits for its last second to be final.
+func (r *Run) SetLag(d time.Duration) {
+	if r == nil || d <= 0 {
+		return
+	}
+	r.mu.Lock()
+	r.lag = d
+	r.mu.Unlock()
+}
+
+// lagOf is how long a second stays provisional. Called with r.mu held.
+func (r *Run) lagOf() time.Duration {
+	if r.lag > 0 {
+		return r.lag
+	}
+	return Lag
 }
