@@ -55,6 +55,8 @@ func newSteering(e *experiment.Experiment, cfg search.Config) (*steering, error)
 	if st.closed {
 		most, unit = n*float64(st.cpt), "active clients (testers × clients_per_tester)"
 		cfg.Whole = true
+	} else {
+		cfg.Poisson = e.Schedule.Rate.Arrivals == "poisson"
 	}
 	if cfg.MaxRate > most {
 		return nil, errs.Usage(fmt.Errorf("search: max-rate %g is more than the %g %s", cfg.MaxRate, most, unit),

@@ -28,6 +28,10 @@ type Config struct {
 	// clients): each load is rounded (at least 1, strictly inside the
 	// bracket), and the bracket is closed too when hi − lo ≤ 1.
 	Whole bool
+	// Poisson says the open model's arrivals are a Poisson process: the
+	// calls offered in a step then vary by chance (±√n), which the check
+	// that the service kept up with its load allows for (KeepsUp).
+	Poisson bool
 }
 
 // Defaults fills c's zero fields and checks it.

@@ -28,6 +28,11 @@ func (st *Step) finish() bool {
 			r.Weak, r.Why = true, "every objective met, some by the point estimate only"
 		}
 	}
+	if r.Decision == Meets {
+		if why := st.fellBehind(); why != "" {
+			r.Decision, r.Weak, r.Binding, r.Why = Fails, false, KeepsUp, KeepsUp+": "+why
+		}
+	}
 	if r.Measured == 0 {
 		r.Decision, r.Weak, r.Binding = Unmeasured, false, ""
 		r.Why = fmt.Sprintf("no call measured in %d s (%d refused, %d warm-up, %d rest)", st.seconds, st.refused, st.warm, st.restS)
@@ -120,4 +125,34 @@ func (st *Step) pointDecision(ss *sloState, v float64) string {
 		return Meets
 	}
 	return Fails
+}
+
+// KeepsUp is the check every open-model step passes besides its SLOs:
+// the calls that ended in its measured seconds are the calls offered in
+// them, but for chance. A service that falls behind its load builds a
+// queue without end, and fails its objectives once the queue is long
+// enough, later than a short step lasts: a step that met every SLO while
+// the service fell behind fails here, with this as its binding check.
+const KeepsUp = "the service keeps up with the offered load"
+
+// fellBehind says how the service fell behind the load offered over the
+// measured seconds ("" when it kept up, or the load is not a rate): more
+// calls missing than chance allows, 1% of the offered calls and 2 calls
+// for the seconds' edges, plus 3√n under Poisson arrivals. In a steady
+// state the calls that end in a window are those that arrive in it, but
+// for the change of the calls in flight across it.
+func (st *Step) fellBehind() string {
+	if st.offered <= 0 || st.warming {
+		return ""
+	}
+	ended := float64(st.ok + st.fail)
+	allow := 2 + 0.01*st.offered
+	if st.cfg.Poisson {
+		allow += 3 * math.Sqrt(st.offered)
+	}
+	if short := st.offered - ended; short > allow {
+		return fmt.Sprintf("%.0f calls ended in %d s measured of %.0f offered (%.1f%% short; chance allows %.0f)",
+			ended, st.measured(), st.offered, 100*short/st.offered, allow)
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import "math"
 func (st *Step) measure(s Second) {
 	st.ok += s.OK
 	st.fail += s.Failed
+	st.offered += s.Offered
 	n := s.histCount()
 	if n > 0 {
 		st.hist.Merge(s.RT)

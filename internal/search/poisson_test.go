@@ -26,7 +26,7 @@ func overShare(servers int, s float64, rate, boundMs float64, seed uint64) float
 // step says meets with probability ≤ β), at hi at least p0 (0.5%).
 func TestCapacityPoisson(t *testing.T) {
 	for seed := range uint64(3) {
-		cfg := Config{SLOs: mustSLOs(t, "p99_ms < 15"), MaxRate: 1600}
+		cfg := Config{SLOs: mustSLOs(t, "p99_ms < 15"), MaxRate: 1600, Poisson: true}
 		res, err := runSearch(cfg, newSim(4, 0.010, true, seed+10))
 		if err != nil {
 			t.Fatal(err)

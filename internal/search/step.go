@@ -37,6 +37,7 @@ type Step struct {
 	restS    int     // seconds of rest
 	after    float64 // the load of the step before (a rest ends below Settle of it)
 	from, to int64   // the first and last second fed (Second.T)
+	offered  float64 // the calls offered over the measured seconds (Σ Second.Offered)
 }
 
 // sloState is one SLO's test within a step.
