@@ -13,7 +13,7 @@ const testerWhy = "the testers were the limit: "
 // finish decides the step and writes its record; it reports true.
 func (st *Step) finish() bool {
 	r := &StepRecord{Step: st.index, Load: st.load, From: st.from, To: st.to, Seconds: st.seconds, RestS: st.restS, WarmupS: st.warm,
-		Settled: !st.warming && st.warm < secs(st.cfg.MaxWarmup), Refused: st.refused,
+		Settled: !st.warming && st.warm < st.maxWarm, Refused: st.refused,
 		Calls: st.all, Measured: st.ok + st.fail, Decision: Meets, Why: "every objective met"}
 	if m := st.measured(); m > 0 && !st.warming {
 		r.Throughput = float64(st.ok) / float64(m)

@@ -24,6 +24,7 @@ type Searcher struct {
 	elapsed int     // seconds of the steps so far
 	misses  int     // probes whose outcome the estimate did not foresee
 	verdict string
+	xmax    float64 // the highest throughput a saturated step sustained (relaxWarmup)
 }
 
 // New is a search of cfg (its zero fields take the defaults).
@@ -43,6 +44,10 @@ func (s *Searcher) First() float64 { return s.whole(s.cfg.Start) }
 func (s *Searcher) NewStep(load float64) *Step {
 	st := newStep(&s.cfg, len(s.steps)+1, load, secs(s.cfg.StepLimit))
 	st.cap = secs(s.cfg.StepLimit) + 2*secs(s.cfg.MaxWarmup)
+	if w := s.relaxWarmup(load); w > st.minWarm {
+		st.minWarm, st.maxWarm = w, max(st.maxWarm, w)
+		st.cap += w
+	}
 	if n := len(s.steps); n > 0 && s.steps[n-1].Decision == Fails {
 		st.resting, st.after = true, s.steps[n-1].Load
 	}
@@ -102,6 +107,9 @@ func (s *Searcher) whole(x float64) float64 {
 // learn moves the bracket by the step's decision, and counts a probe that
 // went against the estimate it was placed by.
 func (s *Searcher) learn(r *StepRecord) {
+	if r.Decision == Fails && r.Throughput < (1-s.cfg.Settle)*r.Load {
+		s.xmax = max(s.xmax, r.Throughput) // saturated: no more is served
+	}
 	e, seeded := s.estimate()
 	switch {
 	case r.Decision == Meets && (s.hi == 0 || r.Load < s.hi):
@@ -140,3 +148,27 @@ func (s *Searcher) stop(v string) (float64, bool) {
 	s.verdict = v
 	return 0, true
 }
+
+// relaxWarmup is the warm-up, in seconds, that a load under Poisson
+// arrivals needs for its queue to reach its steady state from the empty
+// queue a rest leaves: twice the relaxation time of a queue of capacity
+// X at load λ, 1/(X·(1 − √(λ/X))²) (heavy traffic's time scale, in which
+// a queue near its capacity forgets its start), X the highest throughput
+// a step sustained. 0 without Poisson arrivals (a uniform stream's queue
+// below capacity is empty), or before a step saturated (X unknown); at
+// most maxRelax, and maxRelax at or over X (the queue then never settles,
+// and the longest warm-up shows most of its growth).
+func (s *Searcher) relaxWarmup(load float64) int {
+	if !s.cfg.Poisson || s.xmax <= 0 {
+		return 0
+	}
+	rho := load / s.xmax
+	if rho >= 1 {
+		return maxRelax
+	}
+	tau := 1 / (s.xmax * (1 - math.Sqrt(rho)) * (1 - math.Sqrt(rho)))
+	return min(int(math.Ceil(2*tau)), maxRelax)
+}
+
+// maxRelax bounds relaxWarmup, s.
+const maxRelax = 30

@@ -38,6 +38,8 @@ type Step struct {
 	after    float64 // the load of the step before (a rest ends below Settle of it)
 	from, to int64   // the first and last second fed (Second.T)
 	offered  float64 // the calls offered over the measured seconds (Σ Second.Offered)
+	minWarm  int     // the step's shortest warm-up, s (MinWarmup, or a queue's relaxation: relaxWarmup)
+	maxWarm  int     // its longest
 }
 
 // sloState is one SLO's test within a step.
@@ -51,6 +53,7 @@ type sloState struct {
 // newStep is step index at load, measuring at most limit seconds.
 func newStep(cfg *Config, index int, load float64, limit int) *Step {
 	st := &Step{cfg: cfg, index: index, load: load, limit: max(limit, 1), warming: true, hist: stats.NewRTHist()}
+	st.minWarm, st.maxWarm = secs(cfg.MinWarmup), secs(cfg.MaxWarmup)
 	st.cap = st.limit + 2*secs(cfg.MaxWarmup)
 	for _, s := range cfg.SLOs {
 		ss := sloState{slo: s}
@@ -94,7 +97,7 @@ func (st *Step) Add(s Second) bool {
 		return st.finish()
 	}
 	if st.warming {
-		if st.warm < secs(st.cfg.MaxWarmup) {
+		if st.warm < st.maxWarm {
 			st.warmup(s)
 		} else {
 			st.warming = false
@@ -116,7 +119,7 @@ func (st *Step) warmup(s Second) {
 	o := s.Offered
 	settled := o > 0 && near(c, o) || // at the offered rate
 		(o == 0 || c < (1-st.cfg.Settle)*o) && near(c, prev) // saturated (or closed), steady
-	if st.warm >= secs(st.cfg.MinWarmup) && settled {
+	if st.warm >= st.minWarm && settled {
 		st.warming = false
 		return
 	}
