@@ -232,6 +232,10 @@ func TestSSHTenHosts(t *testing.T) {
 	if len(skipped) != 3 {
 		t.Errorf("%d hosts skipped, want 3:\n%s", len(skipped), strings.Join(skipped, "\n"))
 	}
+	shared := "14 testers over 7 usable hosts, at most 2 each (testbed.testers_per_host) (3 skipped: " + strings.Join(slices.Sorted(slices.Values(names[7:])), ", ") + ")"
+	if ev := sshEvents(t, out, "testers-shared"); len(ev) != 1 || !strings.HasPrefix(ev[0], shared) || !strings.Contains(r.stderr, "testbed: "+shared) {
+		t.Errorf("the run does not say how the testers were shared (want %q): events %q\n%s", shared, ev, r.stderr)
+	}
 	if notes := strings.Join(sshEvents(t, out, "testbed-note"), "\n"); strings.Count(notes, "2 file(s) uploaded, 0 unchanged") != 7 {
 		t.Errorf("want 7 hosts with the binary and the deploy file uploaded:\n%s", notes)
 	}
@@ -286,6 +290,18 @@ func TestSSHMinHostsNotMet(t *testing.T) {
 		t.Errorf("a changed host key alone: exit %d, want 2 with a hint\n%s", r.code, r.stderr)
 	}
 	sshCheckClean(t, lab.Hosts[:2], false)
+
+	// the stopped host's testers do not fit on the one left at
+	// testers_per_host 2: refused, never piled onto it
+	dir = sshWriteExperiment(t, lab, sshSpec{hosts: []*netlab.Host{lab.Hosts[0], lab.Hosts[2]}, perHost: 2, minHosts: 1, testers: 4})
+	r = sshRun(t, dir, out)
+	if want := "4 testers at testbed.testers_per_host 2 need 2 hosts, and 1 usable remain (1 skipped: " + names[2] + ")"; r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("testers that do not fit once a host is skipped: exit %d, want 1 saying %q\n%s", r.code, want, r.stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("a run refused for its testers per host left its directory %s", out)
+	}
+	sshCheckClean(t, lab.Hosts[:1], false)
 }
 
 // TestSSHKeepFilesReusesUnchangedFiles: with keep_files the deployed files

@@ -340,4 +340,10 @@ func (c *controller) testbedNotes() {
 	for _, n := range c.ready.Notes {
 		c.events.Add("testbed-note", -1, "", n)
 	}
+	if c.ready.Shared != "" {
+		c.events.Add("testers-shared", -1, "", c.ready.Shared)
+		if c.o.Progress != nil {
+			fmt.Fprintf(c.o.Progress, "testbed: %s\n", c.ready.Shared)
+		}
+	}
 }

@@ -119,6 +119,9 @@ func (t *SSH) Prepare(ctx context.Context, p Plan) (Ready, error) {
 	if len(r.Hosts) < need {
 		return Ready{}, t.tooFew(len(r.Hosts), need, problems)
 	}
+	if r.Shared, err = shareTesters(p.Testers, t.tb.TestersPerHost, r.Hosts, r.Skipped, allSetup(problems)); err != nil {
+		return Ready{}, err
+	}
 	if err := t.recordRun(t.hosts); err != nil {
 		return Ready{}, err
 	}
@@ -129,22 +132,29 @@ func (t *SSH) Prepare(ctx context.Context, p Plan) (Ready, error) {
 // every host's reason, exit code 2 when each is the user's to fix.
 func (t *SSH) tooFew(usable, need int, problems []error) error {
 	var all []error
-	setup := true
 	for _, p := range problems {
-		if p == nil {
-			continue
-		}
-		all = append(all, p)
-		var hp *hostProblem
-		if !errors.As(p, &hp) || !hp.setup {
-			setup = false
+		if p != nil {
+			all = append(all, p)
 		}
 	}
+	setup := allSetup(problems)
 	err := fmt.Errorf("ssh testbed: %d usable host(s), and the run needs %d (testbed.min_hosts, 0 = every host):\n%w", usable, need, errors.Join(all...))
 	if setup {
 		return errs.Usage(err, "fix the hosts above, or lower testbed.min_hosts")
 	}
 	return err
+}
+
+// allSetup says every problem of problems (nil: none) is the user's to
+// fix: a host key, a login.
+func allSetup(problems []error) bool {
+	for _, p := range problems {
+		var hp *hostProblem
+		if p != nil && (!errors.As(p, &hp) || !hp.setup) {
+			return false
+		}
+	}
+	return true
 }
 
 // setup reads what every host shares: the login keys, known_hosts, the

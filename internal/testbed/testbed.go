@@ -58,6 +58,10 @@ type Ready struct {
 	// Notes are what the testbed did worth keeping in the run's events
 	// (files uploaded, time syncs not forwarded): one testbed-note each.
 	Notes []string
+	// Shared says how the testers are shared over Hosts when a candidate
+	// host was skipped or a host is not needed ("" otherwise): recorded
+	// as an event testers-shared and shown on the progress output.
+	Shared string
 }
 
 // HostFor returns the host of tester slot i: hosts take PerHost testers

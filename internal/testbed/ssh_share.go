@@ -1,0 +1,68 @@
+package testbed
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/diperf/diperf/internal/errs"
+)
+
+// perHostShare is how many of a run's testers each host of hosts runs,
+// in order, as Ready.HostFor hands them out: perHost each, the first
+// hosts first.
+func perHostShare(testers, perHost int, hosts []string) []int {
+	perHost = max(perHost, 1)
+	share := make([]int, len(hosts))
+	for i := range hosts {
+		share[i] = min(perHost, max(0, testers-i*perHost))
+	}
+	return share
+}
+
+// shareTesters checks that the run's testers fit on the hosts ready at
+// testbed.testers_per_host each (a host never runs more: a skipped host's
+// testers are never piled onto the others beyond it), and says how they
+// are shared when a host was skipped or is not needed ("" otherwise).
+// setupOnly says every skipped host's reason is the user's to fix (an
+// unknown key, a bad user): the refusal is then a usage error.
+func shareTesters(testers, perHost int, hosts []string, skipped map[string]string, setupOnly bool) (string, error) {
+	perHost = max(perHost, 1)
+	if testers > len(hosts)*perHost {
+		need := (testers + perHost - 1) / perHost
+		err := fmt.Errorf("ssh testbed: %d testers at testbed.testers_per_host %d need %d hosts, and %d usable remain%s: "+
+			"no host runs more than testers_per_host testers", testers, perHost, need, len(hosts), skippedText(skipped))
+		hint := fmt.Sprintf("raise testbed.testers_per_host to %d, or lower schedule.testers to %d",
+			(testers+len(hosts)-1)/max(len(hosts), 1), len(hosts)*perHost)
+		if len(skipped) > 0 {
+			hint += ", or fix the skipped hosts"
+		}
+		if len(skipped) == 0 || setupOnly {
+			return "", errs.Usage(err, hint)
+		}
+		return "", fmt.Errorf("%w (%s)", err, hint)
+	}
+	share := perHostShare(testers, perHost, hosts)
+	if len(skipped) == 0 && !slices.Contains(share, 0) {
+		return "", nil
+	}
+	parts := make([]string, len(hosts))
+	for i, h := range hosts {
+		parts[i] = fmt.Sprintf("%s %d", h, share[i])
+	}
+	return fmt.Sprintf("%d testers over %d usable hosts, at most %d each (testbed.testers_per_host)%s: %s",
+		testers, len(hosts), perHost, skippedText(skipped), strings.Join(parts, ", ")), nil
+}
+
+// skippedText names the skipped hosts, sorted, or is "".
+func skippedText(skipped map[string]string) string {
+	if len(skipped) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(skipped))
+	for h := range skipped {
+		names = append(names, h)
+	}
+	slices.Sort(names)
+	return fmt.Sprintf(" (%d skipped: %s)", len(names), strings.Join(names, ", "))
+}
