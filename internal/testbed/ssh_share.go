@@ -2,6 +2,7 @@ package testbed
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -59,10 +60,6 @@ func skippedText(skipped map[string]string) string {
 	if len(skipped) == 0 {
 		return ""
 	}
-	names := make([]string, 0, len(skipped))
-	for h := range skipped {
-		names = append(names, h)
-	}
-	slices.Sort(names)
+	names := slices.Sorted(maps.Keys(skipped))
 	return fmt.Sprintf(" (%d skipped: %s)", len(names), strings.Join(names, ", "))
 }
