@@ -18,4 +18,3 @@ func NewSearchSummary(r *search.Result, unit string, runS, minCap float64) (*Sea
 		Binding: r.Binding, Precision: r.Precision, Steps: len(r.Steps), Calls: r.Calls, Seconds: r.Seconds, Why: r.Why,
 		MinCapacity: minCap}, nil
 }
-
