@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,15 +83,6 @@ func searchLines(s *Summary) [][2]string {
 	}
 	return [][2]string{{"search", s.Search.Text()}, {"search verdict", s.Search.Why}}
 }
-
-// finiteLoad reports whether v is absent or a load a search can have
-// tried: above 0, at most 10⁹.
-func finiteLoad(v *float64) bool {
-	return v == nil || !math.IsNaN(*v) && *v > 0 && *v <= maxSearchLoad
-}
-
-// maxSearchLoad is the highest load a search tries (search.Config).
-const maxSearchLoad = 1e9
 
 // stepColumn adds quanta.csv's step column to header and rows when a
 // quantum is of a capacity search's step: its number, empty outside

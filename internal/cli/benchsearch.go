@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/diperf/diperf/internal/bench"
 	"github.com/diperf/diperf/internal/controller"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/human"
 	"github.com/diperf/diperf/internal/search"
 )
 
@@ -70,7 +70,7 @@ func benchSearchRun(e *env) bench.SearchRun {
 
 // benchSearchShare reads "5%" or "5" as 0.05.
 func benchSearchShare(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	v, err := human.ParsePercent(s)
 	if err != nil || !(v > 0 && v <= 100) {
 		return 0, fmt.Errorf("precision %q: want a percentage above 0 and at most 100", s)
 	}

@@ -3,10 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/diperf/diperf/internal/errs"
+	"github.com/diperf/diperf/internal/human"
 	"github.com/diperf/diperf/internal/monitor"
 	"github.com/diperf/diperf/internal/pipeline"
 )
@@ -76,7 +75,7 @@ func verdict(v *monitor.Validation, minCalls int) error {
 // parseTolerance reads --tolerance: a percentage from 0 to
 // monitor.MaxTolerance, the % sign optional.
 func parseTolerance(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%")), 64)
+	v, err := human.ParsePercent(s)
 	if err != nil || monitor.CheckTolerance(v) != nil {
 		return 0, errs.Usagef("--tolerance: want a percentage from 0%% to %d%% such as 1%%, got %q", monitor.MaxTolerance, s)
 	}

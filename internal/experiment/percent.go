@@ -2,10 +2,9 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 
+	"github.com/diperf/diperf/internal/human"
 	"gopkg.in/yaml.v3"
 )
 
@@ -33,10 +32,6 @@ func parsePercent(n *yaml.Node) (Percent, error) {
 	if n.Kind != yaml.ScalarNode || isNull(n) {
 		return 0, fmt.Errorf("want a percentage such as \"10%%\", got %s", describe(n))
 	}
-	s := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(n.Value), "%"))
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("want a percentage such as \"10%%\", got %q", n.Value)
-	}
-	return Percent(f), nil
+	f, err := human.ParsePercent(n.Value)
+	return Percent(f), err
 }

@@ -24,7 +24,6 @@ const (
 	maxSearchSteps = 400    // steps drawn and listed: the first ones
 	maxSearchSLOs  = 8      // SLO graphs: the first SLOs named
 	maxStepSeconds = 86_400 // a step of more seconds than a day is refused
-	maxSearchLoad  = 1e9    // the highest load a search tries (search: without MaxRate)
 	maxSearchText  = 300    // characters of a why or an SLO's name shown
 )
 
@@ -82,7 +81,7 @@ func searchViewOf(r *search.Result) *searchView {
 // that do not add up, or a step that does not follow last.
 func stepRefusal(st, last *search.StepRecord) string {
 	switch {
-	case !inRange(st.Load, maxSearchLoad) || !inRange(st.Throughput, maxSearchLoad):
+	case !inRange(st.Load, search.MaxLoad) || !inRange(st.Throughput, search.MaxLoad):
 		return "load or throughput not a number in [0, 1e9]"
 	case st.Seconds < 0 || st.Seconds > maxStepSeconds || st.RestS < 0 || st.WarmupS < 0 || st.Refused < 0 ||
 		st.RestS+st.WarmupS+st.Refused > st.Seconds:

@@ -62,7 +62,8 @@ func TestReportRefusesHostileSearch(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"search.json holds 4609 more steps: only the first 400 are drawn and listed.",
-		"9 entries of search.json were refused", "step 2: load or throughput not a number",
+		"10 entries of search.json were refused", "step 2: load or throughput not a number",
+		"the answer&#39;s verdict: verdict capacity with capacity - and breaking load -",
 		"step 3: SLO &#34;p99_ms &lt; 30&#34;: an interval whose low end is above its high end",
 		"step 4: its first and last seconds are not a span", "step 5: unknown decision &#34;wins&#34;",
 		"step 6: it does not follow the step before it", "step 7: SLO &#34;p99_ms &lt; 30&#34;: more calls over",

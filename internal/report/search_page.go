@@ -36,7 +36,7 @@ func searchSectionOf(r *analyze.Result, v *searchView) *searchSection {
 		return &searchSection{Notes: []string{v.note}}
 	}
 	res := &v.res
-	s := &searchSection{Verdict: res.Verdict, Meaning: verdictWords(res.Verdict), Why: res.Why}
+	s := &searchSection{Verdict: res.Verdict, Meaning: search.VerdictWords(res.Verdict), Why: res.Why}
 	s.Facts = searchFacts(r, res)
 	s.Figures = searchFigures(r, v)
 	for i := range res.Steps {

@@ -67,7 +67,7 @@ func (c Config) check() error {
 	switch {
 	case len(c.SLOs) == 0:
 		return fmt.Errorf("search needs at least one objective")
-	case bad(c.Start, 1e-9, 1e9) || c.MaxRate != 0 && bad(c.MaxRate, c.Start, 1e9):
+	case bad(c.Start, 1e-9, MaxLoad) || c.MaxRate != 0 && bad(c.MaxRate, c.Start, MaxLoad):
 		return fmt.Errorf("search: want 0 < start ≤ max-rate ≤ 1e9, got start %g, max-rate %g", c.Start, c.MaxRate)
 	case bad(c.Precision, 0.001, 1):
 		return fmt.Errorf("search: the precision must lie in [0.1%%, 100%%], got %g%%", 100*c.Precision)
