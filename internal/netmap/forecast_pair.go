@@ -11,7 +11,9 @@ import (
 // bandwidth and the summed latency, with their errors; latency along the
 // path of the most bandwidth); else the other direction's forecast
 // (basis reverse: shown, error unknown, not Usable); else none (basis
-// "").
+// ""). A pair with its own bandwidth forecast but none of latency has no
+// latency figure (the sensors forecast both kinds of each pair they
+// test).
 func (f *Forecasts) Pair(src, dst string) PairFigures {
 	out := PairFigures{Src: src, Dst: dst}
 	est, ok := sensor.Estimate(f.m, f.live, src, dst)
