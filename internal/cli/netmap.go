@@ -43,7 +43,7 @@ func netmapCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "netmap", "--directory URL [--token-file F] [--json] [--svg FILE]")
 	var m meshFlags
 	m.add(fs)
-	asJSON := fs.Bool("json", false, "print the rows as JSON (src, dst, bandwidth_bps, latency_ms, measured_at, estimated, via)")
+	asJSON := fs.Bool("json", false, "print the rows as JSON (src, dst, bandwidth_bps, latency_ms, measured_at, estimated, via, basis)")
 	svg := fs.String("svg", "", "also draw the bandwidths as a heat map into this SVG file")
 	if _, err := parse(fs, args, 0); err != nil {
 		return err

@@ -60,30 +60,30 @@ func (c *controller) checkMesh(ctx context.Context) {
 		}
 		hosts, names = append(hosts, h), append(names, exp.Sensors.SensorName(h))
 	}
-	_, missing, err := c.meshPairs(ctx, names)
+	l, err := c.meshPairs(ctx, names)
 	switch {
 	case err != nil:
 		c.meshNote(err.Error() + meshNoFigures)
-	case len(missing) > 0:
-		c.meshNote(c.missingNote(missing, hosts) + " (checked again at the end of the run)")
+	case len(l.Missing) > 0:
+		c.meshNote(c.missingNote(l.Missing, hosts) + " (checked again at the end of the run)")
 	}
 }
 
 // meshPairs reads the pairs between names and the target from the
 // directory, within meshTimeout.
-func (c *controller) meshPairs(ctx context.Context, names []string) ([]sensor.Row, []string, error) {
+func (c *controller) meshPairs(ctx context.Context, names []string) (netmap.Links, error) {
 	exp := c.o.Experiment
 	mc, err := c.meshClient()
 	if err != nil {
-		return nil, nil, err
+		return netmap.Links{}, err
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), meshTimeout)
 	defer cancel()
-	rows, missing, err := netmap.Pairs(ctx, mc, exp.SensorsTarget(), names)
+	l, err := netmap.PairLinks(ctx, mc, exp.SensorsTarget(), names)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the sensor directory %s: %w", exp.Sensors.Directory, err)
+		return netmap.Links{}, fmt.Errorf("the sensor directory %s: %w", exp.Sensors.Directory, err)
 	}
-	return rows, missing, nil
+	return l, nil
 }
 
 // missingNote says which sensors the directory has no live registration
@@ -129,15 +129,19 @@ func (c *controller) writeNetwork(recs []*rundir.TesterRecord) {
 	}
 	hosts = slices.Compact(slices.Sorted(slices.Values(hosts)))
 	names = slices.Compact(slices.Sorted(slices.Values(names)))
-	rows, missing, err := c.meshPairs(context.Background(), names)
+	l, err := c.meshPairs(context.Background(), names)
 	if err != nil {
 		c.meshNote(err.Error() + "; no network.csv" + meshNoFigures)
 		return
 	}
+	rows, missing := l.Rows, l.Missing
 	if len(missing) > 0 {
 		c.meshNote(c.missingNote(missing, hosts) + meshNoFigures)
 	}
-	if none := unmeasured(rows, names, missing, exp.SensorsTarget()); len(none) > 0 {
+	if len(l.Reverse) > 0 {
+		c.meshNote(reverseNote(l.Reverse, exp.Sensors.Directory) + meshNoFigures)
+	}
+	if none := unmeasured(append(slices.Clone(rows), l.Reverse...), names, missing, exp.SensorsTarget()); len(none) > 0 {
 		c.meshNote(fmt.Sprintf("the sensor directory %s has no figures yet between %s and %s: the sensors test each pair "+
 			"once per round of their schedule (diperf sensor --period)%s", exp.Sensors.Directory, strings.Join(none, ", "),
 			exp.SensorsTarget(), meshNoFigures))
@@ -145,7 +149,7 @@ func (c *controller) writeNetwork(recs []*rundir.TesterRecord) {
 	out := make([]rundir.NetRow, len(rows))
 	for i, r := range rows {
 		out[i] = rundir.NetRow{Src: r.Src, Dst: r.Dst, BandwidthBps: r.BandwidthBps, LatencyMs: r.LatencyMs,
-			MeasuredAt: r.MeasuredAt, Estimated: r.Estimated, Via: r.Via}
+			MeasuredAt: r.MeasuredAt, Estimated: r.Estimated, Via: r.Via, Basis: r.Basis}
 	}
 	if err := rundir.WriteNetwork(c.o.Dir, out); err != nil {
 		c.meshNote("writing network.csv: " + err.Error() + meshNoFigures)

@@ -9,22 +9,38 @@ import (
 	"github.com/diperf/diperf/internal/sensor"
 )
 
+// Links is what the directory knows between a run's tester hosts'
+// sensors and its target.
+type Links struct {
+	Rows    []sensor.Row // usable: measured, or estimated along the hierarchy
+	Reverse []sensor.Row // known only from the other direction: error unknown, never to be used
+	Missing []string     // sensors with no live registration, sorted
+}
+
 // Pairs reads from the directory the latest figures between each sensor
 // of names and target, both ways, each measured or else estimated along
-// the hierarchy (a pair with neither is left out). missing lists, sorted,
+// the hierarchy (a pair with neither is left out, and so is one known only
+// from the other direction: PairLinks has those). missing lists, sorted,
 // the sensors of names and target that have no live registration (never
 // registered, or stale), which can have no figures.
 func Pairs(ctx context.Context, c *directory.Client, target string, names []string) (rows []sensor.Row, missing []string, err error) {
+	l, err := PairLinks(ctx, c, target, names)
+	return l.Rows, l.Missing, err
+}
+
+// PairLinks is Pairs with the pairs known only from the other direction
+// (basis reverse) apart.
+func PairLinks(ctx context.Context, c *directory.Client, target string, names []string) (Links, error) {
 	ss, err := c.Sensors(ctx, "")
 	if err != nil {
-		return nil, nil, fmt.Errorf("listing the sensors: %w", err)
+		return Links{}, fmt.Errorf("listing the sensors: %w", err)
 	}
 	rs, err := c.Results(ctx, directory.Query{Latest: true})
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the results: %w", err)
+		return Links{}, fmt.Errorf("reading the results: %w", err)
 	}
 	peers := Peers(ss)
-	missing = Missing(peers, append([]string{target}, names...))
+	out := Links{Missing: Missing(peers, append([]string{target}, names...))}
 	live := slices.DeleteFunc(peers, func(p sensor.Peer) bool { return p.Stale })
 	m := Measured(rs)
 	names = slices.Compact(slices.Sorted(slices.Values(names)))
@@ -33,13 +49,17 @@ func Pairs(ctx context.Context, c *directory.Client, target string, names []stri
 			continue
 		}
 		for _, p := range [][2]string{{n, target}, {target, n}} {
-			if l, ok := sensor.Estimate(m, live, p[0], p[1]); ok {
-				rows = append(rows, sensor.Row{Src: p[0], Dst: p[1], BandwidthBps: l.BandwidthBps, LatencyMs: l.LatencyMs,
-					MeasuredAt: l.At, Estimated: l.Estimated, Via: l.Via})
+			l, ok := sensor.Estimate(m, live, p[0], p[1])
+			switch {
+			case !ok:
+			case l.Usable():
+				out.Rows = append(out.Rows, sensor.RowOf(p[0], p[1], l))
+			default:
+				out.Reverse = append(out.Reverse, sensor.RowOf(p[0], p[1], l))
 			}
 		}
 	}
-	return rows, missing, nil
+	return out, nil
 }
 
 // Missing returns, sorted and once each, the names that no live peer of

@@ -59,8 +59,8 @@ func TestPairs(t *testing.T) {
 	for _, r := range rows {
 		got[[2]string{r.Src, r.Dst}] = r
 	}
-	if len(rows) != 4 {
-		t.Errorf("rows %+v: want h1 and h2 to svc and back", rows)
+	if len(rows) != 3 {
+		t.Errorf("rows %+v: want h1 to svc and back, h2 to svc (svc → h2 is known only from hops the other way)", rows)
 	}
 	if r := got[[2]string{"h1", "svc"}]; r.BandwidthBps != 900e6 || r.LatencyMs != 0.5 || r.Estimated || !r.MeasuredAt.Equal(at) {
 		t.Errorf("h1 → svc = %+v, want measured 900 Mbit/s, 0.5 ms", r)

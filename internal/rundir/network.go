@@ -22,18 +22,31 @@ type NetRow struct {
 	MeasuredAt   time.Time
 	Estimated    bool
 	Via          []string
+	Basis        string // measured, hierarchy, or reverse (error unknown: never written, skipped when read); "" before the column
 }
 
+// NetBasisReverse is network.csv's basis of a figure taken from the other
+// direction: its error is unknown, so it is never a figure of the run.
+const NetBasisReverse = "reverse"
+
+// Usable says whether the row's figures may be used: not when taken from
+// the other direction.
+func (r NetRow) Usable() bool { return r.Basis != NetBasisReverse }
+
 // networkHeader is network.csv's header; it is read by name.
-var networkHeader = []string{"src", "dst", "bandwidth_bps", "latency_ms", "measured_at", "estimated", "via"}
+var networkHeader = []string{"src", "dst", "bandwidth_bps", "latency_ms", "measured_at", "estimated", "via", "basis"}
 
 // WriteNetwork writes network.csv: a header, then rows (latency_ms empty
-// when unknown, via the hops joined by spaces).
+// when unknown, via the hops joined by spaces), leaving out any row not
+// Usable.
 func WriteNetwork(dir string, rows []NetRow) error {
 	return WriteFile(dir, Network, func(f io.Writer) error {
 		w := csv.NewWriter(f)
 		_ = w.Write(networkHeader)
 		for _, r := range rows {
+			if !r.Usable() {
+				continue
+			}
 			lat := ""
 			if r.LatencyMs > 0 {
 				lat = strconv.FormatFloat(r.LatencyMs, 'f', -1, 64)
@@ -43,7 +56,7 @@ func WriteNetwork(dir string, rows []NetRow) error {
 				at = r.MeasuredAt.UTC().Format(time.RFC3339Nano)
 			}
 			_ = w.Write([]string{r.Src, r.Dst, strconv.FormatFloat(r.BandwidthBps, 'f', 0, 64), lat, at,
-				strconv.FormatBool(r.Estimated), strings.Join(r.Via, " ")})
+				strconv.FormatBool(r.Estimated), strings.Join(r.Via, " "), r.Basis})
 		}
 		w.Flush()
 		return w.Error()
@@ -95,7 +108,7 @@ func netRow(rec []string, col map[string]int) (NetRow, error) {
 		}
 		return ""
 	}
-	r := NetRow{Src: get("src"), Dst: get("dst"), Estimated: get("estimated") == "true"}
+	r := NetRow{Src: get("src"), Dst: get("dst"), Estimated: get("estimated") == "true", Basis: get("basis")}
 	if via := strings.Fields(get("via")); len(via) > 0 {
 		r.Via = via
 	}
@@ -118,9 +131,10 @@ func netRow(rec []string, col map[string]int) (NetRow, error) {
 	return r, nil
 }
 
-// NetPair returns the row of rows from src to dst, if there is one.
+// NetPair returns the row of rows from src to dst, if there is a Usable
+// one (a row taken from the other direction is no figure of the pair).
 func NetPair(rows []NetRow, src, dst string) (NetRow, bool) {
-	i := slices.IndexFunc(rows, func(r NetRow) bool { return r.Src == src && r.Dst == dst })
+	i := slices.IndexFunc(rows, func(r NetRow) bool { return r.Src == src && r.Dst == dst && r.Usable() })
 	if i < 0 {
 		return NetRow{}, false
 	}

@@ -33,24 +33,3 @@ func (h hierarchy) globalsOf(p Peer) []Peer {
 	}
 	return out
 }
-
-// estimate is Estimate over h's peers.
-func (h hierarchy) estimate(m Measured, src, dst string) (Link, bool) {
-	if l, ok := m.direct(src, dst); ok {
-		return l, true
-	}
-	s, okS := h.byName[src]
-	d, okD := h.byName[dst]
-	if !okS || !okD {
-		return Link{}, false
-	}
-	best, found := Link{}, false
-	for _, gs := range h.globalsOf(s) {
-		for _, gd := range h.globalsOf(d) {
-			if l, ok := m.path([]string{s.Name, gs.Name, gd.Name, d.Name}); ok && (!found || l.BandwidthBps > best.BandwidthBps) {
-				best, found = l, true
-			}
-		}
-	}
-	return best, found
-}

@@ -21,6 +21,7 @@ type Row struct {
 	MeasuredAt   time.Time `json:"measured_at"`
 	Estimated    bool      `json:"estimated"`
 	Via          []string  `json:"via,omitempty"`
+	Basis        string    `json:"basis"` // BasisMeasured, BasisHierarchy or BasisReverse (error unknown: not to be used)
 }
 
 // Map is the latest matrix between the live sensors: every ordered pair
@@ -42,13 +43,22 @@ func Map(m Measured, peers []Peer) []Row {
 				continue
 			}
 			if l, ok := h.estimate(m, s.Name, d.Name); ok {
-				rows = append(rows, Row{Src: s.Name, Dst: d.Name, BandwidthBps: l.BandwidthBps, LatencyMs: l.LatencyMs,
-					MeasuredAt: l.At, Estimated: l.Estimated, Via: l.Via})
+				rows = append(rows, RowOf(s.Name, d.Name, l))
 			}
 		}
 	}
 	return rows
 }
+
+// RowOf is the map's row of src → dst for l.
+func RowOf(src, dst string, l Link) Row {
+	return Row{Src: src, Dst: dst, BandwidthBps: l.BandwidthBps, LatencyMs: l.LatencyMs,
+		MeasuredAt: l.At, Estimated: l.Estimated, Via: l.Via, Basis: l.Basis}
+}
+
+// Usable says whether the row's figures may be used for its direction:
+// not when taken from the other direction (Link.Usable).
+func (r Row) Usable() bool { return r.Basis != BasisReverse }
 
 // names returns the sensors of rows, sorted.
 func names(rows []Row) []string {
@@ -82,7 +92,10 @@ func WriteTable(w io.Writer, rows []Row) error {
 				fmt.Fprint(tw, "?\t")
 			default:
 				mark := ""
-				if r.Estimated {
+				switch {
+				case !r.Usable():
+					mark = "r"
+				case r.Estimated:
 					mark = "*"
 				}
 				fmt.Fprintf(tw, "%s/%s%s\t", bits(r.BandwidthBps), LatencyText(r.LatencyMs), mark)
@@ -93,7 +106,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "bandwidth (bit/s) / latency; * estimated (along the hierarchy, or from the other direction); ? not known")
+	_, err := fmt.Fprintln(w, "bandwidth (bit/s) / latency; * estimated along the hierarchy; r reverse (error unknown): only the other direction is measured, not used for this one; ? not known")
 	return err
 }
 
@@ -120,7 +133,7 @@ func HeatMapSVG(rows []Row) []byte {
 	const cellW, cellH, left, top = 64, 28, 110, 110
 	lo, hi := math.Inf(1), 0.0
 	for _, r := range rows {
-		if known(r.BandwidthBps) {
+		if known(r.BandwidthBps) && r.Usable() {
 			lo, hi = min(lo, r.BandwidthBps), max(hi, r.BandwidthBps)
 		}
 	}
@@ -137,14 +150,17 @@ func HeatMapSVG(rows []Row) []byte {
 	}
 	for _, r := range rows {
 		x, y := left+idx[r.Dst]*cellW, top+idx[r.Src]*cellH
-		shade := shadeOf(r.BandwidthBps, lo, hi)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#1f77b4" fill-opacity="%.2f" stroke="#fff"/>`+"\n", x, y, cellW, cellH, shade)
+		shade, fill, label := shadeOf(r.BandwidthBps, lo, hi), "#1f77b4", bits(r.BandwidthBps)
+		if !r.Usable() { // the other direction's figure: grey, and said so
+			shade, fill, label = 0.3, "#888", label+" r"
+		}
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="%s" fill-opacity="%.2f" stroke="#fff"/>`+"\n", x, y, cellW, cellH, fill, shade)
 		if r.Estimated {
 			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="url(#est)"/>`+"\n", x, y, cellW, cellH)
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", x+cellW/2, y+cellH/2+4, bits(r.BandwidthBps))
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%s</text>`+"\n", x+cellW/2, y+cellH/2+4, label)
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="%d">rows: source; columns: destination</text>`+"\n", left, top+cellH*len(ns)+24)
+	fmt.Fprintf(&b, `<text x="%d" y="%d">rows: source; columns: destination; grey, r: reverse (error unknown), only the other direction measured</text>`+"\n", left, top+cellH*len(ns)+24)
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
 }
