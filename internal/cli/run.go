@@ -15,7 +15,6 @@ import (
 	"github.com/diperf/diperf/internal/controller"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
-	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
@@ -149,11 +148,10 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 	if err != nil && !stopped {
 		return err
 	}
-	runErr := err
-	s, err := pipeline.ReadSummary(o.Dir)
-	if err != nil {
-		return err
+	if res == nil || res.Analysis == nil {
+		return err // stopped, and the analysis failed: the error says why
 	}
+	runErr, s := err, &res.Analysis.Analysis.Summary
 	if err := analyze.FormatSummary(e.stdout, s); err != nil {
 		return err
 	}
@@ -168,7 +166,7 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		status = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
-	terr := cmp.Or(searchErr(s), checkThresholds(e, o.Dir, s, junit))
+	terr := cmp.Or(searchErr(s), checkThresholds(e, o.Dir, res.Analysis, junit))
 	if failed != "" {
 		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
 	}
