@@ -15,11 +15,18 @@ import (
 	"github.com/diperf/diperf/internal/controller"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
+	return runWith(ctx, e, "run", args, nil)
+}
+
+// runWith is `diperf run` as command name, whose testers run client
+// instead of the experiment's client unless it is nil.
+func runWith(ctx context.Context, e *env, name string, args []string, client *protocol.ClientDesc) error {
+	fs := newFlags(e, name, "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
 	rf := addRunFlags(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
@@ -29,6 +36,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.Client = client
 	return runExperiment(ctx, e, exp, o, rf.uif, *rf.junit)
 }
 
@@ -64,7 +72,7 @@ func (f *runFlags) setup(e *env, fs *flag.FlagSet, path string, more []string) (
 	if err != nil {
 		return nil, controller.Options{}, errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}
-	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise, Client: benchNullClient(e.stderr)}
+	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise}
 	given := givenFlags(fs)
 	if !given["listen"] {
 		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *f.listen)
