@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diperf/diperf/internal/bench/peers"
+	"github.com/diperf/diperf/test/peers"
 )
 
 // startProcess starts argv and waits until addr accepts connections; it

@@ -19,6 +19,7 @@ var layers = [][]string{
 	{"internal/jsonnum", "internal/human"}, // base, below the leaves: imports only the standard library, any package may use it
 	{"internal/errs", "internal/credential", "internal/sample", "internal/clock", "internal/stats", "internal/experiment", "internal/forecast",
 		"internal/webui", "internal/preauth", "internal/contain", "test/slurmlab", "test/netlab", "e2e/browser"}, // leaves; test infrastructure imports none of the module
+	{"test/peers"}, // test infrastructure above the leaves: peer load generators against nginx (clock, stats); no product package imports test/ (TestProductImportsNoTest)
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
 		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor",
 		"internal/search"}, // formats, wires and standalone services; the search's decision engine (pure)
@@ -27,8 +28,8 @@ var layers = [][]string{
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
 	{"internal/analyze", "internal/verify", "internal/tester"},      // analysis of calls, checks, the agent
 	{"internal/model", "internal/bench/tree", "internal/threshold"}, // models of performance against load; the controller tree's load model; thresholds checked
-	{"internal/report"},                           // the report
-	{"internal/pipeline", "internal/bench/peers"}, // load → analyze → write → draw; peer load generators against nginx
+	{"internal/report"},   // the report
+	{"internal/pipeline"}, // load → analyze → write → draw
 	{"internal/controller", "internal/compare", "internal/bench", "internal/dashboard"}, // engines; the live dashboard
 	{"internal/cli"}, // the command line
 	{"cmd/diperf"},   // the binary

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -35,6 +36,9 @@ type ControllerOptions struct {
 	// RunArgs are more arguments of the controller's `diperf run` (e.g.
 	// --ui off).
 	RunArgs []string
+	// command is the diperf subcommand run as the controller (nil:
+	// `diperf run`; ControllerSSH's is NullRun).
+	command []string
 	// Attach, when set, is called once the controller runs, before the
 	// testers connect, with the path of its log (its stderr); the stop it
 	// returns is called when the last session ended. `diperf bench
@@ -160,7 +164,7 @@ func withController(o ControllerOptions, kept *string, prepare func(dir string) 
 	if err != nil {
 		return err
 	}
-	ch, err := startController(o.Exe, o.CPUProfile, dir, args, env...)
+	ch, err := startController(o.Exe, o.CPUProfile, dir, o.command, args, env...)
 	if err != nil {
 		return err
 	}
@@ -222,16 +226,19 @@ type child struct {
 	cpuEnd   time.Duration // tree CPU at the end of the last session
 }
 
-// startController starts exe's `diperf run` of dir's experiment (with
-// more arguments args), with env added to its environment and its CPU
-// profile written to cpuProfile ("" = none).
-func startController(exe, cpuProfile, dir string, args []string, env ...string) (*child, error) {
+// startController starts exe's `diperf run` (or the subcommand command)
+// of dir's experiment (with more arguments args), with env added to its
+// environment and its CPU profile written to cpuProfile ("" = none).
+func startController(exe, cpuProfile, dir string, command, args []string, env ...string) (*child, error) {
 	ch := &child{dir: filepath.Join(dir, "run"), log: filepath.Join(dir, "controller.log"), exited: make(chan struct{})}
 	logf, err := os.Create(ch.log)
 	if err != nil {
 		return nil, err
 	}
-	ch.cmd = exec.Command(exe, append([]string{"run", filepath.Join(dir, "experiment.yaml"), "--out", ch.dir}, args...)...)
+	if command == nil {
+		command = []string{"run"}
+	}
+	ch.cmd = exec.Command(exe, slices.Concat(command, []string{filepath.Join(dir, "experiment.yaml"), "--out", ch.dir}, args)...)
 	ch.cmd.Stdout, ch.cmd.Stderr = logf, logf
 	ch.cmd.Env = append(os.Environ(), env...)
 	if cpuProfile != "" {

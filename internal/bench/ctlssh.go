@@ -12,17 +12,23 @@ import (
 	"time"
 )
 
-// NullClientEnv, set to "1" in the environment of `diperf run`, makes its
-// testers run the null client (protocol.ClientNull: each call returns OK
-// at once) instead of the experiment's client. It exists for
-// `diperf bench controller --transport ssh` only, which must drive real
-// testers on remote hosts without a service behind them; an experiment
-// file cannot ask for it.
-const NullClientEnv = "DIPERF_BENCH_NULL_CLIENT"
+// NullRun names the hidden subcommand `diperf bench controller-run`,
+// which ControllerSSH runs as its controller: `diperf run` (the same
+// flags, the same run) whose testers run the null client
+// (protocol.ClientNull: each call returns OK at once) instead of the
+// experiment's client, so that `diperf bench controller --transport ssh`
+// drives real testers on remote hosts without a service behind them.
+// Neither an experiment file nor `diperf run` can ask for the null
+// client.
+const NullRun = "controller-run"
+
+// NullRunSays is what NullRun writes to its stderr before the run, so
+// that a run never measures the null client silently.
+const NullRunSays = "the testers run the null client (a benchmark instrument), not the experiment's client"
 
 // SSHOptions configure the controller benchmark over SSH: real testers
 // (the diperf binary, deployed by the ssh testbed) on Hosts, running the
-// null client, driven by a `diperf run` child.
+// null client, driven by a `diperf bench controller-run` child.
 type SSHOptions struct {
 	// ControllerOptions gives Rate (all clients together), Duration,
 	// Mode, Exe, Dir, Keep and CPUProfile; its Testers is
@@ -74,9 +80,9 @@ type SSHResult struct {
 	RunS float64 `json:"run_s"`
 }
 
-// ControllerSSH runs `diperf run` of an ssh-testbed experiment on o.Hosts
-// with the null client at o.Rate calls/s in total for o.Duration, and
-// measures what the controller received, stored, and what it cost.
+// ControllerSSH runs `diperf bench controller-run` (NullRun) of an
+// ssh-testbed experiment on o.Hosts with the null client at o.Rate
+// calls/s in total for o.Duration, and measures what the controller received, stored, and what it cost.
 func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHResult, error) {
 	o.Testers = len(o.Hosts) * o.TestersPerHost
 	o.Transport = "ssh"
@@ -85,9 +91,10 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 		Hosts: len(o.Hosts), TestersPerHost: o.TestersPerHost, ClientsPerTester: o.ClientsPerTester, Clients: o.Clients(),
 		ClientIntervalMs: round(float64(o.Interval())/float64(time.Millisecond), 3)}
 	var t0 time.Time
+	o.command = []string{"bench", NullRun}
 	err := withController(o.ControllerOptions, &r.Dir, func(dir string) (args, env []string, err error) {
 		t0 = time.Now()
-		return nil, []string{NullClientEnv + "=1"}, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(sshExperiment(o)), 0o644)
+		return nil, nil, os.WriteFile(filepath.Join(dir, "experiment.yaml"), []byte(sshExperiment(o)), 0o644)
 	}, func(ch *child, _ string) error {
 		if err := ch.watchSSH(ctx, o, r, t0, progress); err != nil {
 			return err
@@ -95,8 +102,8 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 		if err := ch.wait(); err != nil {
 			return err
 		}
-		if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullClientEnv)) {
-			return fmt.Errorf("bench: the controller (%s) did not say it ran the null client: a diperf without %s?", o.Exe, NullClientEnv)
+		if log, _ := os.ReadFile(ch.log); !bytes.Contains(log, []byte(NullRunSays)) {
+			return fmt.Errorf("bench: the controller (%s %s) did not say it ran the null client", o.Exe, "bench "+NullRun)
 		}
 		r.RunS = round(time.Since(t0).Seconds(), 2)
 		return fillSSH(r, ch)
@@ -108,7 +115,7 @@ func ControllerSSH(ctx context.Context, o SSHOptions, progress io.Writer) (*SSHR
 }
 
 // sshExperiment is the run's experiment: the client given is replaced by
-// the null client (NullClientEnv).
+// the null client (NullRun).
 func sshExperiment(o SSHOptions) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: bench-controller-ssh\nclient: {exec: [\"true\"], timeout: 10s}\n")

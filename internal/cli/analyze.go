@@ -40,10 +40,11 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 	if err := checkAnalysisFlags(*quantum, *clockMode); err != nil {
 		return err
 	}
-	res, err := pipeline.Derive(pos[0], pipeline.Options{Quantum: *quantum, Clock: *clockMode, Progress: e.stderr})
+	d, err := pipeline.DeriveAll(pos[0], pipeline.Options{Quantum: *quantum, Clock: *clockMode, Progress: e.stderr})
 	if err != nil {
 		return err
 	}
+	res := d.Analysis
 	if err := analyze.FormatSummary(e.stdout, &res.Summary); err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func analyzeCmd(_ context.Context, e *env, args []string) (err error) {
 		fmt.Fprintf(e.stdout, "\nincomplete run: %s\n", res.Summary.IncompleteReason)
 	}
 	fmt.Fprintf(e.stdout, "\nwrote %s, %s, %s, %s in %s\n", rundir.Quanta, rundir.Clients, rundir.Summary, rundir.Report, pos[0])
-	terr := cmp.Or(searchErr(&res.Summary), checkThresholds(e, pos[0], &res.Summary, *junit))
+	terr := cmp.Or(searchErr(&res.Summary), checkThresholds(e, pos[0], d, *junit))
 	if failed := res.Summary.NoSuccess(); failed != "" {
 		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
 	}

@@ -21,6 +21,9 @@ func benchCmd(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 && args[0] == "controller-gen" { // hidden: a child of bench controller
 		return benchControllerGenCmd(ctx, e, args[1:])
 	}
+	if len(args) > 0 && args[0] == bench.NullRun { // hidden: the controller of bench controller --transport ssh
+		return benchControllerRunCmd(ctx, e, args[1:])
+	}
 	if len(args) == 0 || benchCommands[args[0]] == nil {
 		return errs.Usagef("usage: diperf bench %s [flags]", strings.Join(benchNames(), "|"))
 	}

@@ -15,12 +15,18 @@ import (
 	"github.com/diperf/diperf/internal/controller"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
-	"github.com/diperf/diperf/internal/pipeline"
+	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
-	fs := newFlags(e, "run", "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
+	return runWith(ctx, e, "run", args, nil)
+}
+
+// runWith is `diperf run` as command name, whose testers run client
+// instead of the experiment's client unless it is nil.
+func runWith(ctx context.Context, e *env, name string, args []string, client *protocol.ClientDesc) error {
+	fs := newFlags(e, name, "EXPERIMENT.yaml [--set KEY=VALUE ...] [--out DIR] [--listen ADDR] [--advertise HOST[:PORT]] [--secret-file FILE] [--junit FILE]")
 	rf := addRunFlags(fs)
 	pos, err := parse(fs, args, 1)
 	if err != nil {
@@ -30,6 +36,7 @@ func runCmd(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	o.Client = client
 	return runExperiment(ctx, e, exp, o, rf.uif, *rf.junit)
 }
 
@@ -65,7 +72,7 @@ func (f *runFlags) setup(e *env, fs *flag.FlagSet, path string, more []string) (
 	if err != nil {
 		return nil, controller.Options{}, errs.Usage(err, "fix the experiment file; see examples/ for a complete one, docs/testbeds.md for the testbed keys")
 	}
-	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise, Client: benchNullClient(e.stderr)}
+	o := controller.Options{Dir: *f.out, Listen: *f.listen, Advertise: *f.advertise}
 	given := givenFlags(fs)
 	if !given["listen"] {
 		o.Listen = cmp.Or(exp.Controller.Listen, exp.Testbed.Listen, *f.listen)
@@ -149,11 +156,10 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 	if err != nil && !stopped {
 		return err
 	}
-	runErr := err
-	s, err := pipeline.ReadSummary(o.Dir)
-	if err != nil {
-		return err
+	if res == nil || res.Analysis == nil {
+		return err // stopped, and the analysis failed: the error says why
 	}
+	runErr, s := err, &res.Analysis.Analysis.Summary
 	if err := analyze.FormatSummary(e.stdout, s); err != nil {
 		return err
 	}
@@ -168,7 +174,7 @@ func runExperiment(ctx context.Context, e *env, exp *experiment.Experiment, o co
 		status = "interrupted"
 	}
 	fmt.Fprintf(e.stdout, "\nrun %s: %s\nreport: %s\n", status, o.Dir, rundir.Path(o.Dir, rundir.Report))
-	terr := cmp.Or(searchErr(s), checkThresholds(e, o.Dir, s, junit))
+	terr := cmp.Or(searchErr(s), checkThresholds(e, o.Dir, res.Analysis, junit))
 	if failed != "" {
 		return &errs.Error{Code: errs.CodeFailed, Err: errors.New(failed), Hint: noSuccessHint}
 	}

@@ -7,9 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/errs"
-	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/threshold"
@@ -20,14 +18,11 @@ func junitFlag(fs *flag.FlagSet) *string {
 	return fs.String("junit", "", "write the thresholds' results to this file as a JUnit XML report, for CI systems (docs/thresholds.md)")
 }
 
-// checkThresholds prints the thresholds of run dir, whose summary is s, as
-// its summary.json holds them, writes them to junit as a JUnit report
+// checkThresholds prints the thresholds of run dir as its analysis d
+// checked them (summary.json's), writes them to junit as a JUnit report
 // unless it is "", and returns an error of exit code 3 when one failed.
-func checkThresholds(e *env, dir string, s *analyze.Summary, junit string) error {
-	rs, err := pipeline.ReadThresholds(dir)
-	if err != nil {
-		return err
-	}
+func checkThresholds(e *env, dir string, d *pipeline.Derived, junit string) error {
+	rs := d.Thresholds
 	if len(rs) > 0 {
 		fmt.Fprintf(e.stdout, "\nthresholds:\n")
 		if err := threshold.Format(e.stdout, rs); err != nil {
@@ -35,7 +30,7 @@ func checkThresholds(e *env, dir string, s *analyze.Summary, junit string) error
 		}
 	}
 	if junit != "" {
-		if err := writeJUnit(junit, dir, s, rs); err != nil {
+		if err := writeJUnit(junit, dir, d); err != nil {
 			return err
 		}
 	}
@@ -47,14 +42,11 @@ func checkThresholds(e *env, dir string, s *analyze.Summary, junit string) error
 		Hint: "the run itself completed; its files are all written"}
 }
 
-// writeJUnit writes rs, the thresholds of run dir, to path as a JUnit
-// XML report.
-func writeJUnit(path, dir string, s *analyze.Summary, rs []threshold.Result) (err error) {
-	exp, err := experiment.LoadRecorded(rundir.Path(dir, rundir.Experiment))
-	if err != nil {
-		return fmt.Errorf("writing the JUnit report: %w", err)
-	}
-	suite := threshold.Suite{Name: exp.Name, Dir: dir, DurationS: s.DurationS}
+// writeJUnit writes the thresholds of run dir, as its analysis d checked
+// them, to path as a JUnit XML report named after the experiment.
+func writeJUnit(path, dir string, d *pipeline.Derived) (err error) {
+	s, rs := &d.Analysis.Summary, d.Thresholds
+	suite := threshold.Suite{Name: d.Name, Dir: dir, DurationS: s.DurationS}
 	if s.OriginNs != 0 {
 		suite.Timestamp = time.Unix(0, s.OriginNs).UTC().Format(time.RFC3339)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/live"
+	"github.com/diperf/diperf/internal/pipeline"
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
@@ -95,6 +96,10 @@ type Outcome struct {
 	Samples uint64 // samples received
 	// Search is the search's answer (Options.Search; nil without one).
 	Search *search.Result
+	// Analysis is what the run's analysis found and wrote: the summary,
+	// the thresholds checked on it, the experiment's name (nil when the
+	// run ended before its summary.json was written).
+	Analysis *pipeline.Derived
 }
 
 // Run runs the experiment to its end, or until ctx is cancelled (then it

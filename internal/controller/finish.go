@@ -53,7 +53,8 @@ func (c *controller) finish() (*Outcome, error) {
 			out.Failed, len(recs), rundir.Path(c.o.Dir, rundir.LogDir))
 	}
 	c.writeNetwork(recs)
-	_, err := pipeline.Derive(c.o.Dir, pipeline.Options{})
+	var err error
+	out.Analysis, err = pipeline.DeriveAll(c.o.Dir, pipeline.Options{})
 	return out, err
 }
 

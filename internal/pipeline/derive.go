@@ -38,11 +38,13 @@ func analysis(dir string, o Options) (*Dataset, *analyze.Result, error) {
 	return d, res, nil
 }
 
-// Derive analyzes dir and writes every derived file: quanta.csv,
+// DeriveAll analyzes dir and writes every derived file: quanta.csv,
 // clients.csv, summary.json (with the experiment's thresholds checked, see
 // ReadThresholds), model.json (removed when the data are too few for a
-// fit, so that no stale model outlives its data) and the report.
-func Derive(dir string, o Options) (_ *analyze.Result, err error) {
+// fit, so that no stale model outlives its data) and the report. It
+// returns what it found as soon as summary.json is written, with the
+// error of a later step (the model, the report) if one failed.
+func DeriveAll(dir string, o Options) (_ *Derived, err error) {
 	defer errs.Recover("analyzing "+dir, &err)
 	d, res, err := analysis(dir, o)
 	if err != nil {
@@ -55,6 +57,7 @@ func Derive(dir string, o Options) (_ *analyze.Result, err error) {
 	if err := writeAnalysis(dir, res, ths); err != nil {
 		return nil, err
 	}
+	found := &Derived{Analysis: res, Thresholds: ths, Name: d.Experiment.Name}
 	m, err := model.Fit(res)
 	switch {
 	case errors.Is(err, model.ErrTooFewPoints):
@@ -63,9 +66,9 @@ func Derive(dir string, o Options) (_ *analyze.Result, err error) {
 		err = model.WriteFile(dir, m)
 	}
 	if err != nil {
-		return nil, err
+		return found, err
 	}
-	return res, report.WriteFile(dir, res, m)
+	return found, report.WriteFile(dir, res, m)
 }
 
 // writeAnalysis writes quanta.csv, clients.csv and summary.json of res,

@@ -17,7 +17,7 @@ import (
 // measures it), against a private nginx, alternating, each a child whose
 // CPU is its process tree's rusage:
 //
-//	go test -run '^$' -bench BenchmarkOpenRate -benchtime 1x -timeout 30m ./internal/bench/peers/
+//	go test -run '^$' -bench BenchmarkOpenRate -benchtime 1x -timeout 30m ./test/peers/
 //
 // DIPERF_PEERS_RATE (calls/s, default 5000), DIPERF_PEERS_DURATION
 // (default 60s), DIPERF_PEERS_ROUNDS (default 3) and

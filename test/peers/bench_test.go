@@ -11,7 +11,7 @@ import (
 
 // BenchmarkPeers measures the peer load generators against a private nginx:
 //
-//	go test -run '^$' -bench BenchmarkPeers -benchtime 1x ./internal/bench/peers/
+//	go test -run '^$' -bench BenchmarkPeers -benchtime 1x ./test/peers/
 //
 // wrk, k6, oha and hey, 50 connections, 5 s each, 3 rounds; it prints the
 // table of medians. Environment: DIPERF_PEERS_INSTALL=1 installs missing
