@@ -96,26 +96,6 @@ func TestAdaptive(t *testing.T) {
 	}
 }
 
-// TestAdaptiveByMSE: on 0, 0, 0, 9 last value's errors are 0, 0, 9 (MAE
-// 3, MSE 27) and a constant 3's are 3, 3, 6 (MAE 4, MSE 18): the criterion
-// decides.
-func TestAdaptiveByMSE(t *testing.T) {
-	for _, tt := range []struct {
-		c    Criterion
-		want string
-	}{{ByMAE, "last"}, {ByMSE, "three"}} {
-		a := NewAdaptive(&LastValue{}, constant(3))
-		a.Criterion = tt.c
-		for _, m := range feed(0, 0, 0, 9) { // last: errors 0, 0, 9; three: 3, 3, 6
-			a.Observe(m)
-		}
-		// MAE: last 3, three 4; MSE: last 27, three 18
-		if f, _ := a.Forecast(); f.Method != tt.want {
-			t.Errorf("criterion %d: chose %s, want %s", tt.c, f.Method, tt.want)
-		}
-	}
-}
-
 // constant always predicts its value.
 type constant float64
 
