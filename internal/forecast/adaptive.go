@@ -146,3 +146,9 @@ func (a *Adaptive) Forecast() (Forecast, bool) {
 	}
 	return f, true
 }
+
+// EnsembleDescription says, in a line, how the adaptive forecaster
+// chooses (for `diperf sensor evaluate`).
+const EnsembleDescription = "NWS's ensemble of the single forecasters listed: one selector per error window " +
+	"(last 2, 5, 10, 30 forecasts, all) and criterion (MAE, MSE) forecasts with the forecaster of lowest error over it; " +
+	"the ensemble forecasts with the selector of lowest MAE over its last 30 forecasts"
