@@ -7,10 +7,15 @@
 # CROSS="START:SECONDS ...", a second TCP stream competes for the link
 # from START for SECONDS each time (bursts of cross traffic).
 # The defaults recorded bandwidth-tbf.csv: 50 Mbit/s, 20 at 25 s, 50 at
-# 45 s, 70 s at 0.5 s. Usage:
-#   internal/forecast/testdata/record-bandwidth.sh > bandwidth-tbf.csv
+# 45 s, 70 s at 0.5 s. The traces here were recorded by (from
+# internal/forecast/testdata):
+#   ./record-bandwidth.sh > bandwidth-tbf.csv
 #   SCHEDULE="0:100mbit 15:20mbit 30:60mbit 40:10mbit 50:100mbit" DURATION=60 \
-#     internal/forecast/testdata/record-bandwidth.sh > bandwidth-steps.csv
+#     ./record-bandwidth.sh > bandwidth-steps.csv
+#   SCHEDULE="0:40mbit 35:15mbit" INTERVAL=1 DURATION=70 CROSS="8:6 22:4 45:8 58:3" \
+#     ./record-bandwidth.sh > bandwidth-cross.csv
+#   SCHEDULE="0:80mbit 20:30mbit 40:80mbit 60:5mbit 70:80mbit" INTERVAL=1 DURATION=90 \
+#     CROSS="10:5 50:5 80:5" ./record-bandwidth.sh > bandwidth-mixed.csv
 set -euo pipefail
 SCHEDULE=${SCHEDULE:-"0:50mbit 25:20mbit 45:50mbit"}
 DURATION=${DURATION:-70}
