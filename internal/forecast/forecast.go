@@ -2,9 +2,9 @@
 // latency) from the ones before it, as the Network Weather Service does:
 // simple forecasters fed one measurement at a time, each tracked for its
 // error, and an adaptive forecaster that predicts with whichever has had
-// the lowest error over recent windows. It also evaluates forecasters on a trace as Gloperf
-// §4 does (MAE and MSE by test period and test time). Pure computation: no
-// files, clocks or network.
+// the lowest error over recent windows. It also evaluates forecasters on a
+// trace as Gloperf §4 does (MAE and MSE by test period and test time).
+// Pure computation: no files, clocks or network.
 package forecast
 
 import (
