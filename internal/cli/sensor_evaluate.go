@@ -20,6 +20,8 @@ import (
 type evaluation struct {
 	Trace    string `json:"trace"`
 	Baseline string `json:"baseline"`
+	// Ensemble says how the row named adaptive forecasts.
+	Ensemble string `json:"ensemble"`
 	// ByTestTime is false when the trace has one test time (no test_time
 	// column): its one series is Series[0].
 	ByTestTime bool                  `json:"by_test_time"`
@@ -76,7 +78,8 @@ func evaluateTrace(path string, o forecast.Options) (*evaluation, error) {
 		return nil, err
 	}
 	ev := &evaluation{Trace: path, ByTestTime: len(series) > 1,
-		Baseline: fmt.Sprintf("random: each forecast drawn uniformly from the series' whole range [min, max] (Gloperf §4), PCG seeded with %d", o.Seed)}
+		Baseline: fmt.Sprintf("random: each forecast drawn uniformly from the series' whole range [min, max] (Gloperf §4), PCG seeded with %d", o.Seed),
+		Ensemble: forecast.EnsembleDescription}
 	for _, s := range series {
 		x := forecast.Evaluate(s.Points, o)
 		x.TestTime = s.TestTime
@@ -102,7 +105,7 @@ func enoughPoints(path string, series []forecast.Series) error {
 
 // printEvaluation prints the tables for people.
 func printEvaluation(w io.Writer, ev *evaluation) {
-	fmt.Fprintf(w, "trace %s; baseline %s\n", ev.Trace, ev.Baseline)
+	fmt.Fprintf(w, "trace %s; baseline %s\nadaptive: %s\n", ev.Trace, ev.Baseline, ev.Ensemble)
 	if !ev.ByTestTime {
 		fmt.Fprintln(w, "by test time: omitted, the trace has one test time (no test_time column, or one value in it)")
 	} else {
@@ -113,9 +116,9 @@ func printEvaluation(w io.Writer, ev *evaluation) {
 		if ev.ByTestTime {
 			title = "test time " + s.TestTime
 		}
-		fmt.Fprintf(w, "\n%s: %d measurements\n%-10s %14s %14s %8s\n", title, s.Points, "method", "MAE", "MSE", "scored")
+		fmt.Fprintf(w, "\n%s: %d measurements\n%-12s %14s %14s %8s\n", title, s.Points, "method", "MAE", "MSE", "scored")
 		for _, sc := range s.Full {
-			fmt.Fprintf(w, "%-10s %14s %14s %8d\n", sc.Method, human.Number(sc.MAE, 6), human.Number(sc.MSE, 6), sc.N)
+			fmt.Fprintf(w, "%-12s %14s %14s %8d\n", sc.Method, human.Number(sc.MAE, 6), human.Number(sc.MSE, 6), sc.N)
 		}
 		printPeriods(w, s)
 	}

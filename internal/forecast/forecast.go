@@ -1,10 +1,10 @@
 // Package forecast predicts the next measurement of a series (bandwidth,
 // latency) from the ones before it, as the Network Weather Service does:
 // simple forecasters fed one measurement at a time, each tracked for its
-// error, and an adaptive forecaster that predicts with whichever has the
-// lowest error so far. It also evaluates forecasters on a trace as Gloperf
-// §4 does (MAE and MSE by test period and test time). Pure computation: no
-// files, clocks or network.
+// error, and an adaptive forecaster that predicts with whichever has had
+// the lowest error over recent windows. It also evaluates forecasters on a
+// trace as Gloperf §4 does (MAE and MSE by test period and test time).
+// Pure computation: no files, clocks or network.
 package forecast
 
 import (
@@ -31,10 +31,11 @@ type Method interface {
 // it and the method that made it.
 type Forecast struct {
 	Value float64 `json:"value"`
-	// Error is the mean absolute error of Method's forecasts so far (NaN
-	// before it has been scored once).
+	// Error is the mean absolute error of Method's forecasts so far, or,
+	// from the adaptive forecaster, of the member it chose over that
+	// member's last 30 forecasts (NaN before it has been scored once).
 	Error float64 `json:"error"`
-	// RMSE is the root mean squared error of Method's forecasts so far.
+	// RMSE is the root mean squared error over the same forecasts.
 	RMSE   float64 `json:"rmse"`
 	Method string  `json:"method"`
 	// Scored is how many of Method's forecasts the errors are over.

@@ -67,62 +67,6 @@ func TestSlidingMedianWindow(t *testing.T) {
 	}
 }
 
-// TestAdaptive feeds 10, 20, 30, 10 to last, mean and median3: the first
-// three forecasts have errors (last, mean, median) 10/10/10, 10/15/15,
-// 20/10/10, so the adaptive forecaster predicts with last (ties go to the
-// first member) until the end, when mean and median tie at a cumulative 35
-// and mean, listed first, wins.
-func TestAdaptive(t *testing.T) {
-	a := NewAdaptive(&LastValue{}, &RunningMean{}, NewSlidingMedian(3))
-	self := Tracked{Method: a}
-	if _, ok := a.Forecast(); ok {
-		t.Fatal("adaptive forecasts before any measurement")
-	}
-	wantMethod := []string{"last", "last", "last", "mean"}
-	for i, m := range feed(10, 20, 30, 10) {
-		self.Observe(m)
-		f, _ := a.Forecast()
-		if f.Method != wantMethod[i] {
-			t.Errorf("after %d measurements: method %s, want %s", i+1, f.Method, wantMethod[i])
-		}
-	}
-	f, _ := a.Forecast()
-	if !near(f.Value, 17.5) || !near(f.Error, 35.0/3) || f.Scored != 3 {
-		t.Errorf("final forecast %+v, want mean's 17.5 with error 35/3", f)
-	}
-	// its own forecasts were last's: 10, 20, 30 against 20, 30, 10
-	if !near(self.Errors.MAE(), 40.0/3) {
-		t.Errorf("adaptive's own MAE %g, want 40/3", self.Errors.MAE())
-	}
-}
-
-// TestAdaptiveByMSE: on 0, 0, 0, 9 last value's errors are 0, 0, 9 (MAE
-// 3, MSE 27) and a constant 3's are 3, 3, 6 (MAE 4, MSE 18): the criterion
-// decides.
-func TestAdaptiveByMSE(t *testing.T) {
-	for _, tt := range []struct {
-		c    Criterion
-		want string
-	}{{ByMAE, "last"}, {ByMSE, "three"}} {
-		a := NewAdaptive(&LastValue{}, constant(3))
-		a.Criterion = tt.c
-		for _, m := range feed(0, 0, 0, 9) { // last: errors 0, 0, 9; three: 3, 3, 6
-			a.Observe(m)
-		}
-		// MAE: last 3, three 4; MSE: last 27, three 18
-		if f, _ := a.Forecast(); f.Method != tt.want {
-			t.Errorf("criterion %d: chose %s, want %s", tt.c, f.Method, tt.want)
-		}
-	}
-}
-
-// constant always predicts its value.
-type constant float64
-
-func (constant) Name() string               { return "three" }
-func (c constant) Predict() (float64, bool) { return float64(c), true }
-func (constant) Observe(Measurement)        {}
-
 // TestNoAllocation: feeding and asking the adaptive forecaster allocates
 // nothing.
 func TestNoAllocation(t *testing.T) {

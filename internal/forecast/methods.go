@@ -88,9 +88,8 @@ func (e *ExpAverage) Observe(m Measurement) {
 // SlidingMedian predicts the median of the last Window measurements (of
 // all of them while there are fewer; the mean of the middle two when even).
 type SlidingMedian struct {
-	ring, sorted []float64
-	next, n      int
-	name         string
+	w    sortedWindow
+	name string
 }
 
 // NewSlidingMedian returns a median over window measurements
@@ -99,8 +98,7 @@ func NewSlidingMedian(window int) *SlidingMedian {
 	if window < 1 {
 		window = DefaultWindow
 	}
-	return &SlidingMedian{ring: make([]float64, window), sorted: make([]float64, 0, window),
-		name: fmt.Sprintf("median%d", window)}
+	return &SlidingMedian{w: newSortedWindow(window), name: fmt.Sprintf("median%d", window)}
 }
 
 // Name is "median" and the window, e.g. "median5".
@@ -108,28 +106,38 @@ func (s *SlidingMedian) Name() string { return s.name }
 
 // Predict returns the median of the window.
 func (s *SlidingMedian) Predict() (float64, bool) {
-	if s.n == 0 {
+	if s.w.n == 0 {
 		return 0, false
 	}
-	k := len(s.sorted)
-	if k%2 == 1 {
-		return s.sorted[k/2], true
-	}
-	return (s.sorted[k/2-1] + s.sorted[k/2]) / 2, true
+	return sortedMedian(s.w.sorted), true
 }
 
-// Observe replaces the oldest value of a full window with m, keeping the
+// Observe adds m to the window. Values must be finite (ReadTrace refuses
+// others).
+func (s *SlidingMedian) Observe(m Measurement) { s.w.add(m.Value) }
+
+// sortedWindow is the last len(ring) values of a series with a sorted
+// copy: O(window) memory, no growing state.
+type sortedWindow struct {
+	ring, sorted []float64
+	next, n      int
+}
+
+func newSortedWindow(size int) sortedWindow {
+	return sortedWindow{ring: make([]float64, size), sorted: make([]float64, 0, size)}
+}
+
+// add replaces the oldest value of a full window with v, keeping the
 // sorted copy sorted by one deletion and one insertion (no allocation).
-// Values must be finite (ReadTrace refuses others).
-func (s *SlidingMedian) Observe(m Measurement) {
-	if s.n == len(s.ring) {
-		s.sorted = remove(s.sorted, s.ring[s.next])
+func (w *sortedWindow) add(v float64) {
+	if w.n == len(w.ring) {
+		w.sorted = remove(w.sorted, w.ring[w.next])
 	} else {
-		s.n++
+		w.n++
 	}
-	s.ring[s.next] = m.Value
-	s.next = (s.next + 1) % len(s.ring)
-	s.sorted = insert(s.sorted, m.Value)
+	w.ring[w.next] = v
+	w.next = (w.next + 1) % len(w.ring)
+	w.sorted = insert(w.sorted, v)
 }
 
 // remove deletes one v from sorted.
