@@ -63,7 +63,56 @@
       return (Math.abs(x) < 1e6 ? fmt(x) : whole.format(x)) + ["", "k", "M", "G", "T"][k];
     }
     const digits = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
-    return v.toFixed(digits).replace(/\.?0+$/, "");
+    const t = v.toFixed(digits);
+    return digits ? t.replace(/\.?0+$/, "") : t; // the zeros after a point only: 1200 stays 1200
+  }
+
+  // tick prints an axis tick v of ticks incr apart with the decimals incr
+  // needs, never an exponent: from a million up in M, G or T ("2.5M",
+  // "1.23456790G"), as internal/human.Tick writes the report's SVG ticks.
+  function tick(v, incr) {
+    if (v == null || !isFinite(v)) return "";
+    if (v === 0) return "0";
+    const a = Math.abs(v);
+    const k = a >= 1e6 ? Math.min(4, Math.floor(Math.log10(a) / 3)) : 0, scale = Math.pow(1000, k);
+    return fixed(stepDecimals(incr / scale)).format(v / scale) + ["", "k", "M", "G", "T"][k];
+  }
+
+  // stepDecimals is how many digits after the point tell ticks step apart:
+  // those of step itself (0.25 needs 2, 20 none), at most 3 more than its
+  // first significant digit asks.
+  function stepDecimals(step) {
+    if (!(step > 0) || !isFinite(step)) return 0;
+    const first = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    let d = first;
+    for (; d < first + 3; d++) {
+      const x = step * Math.pow(10, d);
+      if (Math.abs(x - Math.round(x)) <= 1e-6 * x) break;
+    }
+    return Math.min(d, 100); // Intl's limit
+  }
+
+  // fixed returns a plain format with d decimals (never an exponent).
+  const fixedFormats = {};
+  function fixed(d) {
+    if (!fixedFormats[d]) {
+      fixedFormats[d] = new Intl.NumberFormat("en-US",
+        {useGrouping: false, minimumFractionDigits: d, maximumFractionDigits: d});
+    }
+    return fixedFormats[d];
+  }
+
+  // axisSize is the width of y axis i in CSS pixels: its tick, the gap and
+  // its widest label as the canvas draws it, so that no label is cut
+  // ("1200" read "12" at a fixed width). uPlot asks again whenever the
+  // labels change; before the first labels, 60.
+  function axisSize(u, values, i) {
+    const a = u.axes[i];
+    if (!values) return 60;
+    u.ctx.font = a.font[0]; // scaled by the device pixel ratio
+    let w = 0;
+    values.forEach(function (v) { if (v != null) w = Math.max(w, u.ctx.measureText(String(v)).width); });
+    return Math.ceil((a.ticks.show ? a.ticks.size : 0) + a.gap + w / uPlot.pxRatio) + 2;
   }
 
   // Plain decimals, never an exponent: three significant digits, or none
@@ -191,8 +240,8 @@
       out.push({
         scale: un.key, side: un.side, label: axisLabel(spec, un.key, un.unit), stroke: "#333",
         grid: {show: k === 0, stroke: "#e6e6e6"},
-        values: function (u, splits) { return splits.map(fmt); },
-        size: 60,
+        values: function (u, splits, i, space, incr) { return splits.map(function (v) { return tick(v, incr); }); },
+        size: axisSize,
       });
     });
     return out;
@@ -283,5 +332,5 @@
     return charts;
   }
 
-  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, withUnit: withUnit, palette: palette};
+  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, tick: tick, withUnit: withUnit, palette: palette};
 })();
