@@ -78,6 +78,11 @@
     return fixed(stepDecimals(incr / scale)).format(v / scale) + ["", "k", "M", "G", "T"][k];
   }
 
+  // ticks is an axis' values option: its ticks, as tick writes them.
+  function ticks(u, splits, i, space, incr) {
+    return splits.map(function (v) { return tick(v, incr); });
+  }
+
   // stepDecimals is how many digits after the point tell ticks step apart:
   // those of step itself (0.25 needs 2, 20 none), at most 3 more than its
   // first significant digit asks.
@@ -102,6 +107,12 @@
     return fixedFormats[d];
   }
 
+  // textWidth is the width in CSS pixels of label v in axis a's font.
+  function textWidth(u, a, v) {
+    u.ctx.font = a.font[0]; // scaled by the device pixel ratio
+    return u.ctx.measureText(String(v)).width / uPlot.pxRatio;
+  }
+
   // axisSize is the width of y axis i in CSS pixels: its tick, the gap and
   // its widest label as the canvas draws it, so that no label is cut
   // ("1200" read "12" at a fixed width). uPlot asks again whenever the
@@ -109,10 +120,31 @@
   function axisSize(u, values, i) {
     const a = u.axes[i];
     if (!values) return 60;
-    u.ctx.font = a.font[0]; // scaled by the device pixel ratio
     let w = 0;
-    values.forEach(function (v) { if (v != null) w = Math.max(w, u.ctx.measureText(String(v)).width); });
-    return Math.ceil((a.ticks.show ? a.ticks.size : 0) + a.gap + w / uPlot.pxRatio) + 2;
+    values.forEach(function (v) { if (v != null) w = Math.max(w, textWidth(u, a, v)); });
+    return Math.ceil((a.ticks.show ? a.ticks.size : 0) + a.gap + w) + 2;
+  }
+
+  // xSpace is the least room between the x axis' ticks: uPlot's 50 px, or
+  // its widest label so far and 12 px, so that labels never overlap.
+  function xSpace(u) {
+    const x = u.axes[0];
+    let w = 0;
+    (x._values || []).forEach(function (v) { if (v != null) w = Math.max(w, textWidth(u, x, v)); });
+    return Math.max(50, Math.ceil(w + 12));
+  }
+
+  // sidePad is the padding of the right (side 1) or left (3) edge: enough
+  // for half the x axis' last (first) label, centred on the plot's edge at
+  // most, beyond the y axes on that side; at least uPlot's own (25 px
+  // without a y axis there, else 0).
+  function sidePad(u, side, sides) {
+    const auto = sides[side] ? 0 : 25, x = u.axes[0], vals = x._values;
+    if (!vals || !vals.length) return auto;
+    const half = textWidth(u, x, vals[side === 1 ? vals.length - 1 : 0]) / 2;
+    let room = 0;
+    u.axes.forEach(function (a, i) { if (i > 0 && a.side === side && a._size) room += a._size; });
+    return Math.max(auto, Math.ceil(half + 2 - room));
   }
 
   // Plain decimals, never an exponent: three significant digits, or none
@@ -234,13 +266,16 @@
       x.values = function (u, splits) {
         return splits.map(function (v) { const k = t.values.indexOf(v); return k < 0 ? fmt(v) : t.labels[k]; });
       };
+    } else {
+      x.values = ticks;
+      x.space = xSpace;
     }
     const out = [x];
     units(spec).forEach(function (un, k) {
       out.push({
         scale: un.key, side: un.side, label: axisLabel(spec, un.key, un.unit), stroke: "#333",
         grid: {show: k === 0, stroke: "#e6e6e6"},
-        values: function (u, splits, i, space, incr) { return splits.map(function (v) { return tick(v, incr); }); },
+        values: ticks,
         size: axisSize,
       });
     });
@@ -261,6 +296,7 @@
       bands: bands(spec),
       cursor: {drag: {x: true, y: false, setScale: true}, points: {size: 6}},
       legend: {show: true, live: true},
+      padding: [null, sidePad, null, sidePad],
     };
   }
 
