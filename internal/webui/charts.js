@@ -24,6 +24,11 @@
  * "band" series is drawn as a thin line, shaded down to the next series of
  * its scale when no bands are given.
  *
+ * Ticks have the decimals their step needs and M, G or T from a million up
+ * (tick, the same labels as internal/human.Tick on the report's SVG); each
+ * y axis is as wide as its widest label, and the x axis keeps its labels
+ * apart and inside the canvas.
+ *
  * Interaction is uPlot's own, configured here: hovering shows every series'
  * value with its unit in the legend; dragging over the plot zooms on x and a
  * double click resets; clicking a legend entry hides or shows its series.
