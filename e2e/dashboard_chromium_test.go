@@ -44,6 +44,7 @@ type pageState struct {
 	Rows    []pageRow          `json:"rows"`
 	Report  string             `json:"report"` // the report link's href
 	Ended   string             `json:"ended"`  // #report's text: the run ended, the link, the verdict
+	Times   []string           `json:"times"`  // #c-rt's and #c-clock's texts
 }
 
 type pageSecond struct {
@@ -79,7 +80,8 @@ const pageStateJS = `(() => {
 		rows: [...document.querySelectorAll('#testers tbody tr')].map(tr => ({index: +tr.dataset.index,
 			id: tr.children[1].textContent, class: tr.className, state: tr.children[3].textContent})),
 		report: link ? link.getAttribute('href') : '',
-		ended: (document.getElementById('report') || {}).textContent || ''};
+		ended: (document.getElementById('report') || {}).textContent || '',
+		times: ['c-rt', 'c-clock'].map(id => document.getElementById(id).textContent)};
 })()`
 
 // dashPage reads the page's state.
@@ -143,6 +145,7 @@ func TestDashboardInChromium(t *testing.T) {
 
 	var shown []seen
 	shown = append(shown, dashCadence(t, ctx, 8)...)
+	dashCardTimes(t, dashPage(t, ctx))
 	killed, victim := dashKill(t, ctx)
 	s := dashWait(t, ctx, 10*time.Second, "the killed tester failed", func(s pageState) bool {
 		return rowFailed(s, victim)

@@ -3,6 +3,9 @@ package report
 import (
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/diperf/diperf/internal/human"
 )
 
 // maxTicks bounds how many ticks niceTicks will ever return.
@@ -82,20 +85,10 @@ func clean(v float64) float64 {
 // finite reports whether v is neither NaN nor infinite.
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// tickLabel prints a tick value with just the decimals its step needs.
-func tickLabel(v, step float64) string {
-	if v == 0 {
-		return "0"
-	}
-	if math.Abs(v) >= 1e7 || (step > 0 && step < 1e-6) {
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	}
-	dec := 0
-	if step > 0 && step < 1 {
-		dec = int(math.Ceil(-math.Log10(step) - 1e-9))
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64)
-}
+// tickLabel prints a tick value with just the decimals its step needs,
+// never with an exponent: from a million up in M, G or T ("30M"), as the
+// interactive charts (webui/charts.js) write the same ticks.
+func tickLabel(v, step float64) string { return human.Tick(v, step) }
 
 // maxPx bounds the pixel coordinates px prints: far outside any chart
 // (and clipped), where a value far outside a fixed domain lands.
@@ -112,16 +105,19 @@ func px(v float64) string {
 	return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
 }
 
-// num prints a figure for people: few digits, "–" when undefined.
+// num prints a figure for people: four significant digits, from 10,000
+// up rounded to a whole number, never an exponent; "–" when undefined.
 func num(v float64) string {
 	switch {
 	case !finite(v):
 		return "–"
 	case v == 0:
 		return "0"
-	case math.Abs(v) >= 1e4 && math.Abs(v) < 1e15:
+	case math.Abs(v) >= 1e4:
 		return strconv.FormatFloat(v, 'f', 0, 64)
-	default:
-		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
+	if s := strconv.FormatFloat(v, 'g', 4, 64); !strings.Contains(s, "e") {
+		return s
+	}
+	return human.Number(v, 4) // below 0.0001, or 9999.5 rounded up to 10000
 }

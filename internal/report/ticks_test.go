@@ -83,7 +83,7 @@ func TestLabels(t *testing.T) {
 		{tickLabel(0.30000000000000004, 0.1), "0.3"}, // decimals of the step
 		{tickLabel(40, 20), "40"},                    // whole numbers
 		{tickLabel(-0.25, 0.05), "-0.25"},            // two decimals
-		{tickLabel(3e7, 1e7), "3e+07"},               // very large
+		{tickLabel(3e7, 1e7), "30M"},                 // very large: M, never an exponent
 		{num(123.456), "123.5"},                      // four significant digits
 		{num(123456.7), "123457"},                    // no exponent for big counts
 		{num(math.NaN()), "–"},                       // undefined

@@ -24,6 +24,11 @@
  * "band" series is drawn as a thin line, shaded down to the next series of
  * its scale when no bands are given.
  *
+ * Ticks have the decimals their step needs and M, G or T from a million up
+ * (tick, the same labels as internal/human.Tick on the report's SVG); each
+ * y axis is as wide as its widest label, and the x axis keeps its labels
+ * apart and inside the canvas.
+ *
  * Interaction is uPlot's own, configured here: hovering shows every series'
  * value with its unit in the legend; dragging over the plot zooms on x and a
  * double click resets; clicking a legend entry hides or shows its series.
@@ -63,7 +68,88 @@
       return (Math.abs(x) < 1e6 ? fmt(x) : whole.format(x)) + ["", "k", "M", "G", "T"][k];
     }
     const digits = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
-    return v.toFixed(digits).replace(/\.?0+$/, "");
+    const t = v.toFixed(digits);
+    return digits ? t.replace(/\.?0+$/, "") : t; // the zeros after a point only: 1200 stays 1200
+  }
+
+  // tick prints an axis tick v of ticks incr apart with the decimals incr
+  // needs, never an exponent: from a million up in M, G or T ("2.5M",
+  // "1.23456790G"), as internal/human.Tick writes the report's SVG ticks.
+  function tick(v, incr) {
+    if (v == null || !isFinite(v)) return "";
+    if (v === 0) return "0";
+    const a = Math.abs(v);
+    const k = a >= 1e6 ? Math.min(4, Math.floor(Math.log10(a) / 3)) : 0, scale = Math.pow(1000, k);
+    return fixed(stepDecimals(incr / scale)).format(v / scale) + ["", "k", "M", "G", "T"][k];
+  }
+
+  // ticks is an axis' values option: its ticks, as tick writes them.
+  function ticks(u, splits, i, space, incr) {
+    return splits.map(function (v) { return tick(v, incr); });
+  }
+
+  // stepDecimals is how many digits after the point tell ticks step apart:
+  // those of step itself (0.25 needs 2, 20 none), at most 3 more than its
+  // first significant digit asks.
+  function stepDecimals(step) {
+    if (!(step > 0) || !isFinite(step)) return 0;
+    const first = Math.max(0, Math.ceil(-Math.log10(step) - 1e-9));
+    let d = first;
+    for (; d < first + 3; d++) {
+      const x = step * Math.pow(10, d);
+      if (Math.abs(x - Math.round(x)) <= 1e-6 * x) break;
+    }
+    return Math.min(d, 100); // Intl's limit
+  }
+
+  // fixed returns a plain format with d decimals (never an exponent).
+  const fixedFormats = {};
+  function fixed(d) {
+    if (!fixedFormats[d]) {
+      fixedFormats[d] = new Intl.NumberFormat("en-US",
+        {useGrouping: false, minimumFractionDigits: d, maximumFractionDigits: d});
+    }
+    return fixedFormats[d];
+  }
+
+  // textWidth is the width in CSS pixels of label v in axis a's font.
+  function textWidth(u, a, v) {
+    u.ctx.font = a.font[0]; // scaled by the device pixel ratio
+    return u.ctx.measureText(String(v)).width / uPlot.pxRatio;
+  }
+
+  // axisSize is the width of y axis i in CSS pixels: its tick, the gap and
+  // its widest label as the canvas draws it, so that no label is cut
+  // ("1200" read "12" at a fixed width). uPlot asks again whenever the
+  // labels change; before the first labels, 60.
+  function axisSize(u, values, i) {
+    const a = u.axes[i];
+    if (!values) return 60;
+    let w = 0;
+    values.forEach(function (v) { if (v != null) w = Math.max(w, textWidth(u, a, v)); });
+    return Math.ceil((a.ticks.show ? a.ticks.size : 0) + a.gap + w) + 2;
+  }
+
+  // xSpace is the least room between the x axis' ticks: uPlot's 50 px, or
+  // its widest label so far and 12 px, so that labels never overlap.
+  function xSpace(u) {
+    const x = u.axes[0];
+    let w = 0;
+    (x._values || []).forEach(function (v) { if (v != null) w = Math.max(w, textWidth(u, x, v)); });
+    return Math.max(50, Math.ceil(w + 12));
+  }
+
+  // sidePad is the padding of the right (side 1) or left (3) edge: enough
+  // for half the x axis' last (first) label, centred on the plot's edge at
+  // most, beyond the y axes on that side; at least uPlot's own (25 px
+  // without a y axis there, else 0).
+  function sidePad(u, side, sides) {
+    const auto = sides[side] ? 0 : 25, x = u.axes[0], vals = x._values;
+    if (!vals || !vals.length) return auto;
+    const half = textWidth(u, x, vals[side === 1 ? vals.length - 1 : 0]) / 2;
+    let room = 0;
+    u.axes.forEach(function (a, i) { if (i > 0 && a.side === side && a._size) room += a._size; });
+    return Math.max(auto, Math.ceil(half + 2 - room));
   }
 
   // Plain decimals, never an exponent: three significant digits, or none
@@ -185,14 +271,17 @@
       x.values = function (u, splits) {
         return splits.map(function (v) { const k = t.values.indexOf(v); return k < 0 ? fmt(v) : t.labels[k]; });
       };
+    } else {
+      x.values = ticks;
+      x.space = xSpace;
     }
     const out = [x];
     units(spec).forEach(function (un, k) {
       out.push({
         scale: un.key, side: un.side, label: axisLabel(spec, un.key, un.unit), stroke: "#333",
         grid: {show: k === 0, stroke: "#e6e6e6"},
-        values: function (u, splits) { return splits.map(fmt); },
-        size: 60,
+        values: ticks,
+        size: axisSize,
       });
     });
     return out;
@@ -212,6 +301,7 @@
       bands: bands(spec),
       cursor: {drag: {x: true, y: false, setScale: true}, points: {size: 6}},
       legend: {show: true, live: true},
+      padding: [null, sidePad, null, sidePad],
     };
   }
 
@@ -283,5 +373,5 @@
     return charts;
   }
 
-  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, withUnit: withUnit, palette: palette};
+  window.diperfCharts = {build: build, renderAll: renderAll, fmt: fmt, tick: tick, withUnit: withUnit, palette: palette};
 })();

@@ -39,6 +39,9 @@
   };
   for (const k of Object.keys(specs)) state.charts[k] = diperfCharts.build($("chart-" + k), specs[k]);
   const fmt = diperfCharts.fmt;
+  // ms writes a time given in ms in the unit that keeps it readable, as
+  // the charts' legends do: "250 µs", "12.3 ms", "1.5 s".
+  const ms = (v) => diperfCharts.withUnit(v, "ms");
 
   // columns fills each chart's spec from the seconds known.
   // While the run goes, the seconds still filling (samples come in
@@ -72,7 +75,7 @@
     const s = lastComplete(snap);
     $("c-tput").textContent = s ? fmt(s.ok) : "–";
     $("c-load").textContent = s ? fmt(s.load) : "–";
-    $("c-rt").textContent = s && s.ok ? fmt(s.p50_ms) + " / " + fmt(s.p99_ms) : "–";
+    $("c-rt").textContent = s && s.ok ? ms(s.p50_ms) + " / " + ms(s.p99_ms) : "–";
     let ok = 0, failed = 0;
     for (const [k, n] of Object.entries(snap.totals.by_class || {})) {
       if (k === "ok") ok += n; else if (k !== "cancelled") failed += n;
@@ -81,7 +84,7 @@
     const st = snap.states || {};
     $("c-testers").textContent = (st.running || 0) + " / " + snap.planned;
     $("c-states").textContent = Object.entries(st).map(([k, n]) => n + " " + k).join(", ");
-    $("c-clock").textContent = fmt(snap.clock.max_abs_offset_ms) + " / " + fmt(snap.clock.max_bound_ms);
+    $("c-clock").textContent = ms(snap.clock.max_abs_offset_ms) + " / " + ms(snap.clock.max_bound_ms);
     $("c-tput").dataset.t = s ? s.t : "";
   }
 
