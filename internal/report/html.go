@@ -55,6 +55,9 @@ type page struct {
 	// Search is a capacity search's path (search.json); nil: the run
 	// was not a search.
 	Search *searchSection
+	// Hosts is the per-host and per-site view (hosts_page.go); nil: the
+	// run had no testers.
+	Hosts *hostsSection
 }
 
 // errNilResult refuses to draw nothing.
@@ -93,5 +96,6 @@ func buildPage(r *analyze.Result, m *model.Model, h *healthView) *page {
 		p.Interactive = p.Interactive || f.Spec != ""
 	}
 	p.Testers, p.Omitted = testerRows(r.Clients, maxRows)
+	p.addHosts(r)
 	return p
 }
