@@ -75,7 +75,7 @@ func hostsChart(hs []rankedHost, left int) *chart {
 		y:  axis{title: "throughput (successful calls/s)", zero: true, color: colThr},
 		y2: axis{title: "response time (ms)", zero: true, color: colRT},
 		series: []series{
-			{name: "calls/s over its testers' run", kind: kindBars, color: colThr, opacity: 0.35, width: 0.8, x: x, y: run},
+			{name: "calls/s over its testers' run", kind: kindBars, color: colThr, opacity: 0.4, width: 0.8, x: x, y: run},
 			{name: "calls/s in the peak window", kind: kindPoints, color: colThr, width: 4, x: x, y: peak},
 			{name: "median response time (right axis)", kind: kindPoints, color: colRT, width: 4, right: true, x: x, y: med},
 			{name: "p99 response time (right axis)", kind: kindCross, color: colRT, width: 1.5, right: true, x: x, y: p99},
