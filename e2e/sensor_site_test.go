@@ -12,7 +12,7 @@ import (
 // host, that testers.csv and clients.csv carry site (the site its sensor
 // registered; "" none), that hosts.csv sums the host's testers (and its
 // site's, when it has one) and that the report has the section "Per host
-// and per site" with graph (k), and graph (k3) when withNet.
+// and per site" with graph (m), and graph (m3) when withNet.
 func checkHostView(t *testing.T, out, host, site string, withNet bool) {
 	t.Helper()
 	for _, r := range readCSV(t, filepath.Join(out, "testers.csv"), "host", "site").rows {

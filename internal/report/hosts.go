@@ -12,9 +12,9 @@ import (
 // in every report with testers, the other two when the sensor mesh gave
 // some host a bandwidth (a latency) to the target.
 const (
-	HostsGraphID     = "graph-k-hosts"            // throughput and response time per host, by rank
-	HostsBandwidthID = "graph-k2-hosts-bandwidth" // throughput per host against its bandwidth to the target
-	HostsLatencyID   = "graph-k3-hosts-latency"   // response time per host against its latency to the target
+	HostsGraphID     = "graph-m-hosts"            // throughput and response time per host, by rank
+	HostsBandwidthID = "graph-m2-hosts-bandwidth" // throughput per host against its bandwidth to the target
+	HostsLatencyID   = "graph-m3-hosts-latency"   // response time per host against its latency to the target
 )
 
 // Limits of the per-host section.

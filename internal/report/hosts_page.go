@@ -51,7 +51,7 @@ func hostsSectionOf(r *analyze.Result) *hostsSection {
 	return s
 }
 
-// hostFigures are the section's graphs: (k) always, (k2) and (k3) when
+// hostFigures are the section's graphs: (m) always, (m2) and (m3) when
 // some host shown has the figure.
 func hostFigures(r *analyze.Result, shown []rankedHost, left int) []figure {
 	fs := []figure{newFigure(hostsChart(shown, left), hostsCaption(r, len(shown), left))}
@@ -62,7 +62,7 @@ func hostFigures(r *analyze.Result, shown []rankedHost, left int) []figure {
 			axis{title: "bandwidth to the target (Mbit/s, sensor mesh)", zero: true, pad: 0.08},
 			axis{title: "throughput (successful calls/s over its testers' run)", zero: true, color: colThr, pad: 0.1},
 			bwX, bwY, bwEst, colThr)
-		fs = append(fs, newFigure(c, "Figure k2. Per tester host ("+itoa(len(bwX))+" with a bandwidth): its "+
+		fs = append(fs, newFigure(c, "Figure m2. Per tester host ("+itoa(len(bwX))+" with a bandwidth): its "+
 			"throughput, the successful calls of its testers per second over their run, against its bandwidth to the "+
 			"target as the sensor mesh gave it (network.csv). A service limited by the network gives the best "+
 			"connected hosts the most calls."+estimatedNote(bwEst)))
@@ -74,7 +74,7 @@ func hostFigures(r *analyze.Result, shown []rankedHost, left int) []figure {
 			axis{title: "network latency to the target (ms, sensor mesh)", zero: true, pad: 0.08},
 			axis{title: rtTitle(r, "median response time (ms)"), zero: true, color: colRT, pad: 0.1},
 			ltX, ltY, ltEst, colRT)
-		fs = append(fs, newFigure(c, "Figure k3. Per tester host ("+itoa(len(ltX))+" with a latency): the "+
+		fs = append(fs, newFigure(c, "Figure m3. Per tester host ("+itoa(len(ltX))+" with a latency): the "+
 			"median response time of its testers' successful calls against its network latency to the target as "+
 			"the sensor mesh gave it (network.csv). Points on a rising line mean the response time is mostly the "+
 			"network's round trips."+estimatedNote(ltEst)+openRTNote(r)))
@@ -91,10 +91,10 @@ func estimatedNote(est []bool) string {
 	return " Rings: figures estimated along the mesh's hierarchy, not measured directly."
 }
 
-// hostsCaption is the caption of graph (k), of n hosts drawn and left
+// hostsCaption is the caption of graph (m), of n hosts drawn and left
 // left out.
 func hostsCaption(r *analyze.Result, n, left int) string {
-	s := "Figure k. Per tester host, by its throughput (rank 1 the highest): the successful calls of its testers " +
+	s := "Figure m. Per tester host, by its throughput (rank 1 the highest): the successful calls of its testers " +
 		"per second over their run (bars) and in the peak window (dots; hosts with no tester running through the " +
 		"whole window have none), and on the right axis the median (dots) and 99th percentile (×) response time " +
 		"of their successful calls (the thesis's per-machine graphs). Hosts that got much less than the others, " +

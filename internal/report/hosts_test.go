@@ -49,8 +49,8 @@ func hostsPart(t *testing.T, page string) string {
 	return s
 }
 
-// The section has graph (k), one bar per host, sorted by throughput,
-// and a table row per host; with network figures, (k2) and (k3) with a
+// The section has graph (m), one bar per host, sorted by throughput,
+// and a table row per host; with network figures, (m2) and (m3) with a
 // point per host that has the figure.
 func TestHostsSection(t *testing.T) {
 	t.Parallel()
@@ -66,7 +66,7 @@ func TestHostsSection(t *testing.T) {
 		t.Fatalf("section's figures %v", ids)
 	}
 	if n := strings.Count(barsRE.FindStringSubmatch(figs[0][2])[1], "<rect "); n != 5 {
-		t.Errorf("graph (k) has %d bars, want one per host (5)", n)
+		t.Errorf("graph (m) has %d bars, want one per host (5)", n)
 	}
 	rows := strings.Count(hostsRowRE.FindStringSubmatch(sec)[1], "<tr><td>")
 	if rows != 5 {
@@ -77,7 +77,7 @@ func TestHostsSection(t *testing.T) {
 	}
 	c := hostsChart(shownHosts(r.Hosts))
 	if c.series[0].y[0] != 50 || c.series[0].y[4] != 10 || c.x.labels[0] != "host-0000004" {
-		t.Errorf("graph (k) bars %v, labels %v: want the fastest host first", c.series[0].y, c.x.labels)
+		t.Errorf("graph (m) bars %v, labels %v: want the fastest host first", c.series[0].y, c.x.labels)
 	}
 	if !strings.Contains(figs[1][3], "(3 with a bandwidth)") || !strings.Contains(figs[2][3], "Rings: figures estimated") {
 		t.Errorf("captions %q / %q", figs[1][3], figs[2][3])
@@ -92,7 +92,7 @@ func TestHostsSectionOneHost(t *testing.T) {
 	r.Hosts[0].Site = ""
 	sec := hostsPart(t, render(t, r))
 	if !strings.Contains(sec, noComparisonSingle) || strings.Count(sec, "<figure ") != 1 {
-		t.Error("a run of one host: want graph (k) alone, saying there is nothing to compare")
+		t.Error("a run of one host: want graph (m) alone, saying there is nothing to compare")
 	}
 	if strings.Count(hostsRowRE.FindStringSubmatch(sec)[1], "<tr><td>") != 1 {
 		t.Error("a run of one host lists no host")
