@@ -62,7 +62,7 @@ func hostsChart(hs []rankedHost, left int) *chart {
 	n := len(hs)
 	x, run, peak, med, p99 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, h := range hs {
-		x[i], run[i], med[i], p99[i] = float64(h.rank), h.h.RunPerS, rtOrNaN(h.h.RT.Median, h.h), rtOrNaN(h.h.RT.P99, h.h)
+		x[i], run[i], med[i], p99[i] = float64(i+1), h.h.RunPerS, rtOrNaN(h.h.RT.Median, h.h), rtOrNaN(h.h.RT.P99, h.h)
 		peak[i] = nan
 		if h.h.PeakTesters > 0 {
 			peak[i] = h.h.PeakPerS
@@ -72,8 +72,8 @@ func hostsChart(hs []rankedHost, left int) *chart {
 		id: HostsGraphID, title: "Throughput and response time per tester host",
 		width: chartW, height: chartH,
 		x:  axis{title: "tester host, by throughput (rank; the table below names them)", integer: true},
-		y:  axis{title: "throughput (successful calls/s)", zero: true, color: colThr},
-		y2: axis{title: "response time (ms)", zero: true, color: colRT},
+		y:  axis{title: "throughput (successful calls/s)", zero: true, color: colThr, pad: 0.1},
+		y2: axis{title: "response time (ms)", zero: true, color: colRT, pad: 0.1},
 		series: []series{
 			{name: "calls/s over its testers' run", kind: kindBars, color: colThr, opacity: 0.4, width: 0.8, x: x, y: run},
 			{name: "calls/s in the peak window", kind: kindPoints, color: colThr, width: 4, x: x, y: peak},
@@ -84,14 +84,30 @@ func hostsChart(hs []rankedHost, left int) *chart {
 	if n > 0 {
 		c.x.fixed, c.x.lo, c.x.hi = true, x[0]-0.5, x[n-1]+0.5
 	}
-	if n > 0 && n <= maxHostLabels && left == 0 {
+	switch {
+	case n > 0 && n <= maxHostLabels && left == 0:
 		c.x.title = "tester host, by throughput"
 		for i, h := range hs {
 			c.x.ticks, c.x.labels = append(c.x.ticks, x[i]), append(c.x.labels, clipRunes(h.h.Name, hostLabelChars))
 		}
+	case left > 0:
+		rankTicks(c, hs)
 	}
 	c.notes = hostNotes(n, left)
 	return c
+}
+
+// rankTicks labels the x axis of a chart of hosts hs, some left out in
+// the middle, with their ranks (about ten ticks), and marks the cut.
+func rankTicks(c *chart, hs []rankedHost) {
+	step := max(1, len(hs)/10)
+	for i := 0; i < len(hs); i += step {
+		c.x.ticks, c.x.labels = append(c.x.ticks, float64(i+1)), append(c.x.labels, itoa(hs[i].rank))
+	}
+	half := len(hs) / 2
+	c.rules = append(c.rules, rule{vertical: true, v: float64(half) + 0.5, color: colGuide})
+	c.x.title = "tester host, by throughput (rank; hosts " + itoa(hs[half-1].rank+1) + " to " + itoa(hs[half].rank-1) +
+		" left out at the dashed line; the table below names them)"
 }
 
 // rtOrNaN is v, or NaN when h had no successful call.
