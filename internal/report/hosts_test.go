@@ -127,6 +127,10 @@ func TestHostsSectionCapped(t *testing.T) {
 	if !strings.Contains(sec, "host-0099999") || !strings.Contains(sec, "host-0000000") || strings.Contains(sec, "host-0050000") {
 		t.Error("want the fastest and slowest hosts shown, not the middle")
 	}
+	c := hostsChart(shownHosts(r.Hosts))
+	if len(c.series[0].x) != maxHostsShown || len(c.rules) != 1 || c.x.labels[0] != "1" || !strings.Contains(c.x.title, "hosts 31 to 99970 left out") {
+		t.Errorf("graph (m) of %d hosts: %d bars, rules %v, labels %v, title %q", n, len(c.series[0].x), c.rules, c.x.labels, c.x.title)
+	}
 	if len(page) > 2<<20 {
 		t.Errorf("page of %d bytes for %d hosts", len(page), n)
 	}
