@@ -70,6 +70,7 @@ type HostsSummary struct {
 // group (hosts.csv), with the summary's hosts block (nil: no testers).
 func (a *Accumulator) hostFigures(g grid) (hosts, sites []HostFigures, sum *HostsSummary) {
 	byHost := groupBy(a.testers, func(t Tester) string { return t.Host })
+	hosts = make([]HostFigures, 0, len(byHost))
 	for _, k := range sortedKeys(byHost) {
 		h := a.groupFigures(g, byHost[k])
 		h.Level, h.Name, h.Hosts = LevelHost, k, 1
@@ -78,10 +79,11 @@ func (a *Accumulator) hostFigures(g grid) (hosts, sites []HostFigures, sum *Host
 	}
 	bySite := groupBy(a.testers, func(t Tester) string { return t.Site })
 	delete(bySite, "")
+	across := perTesterBySite(hosts)
 	for _, k := range sortedKeys(bySite) {
 		s := a.groupFigures(g, bySite[k])
 		s.Level, s.Name, s.Site = LevelSite, k, k
-		s.Hosts, s.JainHosts = jainAcross(hosts, k)
+		s.Hosts, s.JainHosts = across[k].hosts, jainOf(across[k].per)
 		sites = append(sites, s)
 	}
 	if len(hosts) == 0 {
@@ -141,22 +143,33 @@ func mergeHist(into, b *hdr.Histogram, only bool) *hdr.Histogram {
 	return into
 }
 
-// jainAcross returns how many of hosts are of site, and Jain's index over
-// the calls per tester in the peak window of those that had a tester
-// there.
-func jainAcross(hosts []HostFigures, site string) (int, float64) {
-	n := 0
-	var per []float64
+// siteHosts is what Jain's index across a site's hosts is over: how many
+// hosts it has, and the calls per tester in the peak window of those that
+// had a tester there.
+type siteHosts struct {
+	hosts int
+	per   []float64
+}
+
+// perTesterBySite gathers, in one pass, each site's siteHosts.
+func perTesterBySite(hosts []HostFigures) map[string]*siteHosts {
+	out := map[string]*siteHosts{}
 	for i := range hosts {
-		if hosts[i].Site != site {
+		h := &hosts[i]
+		if h.Site == "" {
 			continue
 		}
-		n++
-		if hosts[i].PeakTesters > 0 {
-			per = append(per, hosts[i].PerTester())
+		s := out[h.Site]
+		if s == nil {
+			s = &siteHosts{}
+			out[h.Site] = s
+		}
+		s.hosts++
+		if h.PeakTesters > 0 {
+			s.per = append(s.per, h.PerTester())
 		}
 	}
-	return n, jainOf(per)
+	return out
 }
 
 // siteOf is the site of the testers at idx: the first one known.
