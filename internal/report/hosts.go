@@ -60,6 +60,33 @@ type rankedHost struct {
 // right axis.
 func hostsChart(hs []rankedHost, left int) *chart {
 	n := len(hs)
+	c := &chart{
+		id: HostsGraphID, title: "Throughput and response time per tester host",
+		width: chartW, height: chartH,
+		x:      axis{title: "tester host, by throughput (rank; the table below names them)", integer: true},
+		y:      axis{title: "throughput (successful calls/s)", zero: true, color: colThr, pad: 0.1},
+		y2:     axis{title: "response time (ms)", zero: true, color: colRT, pad: 0.1},
+		series: hostSeries(hs),
+	}
+	if n > 0 {
+		c.x.fixed, c.x.lo, c.x.hi = true, 0.5, float64(n)+0.5
+	}
+	switch {
+	case n > 0 && n <= maxHostLabels && left == 0:
+		c.x.title = "tester host, by throughput"
+		for i, h := range hs {
+			c.x.ticks, c.x.labels = append(c.x.ticks, float64(i+1)), append(c.x.labels, clipRunes(h.h.Name, hostLabelChars))
+		}
+	case left > 0:
+		rankTicks(c, hs)
+	}
+	c.notes = hostNotes(n, left)
+	return c
+}
+
+// hostSeries are graph (m)'s series of hosts hs, the i-th at x = i+1.
+func hostSeries(hs []rankedHost) []series {
+	n := len(hs)
 	x, run, peak, med, p99 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, h := range hs {
 		x[i], run[i], med[i], p99[i] = float64(i+1), h.h.RunPerS, rtOrNaN(h.h.RT.Median, h.h), rtOrNaN(h.h.RT.P99, h.h)
@@ -68,33 +95,12 @@ func hostsChart(hs []rankedHost, left int) *chart {
 			peak[i] = h.h.PeakPerS
 		}
 	}
-	c := &chart{
-		id: HostsGraphID, title: "Throughput and response time per tester host",
-		width: chartW, height: chartH,
-		x:  axis{title: "tester host, by throughput (rank; the table below names them)", integer: true},
-		y:  axis{title: "throughput (successful calls/s)", zero: true, color: colThr, pad: 0.1},
-		y2: axis{title: "response time (ms)", zero: true, color: colRT, pad: 0.1},
-		series: []series{
-			{name: "calls/s over its testers' run", kind: kindBars, color: colThr, opacity: 0.4, width: 0.8, x: x, y: run},
-			{name: "calls/s in the peak window", kind: kindPoints, color: colThr, width: 4, x: x, y: peak},
-			{name: "median response time (right axis)", kind: kindPoints, color: colRT, width: 4, right: true, x: x, y: med},
-			{name: "p99 response time (right axis)", kind: kindCross, color: colRT, width: 1.5, right: true, x: x, y: p99},
-		},
+	return []series{
+		{name: "calls/s over its testers' run", kind: kindBars, color: colThr, opacity: 0.4, width: 0.8, x: x, y: run},
+		{name: "calls/s in the peak window", kind: kindPoints, color: colThr, width: 4, x: x, y: peak},
+		{name: "median response time (right axis)", kind: kindPoints, color: colRT, width: 4, right: true, x: x, y: med},
+		{name: "p99 response time (right axis)", kind: kindCross, color: colRT, width: 1.5, right: true, x: x, y: p99},
 	}
-	if n > 0 {
-		c.x.fixed, c.x.lo, c.x.hi = true, x[0]-0.5, x[n-1]+0.5
-	}
-	switch {
-	case n > 0 && n <= maxHostLabels && left == 0:
-		c.x.title = "tester host, by throughput"
-		for i, h := range hs {
-			c.x.ticks, c.x.labels = append(c.x.ticks, x[i]), append(c.x.labels, clipRunes(h.h.Name, hostLabelChars))
-		}
-	case left > 0:
-		rankTicks(c, hs)
-	}
-	c.notes = hostNotes(n, left)
-	return c
 }
 
 // rankTicks labels the x axis of a chart of hosts hs, some left out in
