@@ -77,6 +77,7 @@ func TestRunWithSensors(t *testing.T) {
 	if !strings.Contains(page, "Figure j. Per tester host (1 with figures)") {
 		t.Error("report.html has no caption of graph (j) for one host")
 	}
+	checkHostView(t, out, host, "A", true) // sensor_site_test.go
 
 	if err := os.WriteFile(exp, []byte(expBody("unregistered", "  names: {"+host+": nobody}\n")), 0o644); err != nil {
 		t.Fatal(err)
@@ -98,6 +99,7 @@ func TestRunWithSensors(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, report.NetworkGraphID+".svg")); err == nil {
 		t.Error("a run without network figures has graph (j)")
 	}
+	checkHostView(t, out, host, "", false)
 }
 
 // checkFigure fails unless v is the figure of a result src → dst of kind

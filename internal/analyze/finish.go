@@ -42,6 +42,7 @@ func (a *Accumulator) Result() (*Result, error) {
 		a.pc.finish(r, a, g, v)
 	}
 	r.Summary.Transfer = a.transfer(r, quanta)
+	r.Hosts, r.Sites, r.Summary.Hosts = a.hostFigures(g)
 	return r, nil
 }
 
@@ -138,6 +139,7 @@ func (a *Accumulator) buildClients(g grid, v loadView, act activity) []Client {
 			Whole:     a.whole.share(i, v.okIn(w.start, w.end), avgLoad(g, v, w), act.mean(w)),
 			Peak:      a.inPeak.share(i, peakOK, peakLoad, float64(a.most)),
 			Clock:     testerClock(t, g),
+			Site:      t.Site,
 		}
 	}
 	return out

@@ -29,6 +29,7 @@ func (r *Result) SetNetwork(byHost map[string]NetLink) {
 			cs[i].Net = &l
 		}
 	}
+	r.setHostNetwork(byHost)
 }
 
 // netHeader is the part of clients.csv's header a run with the sensors

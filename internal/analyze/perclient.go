@@ -83,7 +83,7 @@ func (pc *perClient) finish(r *Result, a *Accumulator, g grid, v loadView) {
 			StartS: g.seconds(w.start), EndS: g.seconds(w.end), Failed: t.Failed, LatencyMs: t.LatencyMs,
 			Whole: pc.whole.share(u, v.okIn(w.start, w.end), avgLoad(g, v, w), act.mean(w)),
 			Peak:  pc.inPeak.share(u, peakOK, peakLoad, float64(pc.most)),
-			Clock: t.Clock}
+			Clock: t.Clock, Site: t.Site}
 		if pc.inPeak.use[u] {
 			xs = append(xs, c.Peak.OK)
 		}

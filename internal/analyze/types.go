@@ -74,6 +74,8 @@ type Client struct {
 	// target (nil: the run had no sensors key, and clients.csv no net_*
 	// columns).
 	Net *NetLink
+	// Site is its host's site (testers.csv site; "": unknown).
+	Site string
 }
 
 // TesterClock is what a tester's clock did over the run.
@@ -164,6 +166,9 @@ type Summary struct {
 	// search.json was refused, then SearchRefused says why.
 	Search        *SearchSummary `json:"search,omitempty"`
 	SearchRefused string         `json:"search_refused,omitempty"`
+	// Hosts counts the tester hosts and sites, with Jain's index across
+	// the hosts (hosts.go); absent with no testers.
+	Hosts *HostsSummary `json:"hosts,omitempty"`
 }
 
 // SampleCounts counts calls by outcome.
@@ -345,6 +350,9 @@ type Result struct {
 	// Server is the run's server view, monitor.csv's points (set by the
 	// pipeline; nil without the experiment key monitor).
 	Server []monitor.Point
+	// Hosts and Sites are the per-host and per-site figures (hosts.go,
+	// hosts.csv), by name; Sites is empty when no tester had a site.
+	Hosts, Sites []HostFigures
 
 	rt     *quantaRT      // each quantum's response times, for ResponseTimes
 	health []TesterHealth // each quantum's tester health, for TesterHealth
@@ -395,6 +403,8 @@ type Tester struct {
 	ClockRefused      uint64
 	ClockSuspect      string
 	ClockSyncsRefused uint64
+	// Site is its host's site ("": unknown).
+	Site string
 }
 
 // TesterSync is one clock sync of a tester, at global Unix ns T.

@@ -50,7 +50,8 @@ var openHeader = []string{"offered_per_s", "achieved_per_s", "late", "dropped"}
 // tester, or per client (Result.ClientRows). When any row is of a client
 // other than 0, a client column follows the index; when any row reported
 // bytes, the bytes columns (bytesHeader) follow; when any row carries a
-// network link (Result.SetNetwork), the net_* columns come last.
+// network link (Result.SetNetwork), the net_* columns; when any row has
+// a site, the site column last.
 func WriteClients(w io.Writer, cs []Client) error {
 	header, rows := clientsHeader, clientRows(cs)
 	if manyClients(cs) {
@@ -71,6 +72,7 @@ func WriteClients(w io.Writer, cs []Client) error {
 			rows[i] = append(r, netCells(cs[i])...)
 		}
 	}
+	header, rows = siteColumn(cs, header, rows)
 	return writeCSV(w, header, rows)
 }
 

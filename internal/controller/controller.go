@@ -245,6 +245,8 @@ type controller struct {
 	awake *awakeClock // the time the controller was running, ticked by the sweeps (sweeper.go)
 
 	steer *steering // a capacity search's loop (Options.Search; nil: none; search.go)
+
+	sites siteMap // the tester hosts' sites, for testers.csv (site.go)
 }
 
 // newController checks the options; it creates nothing. A bad testbed

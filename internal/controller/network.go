@@ -67,6 +67,9 @@ func (c *controller) checkMesh(ctx context.Context) {
 	case len(l.Missing) > 0:
 		c.meshNote(c.missingNote(l.Missing, hosts) + " (checked again at the end of the run)")
 	}
+	if err == nil {
+		c.readSites(ctx)
+	}
 }
 
 // meshPairs reads the pairs between names and the target from the

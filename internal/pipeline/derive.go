@@ -80,6 +80,9 @@ func writeAnalysis(dir string, res *analyze.Result, ths []threshold.Result) erro
 	if err := rundir.WriteFile(dir, rundir.Clients, func(w io.Writer) error { return analyze.WriteClients(w, res.ClientRows()) }); err != nil {
 		return err
 	}
+	if err := writeHosts(dir, res); err != nil {
+		return err
+	}
 	return rundir.WriteJSON(dir, rundir.Summary, summaryFile{Summary: &res.Summary, Thresholds: ths})
 }
 

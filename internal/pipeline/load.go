@@ -78,6 +78,7 @@ func Load(dir string, o Options) (_ *Dataset, err error) {
 	d.Config.Refused = refusals(testers)
 	d.Config.Lost = lostOf(testers)
 	d.Config.Health = d.readHealth()
+	d.sayRefusedSites(testers)
 	for _, t := range testers {
 		if t.StartNs == 0 {
 			continue // never ran its client loop: counted by Analyze as failed
@@ -213,6 +214,7 @@ func analyzeTester(t *rundir.TesterRecord) analyze.Tester {
 		Failed: t.Failed, LatencyMs: rtt, OffsetMs: off, BoundMs: bound,
 		StartSkewMs: float64(t.StartSkewNs()) / 1e6, Synchronized: t.PlannedNs != 0,
 		ClockUnauth: !t.ClockAuth, ClockRefused: t.ClockRefused, ClockSuspect: t.ClockSuspect, ClockSyncsRefused: t.ClockSyncsRefused}
+	a.Site = t.Site
 	for _, s := range t.Syncs {
 		a.Syncs = append(a.Syncs, analyze.TesterSync{T: s.LocalNs + s.OffsetNs, OffsetMs: float64(s.OffsetNs) / 1e6,
 			RTTMs: float64(s.RTTNs) / 1e6, BoundMs: float64(s.BoundNs) / 1e6})

@@ -23,6 +23,9 @@
 //	    quantum, with the late and dropped calls;
 //	(i) in a run whose clients reported extras only: each key's values
 //	    summed per second (e.g. MB/s) per quantum;
+//	(m–m3) in a section of their own, "Per host and per site": per tester
+//	    host its throughput and response time, ranked, and against its
+//	    bandwidth and latency to the target when the sensor mesh gave them;
 //	(s1–s3) in a capacity search's run directory (search.json) only, in a
 //	    section of their own: the load of each step over time, each SLO's
 //	    statistic per step against its objective, the bracket narrowing.
@@ -55,6 +58,9 @@ type page struct {
 	// Search is a capacity search's path (search.json); nil: the run
 	// was not a search.
 	Search *searchSection
+	// Hosts is the per-host and per-site view (hosts_page.go); nil: the
+	// run had no testers.
+	Hosts *hostsSection
 }
 
 // errNilResult refuses to draw nothing.
@@ -93,5 +99,6 @@ func buildPage(r *analyze.Result, m *model.Model, h *healthView) *page {
 		p.Interactive = p.Interactive || f.Spec != ""
 	}
 	p.Testers, p.Omitted = testerRows(r.Clients, maxRows)
+	p.addHosts(r)
 	return p
 }

@@ -14,10 +14,16 @@ func (p *page) addSearch(r *analyze.Result, v *searchView) {
 	}
 }
 
-// allFigures is every figure of the page: the search's, then the charts.
+// allFigures is every figure of the page: the search's, the charts,
+// then the per-host section's.
 func (p *page) allFigures() []figure {
-	if p.Search == nil {
-		return p.Figures
+	var fs []figure
+	if p.Search != nil {
+		fs = append(fs, p.Search.Figures...)
 	}
-	return append(append([]figure(nil), p.Search.Figures...), p.Figures...)
+	fs = append(fs, p.Figures...)
+	if p.Hosts != nil {
+		fs = append(fs, p.Hosts.Figures...)
+	}
+	return fs
 }

@@ -31,6 +31,7 @@ const (
 	Monitor     = "monitor.csv"     // the server view: the experiment's monitor endpoints, scraped during the run
 	Quanta      = "quanta.csv"      // per quantum figures
 	Clients     = "clients.csv"     // per tester figures
+	Hosts       = "hosts.csv"       // per tester host and per site figures
 	Summary     = "summary.json"    // the summary table
 	Model       = "model.json"      // the models of performance against load
 	Report      = "report.html"     // the report

@@ -62,6 +62,12 @@ type TesterRecord struct {
 	ClockRefused      uint64
 	ClockSuspect      string
 	ClockSyncsRefused uint64
+
+	// Site is the site of its host: its sensor's site in the sensor
+	// mesh (the experiment key sensors), "" when unknown; SiteRefused
+	// says why a site read back from testers.csv was refused (CheckSite).
+	Site        string
+	SiteRefused string
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -107,7 +113,8 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
 	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason",
 	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason",
-	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused"}
+	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused",
+	"site"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -184,7 +191,8 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
 				strconv.FormatBool(t.StoppedEarly), t.StopReason}
 			row = append(row, refusalFields(t)...)
-			_ = w.Write(append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused)))
+			row = append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused))
+			_ = w.Write(append(row, t.Site))
 		}
 		w.Flush()
 		return w.Error()
@@ -224,6 +232,7 @@ func ReadTesters(dir string) ([]*TesterRecord, error) {
 		}
 		readUDPColumns(t, r, &p)
 		readEarlyColumns(t, r)
+		readSiteColumn(t, r)
 		if p.err != nil {
 			return nil, fmt.Errorf("%s: tester %s: %w", Testers, r[0], p.err)
 		}

@@ -1,0 +1,99 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/diperf/diperf/internal/netmap"
+	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/sensor"
+)
+
+// siteMap is where the run's tester hosts are: by sensor name, the sites
+// the sensor mesh's sensors registered (read at the run's start), and by
+// host, sites set directly (setSites: a testbed or tester selection that
+// knows them), which win. testers.csv's site column is what it gives.
+type siteMap struct {
+	mu       sync.Mutex
+	bySensor map[string]string // sensor name → its site
+	byHost   map[string]string // tester host → its site, set directly
+}
+
+// setSites sets the sites of tester hosts directly (host → site), over
+// what the sensor mesh says; a site rundir.CheckSite refuses is noted in
+// the event log and left out.
+func (c *controller) setSites(byHost map[string]string) {
+	c.sites.mu.Lock()
+	defer c.sites.mu.Unlock()
+	if c.sites.byHost == nil {
+		c.sites.byHost = map[string]string{}
+	}
+	for h, s := range byHost {
+		if err := rundir.CheckSite(s); err != nil {
+			c.events.Add("site-refused", -1, "", fmt.Sprintf("tester host %q: %v", clip(h, 80), err))
+			continue
+		}
+		c.sites.byHost[h] = s
+	}
+}
+
+// readSites reads the sites the sensor mesh's sensors registered (their
+// "site:NAME" group), within meshTimeout; a directory that fails leaves
+// them unknown and says so.
+func (c *controller) readSites(ctx context.Context) {
+	mc, err := c.meshClient()
+	if err != nil {
+		return // checkMesh says why
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), meshTimeout)
+	defer cancel()
+	ss, err := mc.Sensors(ctx, "")
+	if err != nil {
+		c.meshNote(fmt.Sprintf("the sensor directory %s: listing the sensors' sites: %v; testers.csv's site column stays empty",
+			c.o.Experiment.Sensors.Directory, err))
+		return
+	}
+	c.siteSensors(netmap.Peers(ss))
+}
+
+// siteSensors keeps the site of each peer, refusing (and noting once,
+// with the first reason) those rundir.CheckSite refuses.
+func (c *controller) siteSensors(peers []sensor.Peer) {
+	by := map[string]string{}
+	refused, first := 0, ""
+	for _, p := range peers {
+		if err := rundir.CheckSite(p.Site); err != nil {
+			if refused++; refused == 1 {
+				first = fmt.Sprintf("sensor %q: %v", clip(p.Name, 80), err)
+			}
+			continue
+		}
+		if p.Site != "" {
+			by[p.Name] = p.Site
+		}
+	}
+	if refused > 0 {
+		c.meshNote(fmt.Sprintf("the sites of %d sensors were refused and left empty (the first: %s)", refused, first))
+	}
+	c.sites.mu.Lock()
+	c.sites.bySensor = by
+	c.sites.mu.Unlock()
+}
+
+// applySites gives each record the site of its host: set directly, else
+// its sensor's (sensors.names maps a host to its sensor); "" when
+// neither is known.
+func (c *controller) applySites(recs []*rundir.TesterRecord) {
+	c.sites.mu.Lock()
+	defer c.sites.mu.Unlock()
+	for _, r := range recs {
+		if s, ok := c.sites.byHost[r.Host]; ok {
+			r.Site = s
+			continue
+		}
+		if c.o.Experiment.Sensors != nil && r.Host != "" {
+			r.Site = c.sites.bySensor[c.o.Experiment.Sensors.SensorName(r.Host)]
+		}
+	}
+}
