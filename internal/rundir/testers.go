@@ -62,6 +62,9 @@ type TesterRecord struct {
 	ClockRefused      uint64
 	ClockSuspect      string
 	ClockSyncsRefused uint64
+
+	// Chosen is why testbed.select chose its host ("": no selection).
+	Chosen string
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -107,7 +110,7 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"transport", "udp_datagrams", "udp_datagrams_lost", "udp_late", "udp_duplicates", "udp_stale",
 	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason",
 	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason",
-	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused"}
+	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused", "chosen"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -143,6 +146,7 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 		default:
 			readRefusalColumn(t, testerHeader[i], v, p)
 			readClockColumn(t, testerHeader[i], v, p)
+			readChosenColumn(t, testerHeader[i], v)
 		}
 	}
 }
@@ -184,7 +188,7 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				u64(t.UDPStale), u64(t.UDPSendErrors), strconv.FormatBool(t.UDPLossExact),
 				strconv.FormatBool(t.StoppedEarly), t.StopReason}
 			row = append(row, refusalFields(t)...)
-			_ = w.Write(append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused)))
+			_ = w.Write(append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused), t.Chosen))
 		}
 		w.Flush()
 		return w.Error()
