@@ -21,6 +21,7 @@ import (
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/live"
+	"github.com/diperf/diperf/internal/placement"
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
@@ -130,6 +131,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err == nil {
 		c.events.Add("testbed-ready", -1, "", strings.Join(c.ready.Hosts, " "))
 		c.testbedNotes()
+		c.recordSelection()
 		c.events.Add("listening", -1, "", ln.Addr().String())
 		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
 		c.checkMesh(ctx)
@@ -240,6 +242,8 @@ type controller struct {
 	awake *awakeClock // the time the controller was running, ticked by the sweeps (sweeper.go)
 
 	steer *steering // a capacity search's loop (Options.Search; nil: none; search.go)
+
+	sel *placement.Result // testbed.select's choice (nil: none; select.go)
 }
 
 // newController checks the options; it creates nothing. A bad testbed

@@ -34,6 +34,7 @@ func (c *controller) finish() (*Outcome, error) {
 		}
 	}
 	c.mu.Unlock()
+	c.markChosen(recs)
 	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
 		return out, err
 	}

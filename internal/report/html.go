@@ -55,6 +55,10 @@ type page struct {
 	// Search is a capacity search's path (search.json); nil: the run
 	// was not a search.
 	Search *searchSection
+
+	// Selection is testbed.select's choice of hosts (selection.csv);
+	// nil: the run chose none.
+	Selection *selectionSection
 }
 
 // errNilResult refuses to draw nothing.
