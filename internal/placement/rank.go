@@ -50,19 +50,12 @@ func cpuOf(c Candidate) float64 {
 
 // asc and desc compare figures, a figure not known (≤ 0) after every
 // known one.
-func asc(a, b float64) int {
-	switch {
-	case a <= 0 && b <= 0:
-		return 0
-	case a <= 0:
-		return 1
-	case b <= 0:
-		return -1
-	}
-	return cmp.Compare(a, b)
-}
+func asc(a, b float64) int  { return byFigure(a, b, 1) }
+func desc(a, b float64) int { return byFigure(a, b, -1) }
 
-func desc(a, b float64) int {
+// byFigure compares known figures in the order of sign (1: ascending,
+// -1: descending), those not known last.
+func byFigure(a, b float64, sign int) int {
 	switch {
 	case a <= 0 && b <= 0:
 		return 0
@@ -71,7 +64,7 @@ func desc(a, b float64) int {
 	case b <= 0:
 		return -1
 	}
-	return cmp.Compare(b, a)
+	return sign * cmp.Compare(a, b)
 }
 
 // spaced puts first n of sorted spread evenly over its range (its first
