@@ -34,7 +34,11 @@ func (c *controller) selectHosts(ctx context.Context) error {
 	}
 	gctx, cancel := context.WithTimeout(ctx, selectTimeout)
 	defer cancel()
-	res := placement.Choose(placement.Gather(gctx, hosts, c.selectSources()), *rules)
+	cands := placement.Gather(gctx, hosts, c.selectSources())
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("testbed.select: %w", err)
+	}
+	res := placement.Choose(cands, *rules)
 	c.sel = &res
 	for _, d := range res.Decisions {
 		c.progressf("select: %s %s: %s\n", map[bool]string{true: "chose", false: "left out"}[d.Chosen], d.Host, d.Reason)
