@@ -41,7 +41,7 @@ func (c *controller) selectHosts(ctx context.Context) error {
 	res := placement.Choose(cands, *rules)
 	c.sel = &res
 	for _, d := range res.Decisions {
-		c.progressf("select: %s %s: %s\n", map[bool]string{true: "chose", false: "left out"}[d.Chosen], d.Host, d.Reason)
+		c.selectPrint("select: %s %s: %s\n", map[bool]string{true: "chose", false: "left out"}[d.Chosen], d.Host, d.Reason)
 	}
 	if len(res.Chosen) == 0 || (res.Short(*rules) && !c.exp.Testbed.Select.AllowFewer) {
 		return errs.Usage(fmt.Errorf("testbed.select: %d of the %d hosts asked for qualify, out of %d candidates:\n%s",
@@ -63,8 +63,8 @@ func leftOut(res placement.Result) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// progressf writes to the progress output, if any.
-func (c *controller) progressf(format string, args ...any) {
+// selectPrint writes to the progress output, if any.
+func (c *controller) selectPrint(format string, args ...any) {
 	if c.o.Progress != nil {
 		fmt.Fprintf(c.o.Progress, format, args...)
 	}
