@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/human"
@@ -39,7 +40,26 @@ func Choose(cands []Candidate, r Rules) Result {
 	}
 	slices.SortFunc(rest, func(a, b Decision) int { return strings.Compare(a.Host, b.Host) })
 	res.Decisions = append(res.Decisions, rest...)
+	for i := range res.Decisions {
+		res.Decisions[i].Reason = cut(res.Decisions[i].Reason)
+	}
 	return res
+}
+
+// MaxReason bounds a reason in bytes (rundir.MaxReason): a longer one
+// (a directory's error at length) is cut, on a character's boundary.
+const MaxReason = 4096
+
+// cut shortens s to at most MaxReason bytes, ending it with "…".
+func cut(s string) string {
+	if len(s) <= MaxReason {
+		return s
+	}
+	s = s[:MaxReason-len("…")]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
 }
 
 // refuse returns every rule c misses, "" when it meets them all.

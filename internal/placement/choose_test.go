@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // host is a candidate with measured figures: Mbit/s and ms toward the
@@ -123,5 +124,16 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %s, want %s", n, got, want)
 		}
+	}
+}
+
+// A reason past MaxReason (a directory's long error) is cut to it, on a
+// character's boundary.
+func TestReasonCut(t *testing.T) {
+	t.Parallel()
+	c := Candidate{Host: "h", IdleCPU: math.NaN(), NoLink: strings.Repeat("é", MaxReason)}
+	d := Choose([]Candidate{c}, Rules{Testers: 1, Network: true}).Decisions[0]
+	if len(d.Reason) > MaxReason || !strings.HasSuffix(d.Reason, "…") || !utf8.ValidString(d.Reason) {
+		t.Errorf("a reason of %d bytes, valid UTF-8 %v", len(d.Reason), utf8.ValidString(d.Reason))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Selection is selection.csv: testbed.select's decision on every
@@ -30,6 +31,10 @@ type SelectRow struct {
 
 // selectionHeader is selection.csv's header; it is read by name.
 var selectionHeader = []string{"order", "host", "site", "chosen", "reason", "bandwidth_bps", "latency_ms", "basis", "idle_cpu_pct"}
+
+// MaxReason bounds a selection's reason in bytes (placement cuts longer
+// ones): a longer one read back, or one not valid UTF-8, is refused.
+const MaxReason = 4096
 
 // maxSelectRows bounds the candidates read back: more than any testbed
 // lists (MaxTesters hosts).
@@ -118,6 +123,11 @@ func selectRow(rec []string, col map[string]int) (SelectRow, error) {
 		return ""
 	}
 	r := SelectRow{Host: get("host"), Site: get("site"), Chosen: get("chosen") == "true", Reason: get("reason"), Basis: get("basis"), IdleCPU: math.NaN()}
+	for _, f := range []string{r.Host, r.Site, r.Reason, r.Basis} {
+		if len(f) > MaxReason || !utf8.ValidString(f) {
+			return r, fmt.Errorf("a field of %d bytes, or not UTF-8: at most %d bytes of UTF-8", len(f), MaxReason)
+		}
+	}
 	if s := get("order"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > maxSelectRows {
@@ -144,9 +154,10 @@ func selectRow(rec []string, col map[string]int) (SelectRow, error) {
 }
 
 // readChosenColumn reads testers.csv's chosen column (a file written
-// before it reads as a run without selection).
+// before it reads as a run without selection); a reason longer than
+// MaxReason or not UTF-8 is not kept.
 func readChosenColumn(t *TesterRecord, name, v string) {
-	if name == "chosen" {
+	if name == "chosen" && len(v) <= MaxReason && utf8.ValidString(v) {
 		t.Chosen = v
 	}
 }

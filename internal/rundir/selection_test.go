@@ -47,7 +47,8 @@ func TestSelectionRefused(t *testing.T) {
 	if rows, err := ReadSelection(t.TempDir()); rows != nil || err != nil {
 		t.Errorf("no file: %v, %v", rows, err)
 	}
-	for _, bad := range []string{"1,h,,true,r,NaN,,,", "1,h,,true,r,1e14,,,", "1,h,,true,r,,-1,,", "1,h,,true,r,,,,101", "x,h,,true,r,,,,"} {
+	for _, bad := range []string{"1,h,,true,r,NaN,,,", "1,h,,true,r,1e14,,,", "1,h,,true,r,,-1,,", "1,h,,true,r,,,,101", "x,h,,true,r,,,,",
+		"1,h,,true," + strings.Repeat("r", MaxReason+1) + ",,,,", "1,\xff,,true,r,,,,"} {
 		dir := t.TempDir()
 		body := strings.Join(selectionHeader, ",") + "\n" + bad + "\n"
 		if err := os.WriteFile(filepath.Join(dir, Selection), []byte(body), 0o644); err != nil {
