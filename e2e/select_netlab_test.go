@@ -241,9 +241,12 @@ func selServe(t *testing.T, ip string) string {
 // chosen in order, every other host left out for its bandwidth.
 func selCheckChoice(t *testing.T, out string, want []string) {
 	t.Helper()
-	sel := readCSV(t, filepath.Join(out, "selection.csv"), "order", "host", "site", "chosen", "reason", "bandwidth_bps")
+	sel := readCSV(t, filepath.Join(out, "selection.csv"), "order", "host", "site", "chosen", "reason", "bandwidth_bps", "idle_cpu_pct")
 	var chosen []string
 	for _, r := range sel.rows {
+		if cpu := r.float(t, "idle_cpu_pct"); cpu < 0 || cpu > 100 { // read over the host's SSH connection
+			t.Errorf("%s: idle CPU %v%%", r.str(t, "host"), cpu)
+		}
 		if r.str(t, "chosen") == "true" {
 			chosen = append(chosen, r.str(t, "host"))
 			continue
