@@ -78,7 +78,7 @@ func TestSelectProblems(t *testing.T) {
 		{sel("    testers: -1\n"), "testbed.select.testers", "must be 0"},
 		{sel("    testers: 2\n"), "testbed.select.testers", "fewer than schedule.testers 3"},
 		{sel("    testers: 4\n"), "testbed.select.testers", "the last host chosen would have no tester"},
-		{strings.Replace(sel("    min_bandwidth: 1Mbit/s\n"), "sensors:", "x_sensors:", 1), "testbed.select", "need the sensor mesh"},
+		{strings.Replace(sel("    min_bandwidth: 1Mbit/s\n"), "sensors:", "x_sensors:", 1), "testbed.select", "min_bandwidth needs the sensor mesh"},
 		{strings.Replace(sel("    spread: site\n"), "provider: ssh", "provider: join\n  listen: 127.0.0.1:0", 1), "testbed.select", "chooses among the hosts"},
 	}
 	for _, tc := range tests {

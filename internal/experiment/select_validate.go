@@ -82,8 +82,12 @@ func (v *validator) selectNetwork(s *Select) {
 		uses = append(uses, "probe")
 	}
 	if len(uses) > 0 && v.e.Sensors == nil {
-		v.addAt(selectKey, selectKey, fmt.Sprintf("%s need the sensor mesh's figures (and sites): set the sensors key (directory, token_file, target; docs/sensors.md)",
-			joinAnd(uses)))
+		verb := "need"
+		if len(uses) == 1 {
+			verb = "needs"
+		}
+		v.addAt(selectKey, selectKey, fmt.Sprintf("%s %s the sensor mesh's figures (and sites): set the sensors key (directory, token_file, target; docs/sensors.md)",
+			joinAnd(uses), verb))
 	}
 }
 
