@@ -76,6 +76,7 @@ func TestSelectProblems(t *testing.T) {
 		{sel("    spread: rack\n"), "testbed.select.spread", "site or host"},
 		{sel("    prefer: random\n"), "testbed.select.prefer", "near, far or diverse"},
 		{sel("    testers: -1\n"), "testbed.select.testers", "must be 0"},
+		{strings.Replace(sel("    spread: host\n"), "testers: 3", "testers: 7", 1), "testbed.select.testers", "chooses 7 hosts (schedule.testers ÷ testers_per_host, or select.testers) out of the 6"},
 		{sel("    testers: 2\n"), "testbed.select.testers", "fewer than schedule.testers 3"},
 		{sel("    testers: 4\n"), "testbed.select.testers", "the last host chosen would have no tester"},
 		{strings.Replace(sel("    min_bandwidth: 1Mbit/s\n"), "sensors:", "x_sensors:", 1), "testbed.select", "min_bandwidth needs the sensor mesh"},

@@ -52,6 +52,11 @@ func (v *validator) selectCount(s *Select) {
 		v.addAt(key, selectKey, fmt.Sprintf("%d hosts × testbed.testers_per_host %d: the last host chosen would have no tester "+
 			"of the %d (schedule.testers); choose at most %d", n, per, testers, (testers+per-1)/per))
 	}
+	tb := v.e.Testbed
+	if m := v.e.SelectTesters(); tb.Provider == ProviderSSH && tb.HostsFile == "" && len(tb.Hosts) > 0 && m > len(tb.Hosts) && n >= 0 {
+		v.addAt(key, selectKey, fmt.Sprintf("chooses %d hosts (schedule.testers ÷ testers_per_host, or select.testers) out of the %d of testbed.hosts: "+
+			"list more hosts, or run fewer testers", m, len(tb.Hosts)))
+	}
 }
 
 // selectNetwork checks the network's criteria and that the sensor mesh
