@@ -135,7 +135,12 @@ func (r Rules) pick(ranked []Candidate, out map[string]*Decision) []string {
 		}
 	}
 	for _, c := range ranked {
-		if d := out[c.Host]; !d.Chosen {
+		d := out[c.Host]
+		switch by := covered[c.siteKey()]; {
+		case d.Chosen:
+		case rounds > 1 && by != "":
+			d.Reason = fmt.Sprintf("not needed: %d chosen; site %s already covered by %s; %s", len(chosen), c.siteKey(), by, figures(c))
+		default:
 			d.Reason = fmt.Sprintf("not needed: %d chosen; %s", len(chosen), figures(c))
 		}
 	}
