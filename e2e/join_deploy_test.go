@@ -505,8 +505,8 @@ func TestJoinTestbedsDocExamples(t *testing.T) {
 			t.Errorf("docs/testbeds.md example %d: %v\n%s", blocks, err, body)
 		}
 	}
-	if blocks != 4 {
-		t.Errorf("docs/testbeds.md has %d complete examples, want one per provider (4)", blocks)
+	if blocks != 5 {
+		t.Errorf("docs/testbeds.md has %d complete examples, want one per provider (4) and testbed.select's", blocks)
 	}
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[experiment.Testbed]()) {
 		if key, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); !strings.Contains(doc, "`testbed."+key+"`") {

@@ -22,7 +22,7 @@ var layers = [][]string{
 	{"test/peers"}, // test infrastructure above the leaves: peer load generators against nginx (clock, stats); no product package imports test/ (TestProductImportsNoTest)
 	{"internal/protocol", "internal/transport", "internal/relay", "internal/timeserver", "internal/sensor",
 		"internal/netsim", "internal/target", "internal/directory", "internal/netprobe", "internal/monitor",
-		"internal/search"}, // formats, wires and standalone services; the search's decision engine (pure)
+		"internal/search", "internal/placement"}, // formats, wires and standalone services; the search's and the tester selection's decision engines (pure)
 	{"internal/spool"}, // the spool's frames: below the run directory, so that a tester links none of it
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests

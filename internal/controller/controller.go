@@ -22,6 +22,7 @@ import (
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/pipeline"
+	"github.com/diperf/diperf/internal/placement"
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
@@ -135,6 +136,7 @@ func Run(ctx context.Context, o Options) (*Outcome, error) {
 	if err == nil {
 		c.events.Add("testbed-ready", -1, "", strings.Join(c.ready.Hosts, " "))
 		c.testbedNotes()
+		c.recordSelection()
 		c.events.Add("listening", -1, "", ln.Addr().String())
 		c.events.Add("advertised", -1, "", c.addr+": "+c.advWhy)
 		c.checkMesh(ctx)
@@ -246,7 +248,8 @@ type controller struct {
 
 	steer *steering // a capacity search's loop (Options.Search; nil: none; search.go)
 
-	sites siteMap // the tester hosts' sites, for testers.csv (site.go)
+	sites siteMap           // the tester hosts' sites, for testers.csv (site.go)
+	sel   *placement.Result // testbed.select's choice (nil: none; select.go)
 }
 
 // newController checks the options; it creates nothing. A bad testbed

@@ -35,6 +35,7 @@ func (c *controller) finish() (*Outcome, error) {
 	}
 	c.mu.Unlock()
 	c.applySites(recs)
+	c.markChosen(recs)
 	if err := rundir.WriteTesters(c.o.Dir, recs); err != nil {
 		return out, err
 	}

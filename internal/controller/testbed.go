@@ -22,6 +22,11 @@ func (c *controller) prepare(ctx context.Context) error {
 		return fmt.Errorf("preparing the testbed: %w", err)
 	}
 	c.ready = ready
+	if err := c.selectHosts(ctx); err != nil {
+		c.cleanup()
+		c.removeDir()
+		return err
+	}
 	return nil
 }
 

@@ -130,6 +130,11 @@ type Testbed struct {
 	Listen    string   `yaml:"listen"`     // where joining testers reach the controller (HOST:PORT)
 	TokenFile string   `yaml:"token_file"` // the testers' token (join: made with its key if missing; slurm: written by each run)
 	Wait      Duration `yaml:"wait"`       // how long to wait for testers to join
+
+	// Select, when set, chooses the hosts testers run on out of the
+	// candidates by their network toward the target and their idle CPU
+	// (ssh and local; docs/testbeds.md).
+	Select *Select `yaml:"select,omitempty"`
 }
 
 // Controller says where the controller listens and what address testers

@@ -28,6 +28,7 @@ func (e *Experiment) Validate() []Problem {
 	v.monitor()
 	v.thresholds()
 	v.search()
+	v.selection()
 	if v.notNegative("analysis.quantum", e.Analysis.Quantum) && e.Analysis.Quantum.D() < MinQuantum {
 		v.add("analysis.quantum", fmt.Sprintf("must be at least %v, got %v", MinQuantum, e.Analysis.Quantum))
 	}

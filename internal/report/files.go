@@ -21,6 +21,7 @@ func WriteFile(dir string, r *analyze.Result, m *model.Model) error {
 	}
 	p := buildPage(r, m, readHealth(dir, r))
 	p.addSearch(r, readSearch(dir))
+	p.Selection = readSelection(dir)
 	for _, f := range p.allFigures() {
 		svg := standalone(string(f.SVG))
 		if err := rundir.WriteFile(dir, f.File, func(w io.Writer) error {

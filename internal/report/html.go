@@ -61,6 +61,10 @@ type page struct {
 	// Hosts is the per-host and per-site view (hosts_page.go); nil: the
 	// run had no testers.
 	Hosts *hostsSection
+
+	// Selection is testbed.select's choice of hosts (selection.csv);
+	// nil: the run chose none.
+	Selection *selectionSection
 }
 
 // errNilResult refuses to draw nothing.

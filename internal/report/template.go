@@ -14,7 +14,7 @@ var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
 	"uplotCSS":  func() template.CSS { return template.CSS(webui.UPlotCSS()) },
 	"chartsJS":  func() template.JS { return template.JS(webui.ChartsJS()) },
 	"chartsCSS": func() template.CSS { return template.CSS(webui.ChartsCSS()) },
-}).Parse(pageHTML + figureHTML + searchHTML + hostsHTML))
+}).Parse(pageHTML + figureHTML + searchHTML + hostsHTML + selectionHTML))
 
 // figureHTML draws one figure: its SVG, its interactive chart when it has
 // one, its caption and note.
@@ -71,7 +71,7 @@ figure:not(.dp-live) .dp-hint{display:none}
 {{end}}
 {{with .Search}}{{template "search" .}}{{end}}<h2>Charts</h2>
 {{range .Figures}}{{template "figure" .}}{{end}}
-{{with .Hosts}}{{template "hosts" .}}{{end}}<h2>Testers</h2>
+{{with .Selection}}{{template "selection" .}}{{end}}{{with .Hosts}}{{template "hosts" .}}{{end}}<h2>Testers</h2>
 {{if .Testers}}<div class="wide"><table class="testers">
 <tr><th>#</th><th class="l">ID</th><th class="l">Host</th><th>Start (s)</th><th>End (s)</th><th>OK</th><th>Failed</th><th>Utilization (%)</th><th>Mean RT (ms)</th><th>max |offset| (ms)</th><th>RTT (ms)</th><th>max bound (ms)</th><th>start skew (ms)</th><th class="l"></th></tr>
 {{range .Testers}}<tr><td>{{.Index}}</td><td class="l">{{.ID}}</td><td class="l">{{.Host}}</td><td>{{.Start}}</td><td>{{.End}}</td><td>{{.OK}}</td><td>{{.Failed}}</td><td>{{.Util}}</td><td>{{.MeanRT}}</td><td>{{.Offset}}</td><td>{{.RTT}}</td><td>{{.Bound}}</td><td>{{.Skew}}</td><td class="l">{{if .Dead}}<span class="failed">FAILED</span>{{end}}</td></tr>

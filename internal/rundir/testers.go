@@ -68,6 +68,8 @@ type TesterRecord struct {
 	// says why a site read back from testers.csv was refused (CheckSite).
 	Site        string
 	SiteRefused string
+	// Chosen is why testbed.select chose its host ("": no selection).
+	Chosen string
 }
 
 // StartSkewNs is how far its achieved start was from the planned one.
@@ -114,7 +116,7 @@ var testerHeader = []string{"index", "id", "host", "pid", "launch_ns", "start_ns
 	"udp_send_errors", "udp_loss_exact", "stopped_early", "stop_reason",
 	"samples_duplicate", "samples_refused_time", "samples_refused_count", "messages_refused", "refused_reason",
 	"clock_auth", "clock_refused", "clock_suspect", "clock_syncs_refused",
-	"site"}
+	"site", "chosen"}
 
 // testerColumnsV1 is how many columns testers.csv had before target_rtt_ms;
 // such files still read, with no target round trip. testerColumnsV2 is
@@ -150,6 +152,7 @@ func readUDPColumns(t *TesterRecord, r []string, p *parser) {
 		default:
 			readRefusalColumn(t, testerHeader[i], v, p)
 			readClockColumn(t, testerHeader[i], v, p)
+			readChosenColumn(t, testerHeader[i], v)
 		}
 	}
 }
@@ -192,7 +195,7 @@ func WriteTesters(dir string, ts []*TesterRecord) error {
 				strconv.FormatBool(t.StoppedEarly), t.StopReason}
 			row = append(row, refusalFields(t)...)
 			row = append(row, strconv.FormatBool(t.ClockAuth), u64(t.ClockRefused), t.ClockSuspect, u64(t.ClockSyncsRefused))
-			_ = w.Write(append(row, t.Site))
+			_ = w.Write(append(row, t.Site, t.Chosen))
 		}
 		w.Flush()
 		return w.Error()
