@@ -13,15 +13,19 @@ import (
 )
 
 // meshLinks is placement.Mesh over the sensor directory: the sites of
-// its live sensors, and the latest figures of each pair between the
-// candidates' sensors and the target (netmap.Pairs: measured, or
-// estimated along the hierarchy), read once.
+// its live sensors, and the figures of each pair between the candidates'
+// sensors and the target: the mesh's forecasts with their expected errors
+// (netmap.ReadForecasts: the pair's own, or estimated along the
+// hierarchy), else the latest results (netmap.Pairs: a pair tested once
+// has no forecast yet), each read once. A figure known only from the
+// other direction is not usable: its error is not known.
 type meshLinks struct {
 	c      *directory.Client
 	target string
 	names  []string
 
 	once sync.Once
+	fc   *netmap.Forecasts
 	rows []sensor.Row
 	err  error
 }
@@ -41,22 +45,55 @@ func (m *meshLinks) Sites(ctx context.Context) (map[string]string, error) {
 	return out, nil
 }
 
-// Link is the latest figures of src → dst.
+// Link is the figures of src → dst: forecast, else the latest results.
 func (m *meshLinks) Link(ctx context.Context, src, dst string) (placement.Link, bool, error) {
-	m.once.Do(func() { m.rows, _, m.err = netmap.Pairs(ctx, m.c, m.target, m.names) })
+	m.once.Do(func() {
+		if m.fc, m.err = netmap.ReadForecasts(ctx, m.c); m.err == nil {
+			m.rows, _, m.err = netmap.Pairs(ctx, m.c, m.target, m.names)
+		}
+	})
 	if m.err != nil {
 		return placement.Link{}, false, m.err
 	}
+	if l, ok := forecastLink(m.fc.Pair(src, dst)); ok {
+		return l, true, nil
+	}
 	for _, r := range m.rows {
 		if r.Src == src && r.Dst == dst {
-			basis := "measured"
+			basis := "measured once, no forecast yet"
 			if r.Estimated {
-				basis = "estimated along the sensor hierarchy via " + strings.Join(r.Via, " ")
+				basis = "estimated along the sensor hierarchy via " + strings.Join(r.Via, " ") + ", no forecast yet"
 			}
 			return placement.Link{BandwidthBps: r.BandwidthBps, LatencyMs: r.LatencyMs, ErrBps: math.NaN(), Basis: basis, Usable: true}, true, nil
 		}
 	}
 	return placement.Link{}, false, nil
+}
+
+// forecastLink is the placement link of a pair's forecasts; false when
+// the mesh has no bandwidth forecast for it. A figure whose error is not
+// known (the other direction's) is there but not usable.
+func forecastLink(p netmap.PairFigures) (placement.Link, bool) {
+	bw, lat := p.Bandwidth, p.Latency
+	if bw.Basis == "" {
+		return placement.Link{}, false
+	}
+	l := placement.Link{BandwidthBps: bw.Value, ErrBps: math.NaN(), Usable: bw.Usable}
+	if bw.ErrorKnown {
+		l.ErrBps = bw.Error
+	}
+	if lat.Usable {
+		l.LatencyMs = lat.Value
+	}
+	switch bw.Basis {
+	case sensor.BasisMeasured:
+		l.Basis = "forecast (" + bw.Method + ")"
+	case sensor.BasisHierarchy:
+		l.Basis = "forecast estimated along the sensor hierarchy via " + strings.Join(bw.Via, " ")
+	default:
+		l.Basis = "known only from the target toward the host (error unknown)"
+	}
+	return l, true
 }
 
 // failedMesh is a mesh that could not be reached (its token or CA file).
