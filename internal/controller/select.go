@@ -49,7 +49,20 @@ func (c *controller) selectHosts(ctx context.Context) error {
 			"loosen testbed.select's rules, add hosts, or set testbed.select.allow_fewer: true to run on the hosts that qualify")
 	}
 	c.ready.Hosts = res.Chosen
+	c.ready.Shared = c.selectedShare()
 	return nil
+}
+
+// selectedShare says how the testers are shared over the hosts chosen,
+// and when a host takes more than testbed.testers_per_host (as
+// select.allow_fewer lets it), says so.
+func (c *controller) selectedShare() string {
+	share, most := c.ready.Share(c.exp.Schedule.Testers)
+	s := fmt.Sprintf("testbed.select: %d testers over the %d hosts chosen: %s", c.exp.Schedule.Testers, len(c.ready.Hosts), share)
+	if per := max(c.exp.Testbed.TestersPerHost, 1); most > per {
+		s += fmt.Sprintf("; up to %d on a host, beyond testbed.testers_per_host %d, as testbed.select.allow_fewer allows", most, per)
+	}
+	return s
 }
 
 // leftOut lists the hosts left out, each with its reason, one a line.

@@ -110,5 +110,7 @@ func TestSelectTooFew(t *testing.T) {
 	}
 	if ev, _ := os.ReadFile(filepath.Join(dir, rundir.Events)); !strings.Contains(string(ev), "testbed.select.allow_fewer: 1 hosts chosen of the 2 asked for") {
 		t.Errorf("events.jsonl does not say the run went on fewer hosts:\n%s", ev)
+	} else if !strings.Contains(string(ev), "testbed.select: 2 testers over the 1 hosts chosen: h1 2; up to 2 on a host, beyond testbed.testers_per_host 1") {
+		t.Errorf("events.jsonl does not say h1 takes the testers beyond testers_per_host:\n%s", ev)
 	}
 }

@@ -63,3 +63,20 @@ func skippedText(skipped map[string]string) string {
 	names := slices.Sorted(maps.Keys(skipped))
 	return fmt.Sprintf(" (%d skipped: %s)", len(names), strings.Join(names, ", "))
 }
+
+// Share says how many of a run's testers each of r's hosts runs, as
+// HostFor hands them out ("a 2, b 2, c 1"), and the most any host runs.
+func (r Ready) Share(testers int) (string, int) {
+	counts := make(map[string]int, len(r.Hosts))
+	most := 0
+	for i := range testers {
+		h := r.HostFor(i)
+		counts[h]++
+		most = max(most, counts[h])
+	}
+	parts := make([]string, len(r.Hosts))
+	for i, h := range r.Hosts {
+		parts[i] = fmt.Sprintf("%s %d", h, counts[h])
+	}
+	return strings.Join(parts, ", "), most
+}
