@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
@@ -45,14 +42,4 @@ func (f *sensorFlags) signWith(e *env, dc *directory.Client) error {
 	}
 	dc.SignWith(key)
 	return nil
-}
-
-// deregister takes the sensor out of the directory's list at its clean
-// end, within 5 s; a directory that does not answer is told on stderr.
-func deregister(e *env, dc *directory.Client, name string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := dc.Deregister(ctx, name); err != nil && !errors.Is(err, directory.ErrNotRegistered) {
-		fmt.Fprintf(e.stderr, "diperf sensor: deregistering: %v\n", err)
-	}
 }
