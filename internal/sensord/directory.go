@@ -55,6 +55,12 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 	if err := d.send(ctx, dr); err != nil {
 		return err
 	}
+	return d.addForecast(ctx, r, f, ok)
+}
+
+// addForecast writes the forecast f that r led to, if there is one with
+// an error to expect.
+func (d *dirAdapter) addForecast(ctx context.Context, r sensor.Result, f forecast.Forecast, ok bool) error {
 	if !ok || f.Scored == 0 {
 		return nil // no forecast yet, or none with an error to expect: the second measurement brings one
 	}
@@ -66,12 +72,18 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 // send queues dr behind the results not taken yet and sends them in
 // order until the directory refuses one.
 func (d *dirAdapter) send(ctx context.Context, dr directory.Result) error {
+	d.keep(dr)
+	return d.flush(ctx)
+}
+
+// keep queues dr behind the results not taken yet, the oldest dropped
+// past maxPending.
+func (d *dirAdapter) keep(dr directory.Result) {
 	d.pending = append(d.pending, dr)
 	if over := len(d.pending) - maxPending; over > 0 {
 		d.pending = append(d.pending[:0], d.pending[over:]...)
 		d.dropped += over
 	}
-	return d.flush(ctx)
 }
 
 // flush sends the results kept, in order, until the directory does not

@@ -44,21 +44,15 @@ type Options struct {
 }
 
 // Run serves tests, registers and renews, and runs the measurement loop
-// until ctx ends, then deregisters and says what it did and spent.
+// (and the on-demand tests asked of it) until ctx ends, then deregisters
+// and says what it did and spent.
 func Run(ctx context.Context, o Options) error {
-	ln, err := net.Listen("tcp", o.Listen)
-	if err != nil {
-		return errs.Usage(fmt.Errorf("sensor: listen on %s: %w", o.Listen, err), "give --listen a free HOST:PORT")
-	}
-	defer ln.Close()
-	slot := &netprobe.Slot{}
-	srv, err := netprobe.NewServer(o.Token, slot)
+	d, err := o.listen()
 	if err != nil {
 		return err
 	}
-	served := o.serveBudget(srv, slot)
-	go func() { _ = srv.Serve(ln) }()
-	self := o.self(ln.Addr().String())
+	defer d.ln.Close()
+	self := o.self(d.ln.Addr().String())
 	stopRenew, err := keepRegistered(ctx, o.Stderr, o.Directory, self)
 	if err != nil {
 		return err
@@ -67,18 +61,57 @@ func Run(ctx context.Context, o Options) error {
 	defer stopRenew()
 	fmt.Fprintf(o.Stderr, "diperf sensor %s (site %s, groups %s): tests at %s, one %v test per %v\n",
 		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, o.TestTime, o.Period)
-	st := sensor.Run(ctx, sensor.Config{Self: self, Period: o.Period, TestTime: o.TestTime,
-		Budget: o.effectiveBudget(),
-		Log:    func(s string) { fmt.Fprintln(o.Stderr, "diperf sensor:", s) },
-		OnList: func(st sensor.Stats) {
-			fmt.Fprintf(o.Stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; %s\n",
-				st.Lists, st.Tests, st.Busy, st.Missed, spentText(st))
-		},
-		Served: served},
-		NewDirectory(o.Directory), &probeAdapter{c: &netprobe.Client{Token: o.Token}, slot: slot})
-	fmt.Fprintf(o.Stdout, "tests %d, busy %d, missed %d, lists %d; %s; %s; %s\n",
-		st.Tests, st.Busy, st.Missed, st.Lists, spentText(st), srv.Stats(), heldBack(st))
+	st := d.loop(ctx, self)
+	fmt.Fprintf(o.Stdout, "tests %d, busy %d, missed %d, lists %d; %s; %s; %s; %d on-demand, %d refused over budget\n",
+		st.Tests, st.Busy, st.Missed, st.Lists, spentText(st), d.srv.Stats(), heldBack(st), st.OnDemand, st.Refused)
 	return nil
+}
+
+// daemon is a sensor's test server, listening, and its slot and budget.
+type daemon struct {
+	o      *Options
+	ln     net.Listener
+	srv    *netprobe.Server
+	slot   *netprobe.Slot
+	served *sensor.Served
+}
+
+// listen starts the test server, its tests charged to the budget.
+func (o *Options) listen() (*daemon, error) {
+	ln, err := net.Listen("tcp", o.Listen)
+	if err != nil {
+		return nil, errs.Usage(fmt.Errorf("sensor: listen on %s: %w", o.Listen, err), "give --listen a free HOST:PORT")
+	}
+	d := &daemon{o: o, ln: ln, slot: &netprobe.Slot{}}
+	if d.srv, err = netprobe.NewServer(o.Token, d.slot); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	d.served = o.serveBudget(d.srv, d.slot)
+	go func() { _ = d.srv.Serve(ln) }()
+	return d, nil
+}
+
+// loop runs the measurement loop, and the poll for on-demand tests that
+// feeds it, until ctx ends; the on-demand tests left are failed.
+func (d *daemon) loop(ctx context.Context, self sensor.Peer) sensor.Stats {
+	dir := &dirAdapter{c: d.o.Directory}
+	od := newOnDemand(dir, self.Name, d.o.Stderr)
+	pctx, stop := context.WithCancel(ctx)
+	polled := make(chan struct{})
+	go func() { defer close(polled); od.poll(pctx) }()
+	st := sensor.Run(ctx, sensor.Config{Self: self, Period: d.o.Period, TestTime: d.o.TestTime,
+		Budget: d.o.effectiveBudget(), Served: d.served, OnDemand: od.reqs,
+		Log: func(s string) { fmt.Fprintln(d.o.Stderr, "diperf sensor:", s) },
+		OnList: func(st sensor.Stats) {
+			fmt.Fprintf(d.o.Stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; %s\n",
+				st.Lists, st.Tests, st.Busy, st.Missed, spentText(st))
+		}},
+		dir, &probeAdapter{c: &netprobe.Client{Token: d.o.Token}, slot: d.slot})
+	stop()
+	<-polled
+	od.drain()
+	return st
 }
 
 // self is this sensor as its peers see it; its site is a group "site:NAME".
