@@ -46,6 +46,7 @@ func (b *probeBook) poll(ctx context.Context, name string, wait time.Duration, n
 		out, _ = b.claim(name, now(), false)
 	case <-t.C:
 	case <-ctx.Done():
+	case <-shuttingDown(ctx):
 	}
 	b.unwait(name, ch, now())
 	return out
