@@ -67,15 +67,16 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := f.signWith(e, dc); err != nil {
-		return err
-	}
 	return sensord.Run(ctx, f.options(e, dc, token))
 }
 
 // options are the daemon's options from the flags.
 func (f *sensorFlags) options(e *env, dc *directory.Client, token []byte) sensord.Options {
-	return sensord.Options{Directory: dc, Token: token, Listen: f.listen, Advertise: f.advertise,
+	key := f.keyFile
+	if key == "" {
+		key = keyFileFor(f.tokenFile, f.name)
+	}
+	return sensord.Options{Directory: dc, Token: token, KeyFile: key, Listen: f.listen, Advertise: f.advertise,
 		Name: f.name, Site: f.site, Groups: strings.Split(f.groups, ","), Version: Version,
 		Period: f.period, TestTime: f.testTime, Budget: f.budget, BytesPerHour: f.bytesPerHour,
 		Stdout: e.stdout, Stderr: e.stderr}

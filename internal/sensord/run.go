@@ -22,8 +22,10 @@ import (
 
 // Options are a sensor daemon's settings, checked by the caller.
 type Options struct {
-	// Directory is the directory's client, signing with the sensor's key.
+	// Directory is the directory's client; Run makes it sign with the
+	// sensor's key, read from KeyFile (made there when missing).
 	Directory *directory.Client
+	KeyFile   string
 	// Token is the mesh's token: the sensors' among themselves.
 	Token []byte
 	// Listen is where the test server listens; Advertise is the HOST:PORT
@@ -52,6 +54,9 @@ func Run(ctx context.Context, o Options) error {
 		return err
 	}
 	defer d.ln.Close()
+	if err := o.signWith(); err != nil {
+		return err
+	}
 	self := o.self(d.ln.Addr().String())
 	stopRenew, err := keepRegistered(ctx, o.Stderr, o.Directory, self)
 	if err != nil {
@@ -135,4 +140,18 @@ func heldBack(st sensor.Stats) string {
 // and the bytes an hour.
 func spentText(st sensor.Stats) string {
 	return fmt.Sprintf("spent %.2f%% of the time testing, %s an hour", 100*st.Fraction, human.Bytes(st.BytesPerHour))
+}
+
+// signWith reads the sensor's key (made when missing, and the user
+// told) and makes the directory client sign with it.
+func (o *Options) signWith() error {
+	key, made, err := directory.LoadOrMakeKey(o.KeyFile)
+	if err != nil {
+		return errs.Usage(fmt.Errorf("--key-file: %w", err), "give --key-file the sensor's own key file, private to its owner (chmod 600), or a path to make it at")
+	}
+	if made {
+		fmt.Fprintf(o.Stderr, "diperf sensor: made a new key in %s; the directory binds the name %s to it: keep it with this sensor\n", o.KeyFile, o.Name)
+	}
+	o.Directory.SignWith(key)
+	return nil
 }
