@@ -64,16 +64,7 @@ func (s *Server) probePair(r *http.Request, req ProbeRequest, now time.Time) err
 
 // sensorNamed is the registered sensor name, nil if there is none.
 func (s *Server) sensorNamed(r *http.Request, name string, now time.Time) (*Sensor, error) {
-	list, err := s.store.Sensors(r.Context(), "", now)
-	if err != nil {
-		return nil, err
-	}
-	for i := range list {
-		if list[i].Name == name {
-			return &list[i], nil
-		}
-	}
-	return nil, nil
+	return s.store.sensorNamed(r.Context(), name, now)
 }
 
 // getProbe is GET /v1/probes/{id}.
