@@ -43,16 +43,21 @@ func probeCmd(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
 	defer cancel()
-	p, err := c.RequestProbe(ctx, pos[0], pos[1], *kind)
+	return probeRun(ctx, e, c, pos[0], pos[1], *kind, *asJSON, *timeout)
+}
+
+// probeRun asks src to test dst, waits for the answer and prints it.
+func probeRun(ctx context.Context, e *env, c *directory.Client, src, dst, kind string, asJSON bool, timeout time.Duration) error {
+	p, err := c.RequestProbe(ctx, src, dst, kind)
 	if err != nil {
-		return probeRefused(ctx, c, pos[0], pos[1], err)
+		return probeRefused(ctx, c, src, dst, err)
 	}
-	fmt.Fprintf(e.stderr, "diperf probe: %s asked to test %s's %s (probe %s)\n", pos[0], pos[1], *kind, p.ID)
+	fmt.Fprintf(e.stderr, "diperf probe: %s asked to test %s's %s (probe %s)\n", src, dst, kind, p.ID)
 	done, err := c.WaitProbe(ctx, p.ID, 250*time.Millisecond)
 	if err != nil {
-		return fmt.Errorf("probe %s: no answer within --timeout %v (%s): %w", p.ID, *timeout, stateOrPending(done), err)
+		return fmt.Errorf("probe %s: no answer within --timeout %v (%s): %w", p.ID, timeout, stateOrPending(done), err)
 	}
-	if *asJSON {
+	if asJSON {
 		if err := printJSON(e, done); err != nil {
 			return err
 		}
