@@ -22,7 +22,9 @@ func TestProbePollEndsAtShutdown(t *testing.T) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- ServeWith(ctx, ln, NewServer(store, Options{Token: []byte(testToken)}).Handler(), ServeConfig{}) }()
+	go func() {
+		served <- ServeWith(ctx, ln, NewServer(store, Options{Token: []byte(testToken)}).Handler(), ServeConfig{})
+	}()
 	c := signedClient(t, "http://"+ln.Addr().String(), nil)
 	registerAll(t, c, "a")
 	polled := make(chan error, 1)
