@@ -53,7 +53,7 @@ func (o *onDemand) poll(ctx context.Context) {
 				fmt.Fprintf(o.stderr, "diperf sensor: asking the directory for on-demand tests: %v; trying again every %v\n", err, probeRetry)
 				said = err.Error()
 			}
-			clock.Sleep(ctx, probeRetry)
+			clock.Sleep(ctx, retryAfter(err))
 			continue
 		}
 		said = ""
@@ -61,6 +61,16 @@ func (o *onDemand) poll(ctx context.Context) {
 			o.hand(ctx, p)
 		}
 	}
+}
+
+// retryAfter is the pause after a failed poll: probeRetry, a minute
+// when the directory has no such route (one older than the probes).
+func retryAfter(err error) time.Duration {
+	var api *directory.APIError
+	if errors.As(err, &api) && (api.Status == http.StatusNotFound && api.Field == "" || api.Status == http.StatusMethodNotAllowed) {
+		return time.Minute
+	}
+	return probeRetry
 }
 
 // hand gives probe p to the loop, or fails it when the loop has

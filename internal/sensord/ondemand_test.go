@@ -89,3 +89,17 @@ func TestProbeReasonIsPrintable(t *testing.T) {
 		t.Errorf("the directory refuses it: %v", err)
 	}
 }
+
+// A directory older than the probes (no such route) is asked again a
+// minute later, not every probeRetry; a sensor it does not know (it
+// registers again meanwhile) at once.
+func TestPollRetryAfter(t *testing.T) {
+	old := &directory.APIError{Status: 404, Msg: "404 page not found"}
+	unknown := &directory.APIError{Status: 404, Field: "name", Msg: "sensor not registered; register again"}
+	if got := retryAfter(old); got != time.Minute {
+		t.Errorf("no route: %v", got)
+	}
+	if got := retryAfter(unknown); got != probeRetry {
+		t.Errorf("not registered: %v", got)
+	}
+}
