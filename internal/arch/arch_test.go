@@ -26,7 +26,8 @@ var layers = [][]string{
 	{"internal/spool"}, // the spool's frames: below the run directory, so that a tester links none of it
 	{"internal/clocksync", "internal/rundir", "internal/testbed", "internal/client", "internal/netmap",
 		"internal/directory/directorytest", "internal/live"}, // storage, clock sync, testbeds, clients, the mesh's map, an in-process directory for tests
-	{"internal/analyze", "internal/verify", "internal/tester"},      // analysis of calls, checks, the agent
+	{"internal/analyze", "internal/verify", "internal/tester", // analysis of calls, checks, the agent
+		"internal/sensord"}, // the sensor daemon: the sensor loop and the directory client composed (005)
 	{"internal/model", "internal/bench/tree", "internal/threshold"}, // models of performance against load; the controller tree's load model; thresholds checked
 	{"internal/report"},   // the report
 	{"internal/pipeline"}, // load → analyze → write → draw

@@ -46,6 +46,7 @@ func init() {
 		"tester":     {"the tester agent (started by a testbed)", testerCmd, false},
 		"token":      {"make a token for testers that join, and the controller's key that pairs with it", tokenCmd, false},
 		"version":    {"print the version", versionCmd, false},
+		"probe":      {probeSummary, probeCmd, false},
 		"forecast":   {"what bandwidth and latency will A → B have? (the sensors' forecasts)", forecastCmd, false},
 		"netmap":     {"the latest bandwidth and latency between sensors (terminal, --json, --svg)", netmapCmd, false},
 		"directory":  {"serve the sensor mesh's directory (HTTP/JSON, SQLite)", directoryCmd, false},

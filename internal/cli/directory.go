@@ -18,6 +18,7 @@ type directoryOptions struct {
 	ttl                                    time.Duration
 	maxSensors, newNamesPerHour            int
 	retention                              directory.Retention
+	probes                                 probeLimits
 }
 
 func directoryCmd(ctx context.Context, e *env, args []string) error {
@@ -35,7 +36,11 @@ func directoryCmd(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&o.maxSensors, "max-sensors", directory.DefaultMaxSensors, fmt.Sprintf("most sensors registered at once (at most %d: their list must fit in what a client reads)", directory.MaxSensorsLimit))
 	fs.IntVar(&o.newNamesPerHour, "new-names-per-hour", directory.DefaultNewNamesPerHour, "names new to the directory one address may register in an hour")
 	addRetentionFlags(fs, &o.retention)
+	o.probes.add(fs)
 	if _, err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	if err := o.probes.check(); err != nil {
 		return err
 	}
 	if o.db == "" {
@@ -86,7 +91,8 @@ func serveDirectory(ctx context.Context, e *env, o directoryOptions) error {
 	fmt.Fprintf(e.stderr, "diperf directory: serving %s://%s from %s; at most %d connections without the token, %d from one source; interrupt to stop\n",
 		scheme, ln.Addr(), o.db, cfg.Unproved.Conns, cfg.Unproved.PerSource)
 	srv := directory.NewServer(store, directory.Options{Token: token, TTL: o.ttl,
-		MaxSensors: o.maxSensors, NewNamesPerHour: o.newNamesPerHour})
+		MaxSensors: o.maxSensors, NewNamesPerHour: o.newNamesPerHour,
+		ProbesPerMinute: o.probes.perMinute, ProbesPending: o.probes.pending})
 	rctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go store.RunRetention(rctx, o.retention, time.Now, func(f string, a ...any) { fmt.Fprintf(e.stderr, "diperf directory: "+f+"\n", a...) })

@@ -11,6 +11,7 @@ import (
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/sensor"
+	"github.com/diperf/diperf/internal/sensord"
 )
 
 // TestNetmapUnknownAndMicrosecondLatency: over a real directory, a pair
@@ -26,7 +27,7 @@ func TestNetmapUnknownAndMicrosecondLatency(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := &dirAdapter{c: lab.c}
+	d := sensord.NewDirectory(lab.c)
 	at := time.Now().Add(-time.Minute)
 	for _, r := range []sensor.Result{
 		{Src: "a", Dst: "b", Kind: sensor.Bandwidth, Measurement: sensor.Measurement{BandwidthBps: 50e6, SteadyBps: 50e6}},

@@ -14,6 +14,7 @@ import (
 	"github.com/diperf/diperf/internal/directory/directorytest"
 	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/sensor"
+	"github.com/diperf/diperf/internal/sensord"
 )
 
 // meshLab is a directory in process, with its token file.
@@ -48,7 +49,7 @@ func TestNetmapAndForecastOverADirectory(t *testing.T) {
 	reg("a1", "A", "local")
 	reg("a2", "A", "local", "global")
 	reg("b2", "B", "local", "global")
-	d := &dirAdapter{c: lab.c}
+	d := sensord.NewDirectory(lab.c)
 	peers, err := d.Sensors(ctx)
 	if err != nil || len(peers) != 3 {
 		t.Fatalf("sensors %+v, %v", peers, err)

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
-	"github.com/diperf/diperf/internal/sensor"
 )
 
 // forecast prints a bandwidth in the bit/s unit that keeps it readable
@@ -61,14 +60,5 @@ func TestEvaluateTablesHaveNoExponent(t *testing.T) {
 	}
 	if m := exponent.FindAllString(out.String(), 3); m != nil || !strings.Contains(out.String(), "MSE") {
 		t.Errorf("the tables hold numbers in scientific notation (%v):\n%s", m, out.String())
-	}
-}
-
-// The sensor's log says the bytes it spends in the unit that keeps them
-// readable.
-func TestSensorSpentText(t *testing.T) {
-	got := spentText(sensor.Stats{Fraction: 0.0123, BytesPerHour: 1.5e9})
-	if want := "spent 1.23% of the time testing, 1.5 GB an hour"; got != want {
-		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -2,12 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
-	"github.com/diperf/diperf/internal/clock"
-	"net"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -15,9 +10,9 @@ import (
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/human"
-	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/netprobe"
 	"github.com/diperf/diperf/internal/sensor"
+	"github.com/diperf/diperf/internal/sensord"
 )
 
 // sensorFlags are the flags of the sensor daemon.
@@ -45,9 +40,9 @@ func (f *sensorFlags) add(fs *flag.FlagSet) {
 	fs.Float64Var(&f.bytesPerHour, "bytes-per-hour", 0, "bytes its tests may send an hour (0: no cap)")
 }
 
-// sensorDaemon is `diperf sensor --directory URL ...`: it serves tests,
-// registers and renews, and runs the measurement loop until interrupted,
-// then says what it did and spent.
+// sensorDaemon is `diperf sensor --directory URL ...`: flags → options →
+// sensord.Run, which serves tests, registers and renews, and runs the
+// measurement loop until interrupted, then says what it did and spent.
 func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "sensor", "--directory URL [--token-file F] [--listen ADDR --groups local[,global] --period D --test-time D]")
 	var f sensorFlags
@@ -68,121 +63,23 @@ func sensorDaemon(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", f.listen)
-	if err != nil {
-		return errs.Usage(fmt.Errorf("sensor: listen on %s: %w", f.listen, err), "give --listen a free HOST:PORT")
-	}
-	defer ln.Close()
-	slot := &netprobe.Slot{}
-	srv, err := netprobe.NewServer(token, slot)
-	if err != nil {
-		return err
-	}
-	served := f.serveBudget(srv, slot, e.stderr)
-	go func() { _ = srv.Serve(ln) }()
 	dc, err := directoryClient(f.dir, token, f.caFile)
 	if err != nil {
 		return err
 	}
-	if err := f.signWith(e, dc); err != nil {
-		return err
-	}
-	self := f.self(ln.Addr().String())
-	stopRenew, err := keepRegistered(ctx, e, dc, self)
-	if err != nil {
-		return err
-	}
-	defer deregister(e, dc, self.Name) // after the renewals stopped
-	defer stopRenew()
-	fmt.Fprintf(e.stderr, "diperf sensor %s (site %s, groups %s): tests at %s, one %v test per %v\n",
-		self.Name, self.Site, strings.Join(self.Groups, ","), self.Addr, f.testTime, f.period)
-	st := sensor.Run(ctx, sensor.Config{Self: self, Period: f.period, TestTime: f.testTime,
-		Budget: f.effectiveBudget(),
-		Log:    func(s string) { fmt.Fprintln(e.stderr, "diperf sensor:", s) },
-		OnList: func(st sensor.Stats) {
-			fmt.Fprintf(e.stderr, "diperf sensor: list %d done: %d tests, %d busy, %d missed; %s\n",
-				st.Lists, st.Tests, st.Busy, st.Missed, spentText(st))
-		},
-		Served: served},
-		&dirAdapter{c: dc}, &probeAdapter{c: &netprobe.Client{Token: token}, slot: slot})
-	srvSt := srv.Stats()
-	fmt.Fprintf(e.stdout, "tests %d, busy %d, missed %d, lists %d; %s; %s; %s\n",
-		st.Tests, st.Busy, st.Missed, st.Lists, spentText(st), srvSt, heldBack(st))
-	return nil
+	return sensord.Run(ctx, f.options(e, dc, token))
 }
 
-// self is this sensor as its peers see it; its site is a group "site:NAME".
-func (f *sensorFlags) self(listened string) sensor.Peer {
-	addr := f.advertise
-	if addr == "" {
-		addr = listened
+// options are the daemon's options from the flags.
+func (f *sensorFlags) options(e *env, dc *directory.Client, token []byte) sensord.Options {
+	key := f.keyFile
+	if key == "" {
+		key = keyFileFor(f.tokenFile, f.name)
 	}
-	groups := strings.Split(f.groups, ",")
-	return sensor.Peer{Name: f.name, Addr: addr, Site: f.site, Groups: groups, Version: Version}
-}
-
-// keepRegistered registers self and renews its lease until stop, again
-// from the start when the directory forgot it (a restart on a new file).
-func keepRegistered(ctx context.Context, e *env, dc *directory.Client, self sensor.Peer) (stop func(), err error) {
-	reg := directory.Registration{Name: self.Name, Address: self.Addr, Version: self.Version,
-		Groups: append(append([]string{}, self.Groups...), netmap.SitePrefix+self.Site), Capabilities: []string{"bandwidth", "latency"}}
-	lease, err := registerFirst(ctx, e, dc, reg)
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			wait := time.Duration(max(lease.RenewAfterS, 1) * float64(time.Second))
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(wait):
-			}
-			l, err := dc.Renew(ctx, self.Name)
-			if errors.Is(err, directory.ErrNotRegistered) {
-				l, err = dc.Register(ctx, reg)
-			}
-			if err != nil {
-				fmt.Fprintf(e.stderr, "diperf sensor: renewing: %v\n", err)
-				continue
-			}
-			lease = l
-		}
-	}()
-	return func() { cancel(); <-done }, nil
-}
-
-// registerRetry is how often a sensor started before its directory tries
-// to register again (a variable for the tests).
-var registerRetry = 2 * time.Second
-
-// registerFirst registers, trying again every registerRetry while the
-// directory does not answer (a sensor may start before it); a refusal
-// (a wrong token, a bad registration) ends it at once.
-func registerFirst(ctx context.Context, e *env, dc *directory.Client, reg directory.Registration) (directory.Lease, error) {
-	for said := false; ; said = true {
-		lease, err := dc.Register(ctx, reg)
-		var api *directory.APIError
-		switch {
-		case err == nil:
-			if said {
-				fmt.Fprintln(e.stderr, "diperf sensor: registered")
-			}
-			return lease, nil
-		case errors.As(err, &api) && api.Status/100 == 4 && api.Status != http.StatusTooManyRequests:
-			// a 429 (too many new names from this address for now) passes;
-			// every other refusal lasts
-			return lease, fmt.Errorf("sensor: registering with the directory: %w", err)
-		case !said:
-			fmt.Fprintf(e.stderr, "diperf sensor: registering with the directory: %v; trying again every %v\n", err, registerRetry)
-		}
-		if !clock.Sleep(ctx, registerRetry) {
-			return lease, fmt.Errorf("sensor: never registered with the directory: %w", err)
-		}
-	}
+	return sensord.Options{Directory: dc, Token: token, KeyFile: key, Listen: f.listen, Advertise: f.advertise,
+		Name: f.name, Site: f.site, Groups: strings.Split(f.groups, ","), Version: Version,
+		Period: f.period, TestTime: f.testTime, Budget: f.budget, BytesPerHour: f.bytesPerHour,
+		Stdout: e.stdout, Stderr: e.stderr}
 }
 
 // check refuses flags that make no schedule.
@@ -209,18 +106,4 @@ func (f *sensorFlags) check() error {
 		}
 	}
 	return nil
-}
-
-// heldBack says what the loop did not test as planned: peers that did not
-// answer, tests held back (a peer backed off, the byte budget spent),
-// tests stopped at the byte budget.
-func heldBack(st sensor.Stats) string {
-	return fmt.Sprintf("%d missed as the peer did not answer, %d held back, %d stopped at the byte budget",
-		st.Unreachable, st.HeldBack, st.Capped)
-}
-
-// spentText is what the sensor's own tests spent: the share of the time
-// and the bytes an hour.
-func spentText(st sensor.Stats) string {
-	return fmt.Sprintf("spent %.2f%% of the time testing, %s an hour", 100*st.Fraction, human.Bytes(st.BytesPerHour))
 }

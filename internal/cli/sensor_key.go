@@ -1,15 +1,8 @@
 package cli
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
-
-	"github.com/diperf/diperf/internal/directory"
-	"github.com/diperf/diperf/internal/errs"
 )
 
 // keyFileUsage is the usage of the sensor's --key-file.
@@ -27,32 +20,4 @@ func keyFileFor(tokenFile, name string) string {
 		return '_'
 	}, name)
 	return filepath.Join(filepath.Dir(tokenFile), "sensor-"+safe+".key")
-}
-
-// signWith reads the sensor's key (made when missing, and the user
-// told) and makes dc sign with it.
-func (f *sensorFlags) signWith(e *env, dc *directory.Client) error {
-	path := f.keyFile
-	if path == "" {
-		path = keyFileFor(f.tokenFile, f.name)
-	}
-	key, made, err := directory.LoadOrMakeKey(path)
-	if err != nil {
-		return errs.Usage(fmt.Errorf("--key-file: %w", err), "give --key-file the sensor's own key file, private to its owner (chmod 600), or a path to make it at")
-	}
-	if made {
-		fmt.Fprintf(e.stderr, "diperf sensor: made a new key in %s; the directory binds the name %s to it: keep it with this sensor\n", path, f.name)
-	}
-	dc.SignWith(key)
-	return nil
-}
-
-// deregister takes the sensor out of the directory's list at its clean
-// end, within 5 s; a directory that does not answer is told on stderr.
-func deregister(e *env, dc *directory.Client, name string) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := dc.Deregister(ctx, name); err != nil && !errors.Is(err, directory.ErrNotRegistered) {
-		fmt.Fprintf(e.stderr, "diperf sensor: deregistering: %v\n", err)
-	}
 }

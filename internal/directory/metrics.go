@@ -28,6 +28,7 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	var b bytes.Buffer
 	WriteMetrics(&b, latest, sensors)
 	s.refused.write(&b)
+	s.probes.write(&b)
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	w.Write(b.Bytes()) //nolint:errcheck // the scraper went away
 }

@@ -46,6 +46,7 @@ func ServeWith(ctx context.Context, ln net.Listener, h http.Handler, cfg ServeCo
 		ConnContext:       preauth.ConnContext,
 		ConnState:         preauth.ConnState,
 	}
+	endPollsOnShutdown(srv)
 	ln = preauth.HTTPListener(ln, preauth.NewPool(cfg.Unproved))
 	done := make(chan error, 1)
 	go func() {

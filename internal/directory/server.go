@@ -27,6 +27,8 @@ type Server struct {
 	quota   *quota   // registrations of new names (quota.go)
 	refused refusals // 4xx answers, for /metrics (refused_metrics.go)
 	seen    seenSigs // the signatures taken within SignatureWindow (replay.go)
+
+	probes *probeBook // on-demand tests (probe*.go)
 }
 
 // Options configure a Server.
@@ -40,6 +42,10 @@ type Options struct {
 	// NewNamesPerHour is how many names new to the directory one source
 	// may register in an hour (0 = DefaultNewNamesPerHour).
 	NewNamesPerHour int
+	// ProbesPerMinute and ProbesPending bound one requester's on-demand
+	// tests: asked in a minute, open at once (0 = DefaultProbesPerMinute,
+	// DefaultProbesPending).
+	ProbesPerMinute, ProbesPending int
 }
 
 // NewServer returns a server over store.
@@ -52,6 +58,7 @@ func NewServer(store *Store, o Options) *Server {
 	}
 	s := &Server{store: store, token: o.Token, ttl: o.TTL, now: o.Now}
 	s.quota = newQuota(o.quotas())
+	s.probes = newProbeBook(o.ProbesPerMinute, o.ProbesPending)
 	return s
 }
 
@@ -67,6 +74,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /v1/forecasts", s.addForecast)
 	mux.HandleFunc("GET /v1/forecasts", s.forecasts)
 	mux.HandleFunc("GET /metrics", s.metrics)
+	s.probeRoutes(mux)
 	return s.auth(s.refused.counted(s.verify(mux)))
 }
 

@@ -92,6 +92,9 @@ type Config struct {
 	// Served, when set, is the account of the tests this sensor serves:
 	// charged to the budget beside its own (Ledger.CountServed).
 	Served *Served
+	// OnDemand, when set, brings tests asked for now (diperf probe): each
+	// runs at the loop's next pause, within the budget (ondemand.go).
+	OnDemand <-chan Request
 }
 
 // Stats is what a sensor did: tests done, tries refused as busy, tests
@@ -105,6 +108,9 @@ type Stats struct {
 	// or the byte budget did not allow them, Capped the tests stopped at
 	// the byte budget.
 	Unreachable, HeldBack, Capped int
+	// OnDemand counts the on-demand tests run, Refused those refused as
+	// over the budget.
+	OnDemand, Refused int
 }
 
 // Run loops until ctx is done: query the directory, plan, run the list one
@@ -120,7 +126,7 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 	for ctx.Err() == nil {
 		peers, ok := l.peers(ctx)
 		if !ok {
-			clock.Sleep(ctx, cfg.Period)
+			l.pause(ctx, cfg.Period)
 			continue
 		}
 		ran, done := l.runList(ctx, Plan(peers, cfg.Rand))
@@ -133,7 +139,7 @@ func Run(ctx context.Context, cfg Config, dir Directory, pr Prober) Stats {
 			}
 		}
 		if ran == 0 { // nothing to test, or every peer held back: not a busy loop
-			clock.Sleep(ctx, cfg.Period)
+			l.pause(ctx, cfg.Period)
 		}
 	}
 	l.st.Fraction, l.st.BytesPerHour = l.ledger.Spent(time.Now())
@@ -192,14 +198,25 @@ type loop struct {
 // (sensors started together would otherwise test in step, each finding
 // its peer busy with its own bandwidth test at every try); false if ctx
 // ended first.
+// On-demand tests run meanwhile; the turn is then reckoned again.
 func (l *loop) waitTurn(ctx context.Context) bool {
-	start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
-	start = maxTime(start, l.hour.earliest(l.cfg.Budget, l.ledger.Average()))
-	if !l.last.IsZero() {
-		start = maxTime(start, l.last.Add(l.cfg.Period))
+	jitter := time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1))
+	for {
+		start := l.budgetStart()
+		if !l.last.IsZero() {
+			start = maxTime(start, l.last.Add(l.cfg.Period))
+		}
+		if ran, ok := l.pauseFor(ctx, time.Until(start.Add(jitter))); !ran {
+			return ok
+		}
 	}
-	start = start.Add(time.Duration(l.cfg.Rand.Int64N(int64(l.cfg.Period/4) + 1)))
-	return clock.Sleep(ctx, time.Until(start))
+}
+
+// budgetStart is when the budget lets the next test start, at the
+// soonest: its time share, and its bytes an hour.
+func (l *loop) budgetStart() time.Time {
+	start := l.ledger.Earliest(l.cfg.Budget, l.cfg.TestTime)
+	return maxTime(start, l.hour.earliest(l.cfg.Budget, l.ledger.Average()))
 }
 
 // tryBusy runs a test; while the peer answers busy (it runs a bandwidth

@@ -1,8 +1,7 @@
-package cli
+package sensord
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"net"
 	"strings"
@@ -160,15 +159,4 @@ func TestSensorDeadPeerCostsSeconds(t *testing.T) {
 			len(dir.results), st.Fraction, cfg.Budget.Fraction, log)
 	}
 	t.Logf("%d results, stats %+v; log:\n%s", len(dir.results), st, log)
-}
-
-// A byte budget or a time share that is not a number is refused at start:
-// NaN would pass every comparison and make no cap at all.
-func TestSensorRefusesABudgetThatIsNotANumber(t *testing.T) {
-	for _, f := range []sensorFlags{{budget: math.NaN()}, {bytesPerHour: math.NaN()}, {bytesPerHour: math.Inf(1)}} {
-		f.name, f.groups, f.period, f.testTime = "a", "local", time.Minute, time.Second
-		if err := f.check(); err == nil {
-			t.Errorf("--budget %v --bytes-per-hour %v accepted", f.budget, f.bytesPerHour)
-		}
-	}
 }

@@ -1,9 +1,8 @@
-package cli
+package sensord
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/diperf/diperf/internal/netprobe"
@@ -14,9 +13,9 @@ import (
 // serves are charged to it (the returned account goes to
 // sensor.Config.Served) within their limits, and what the server and the
 // slot do of note is said on stderr.
-func (f *sensorFlags) serveBudget(srv *netprobe.Server, slot *netprobe.Slot, stderr io.Writer) *sensor.Served {
-	served := sensor.NewServed(f.effectiveBudget(), time.Now())
-	log := func(s string) { fmt.Fprintln(stderr, "diperf sensor:", s) }
+func (o *Options) serveBudget(srv *netprobe.Server, slot *netprobe.Slot) *sensor.Served {
+	served := sensor.NewServed(o.effectiveBudget(), time.Now())
+	log := func(s string) { fmt.Fprintln(o.Stderr, "diperf sensor:", s) }
 	srv.Budget, srv.Log, slot.Log = served, log, log
 	return served
 }
@@ -28,12 +27,12 @@ func (f *sensorFlags) serveBudget(srv *netprobe.Server, slot *netprobe.Slot, std
 // (1.5 more in a mesh of 2 sites of 2).
 const budgetShares = 3
 
-// effectiveBudget is the sensor's budget: --budget, by default
-// budgetShares × test-time/period.
-func (f *sensorFlags) effectiveBudget() sensor.Budget {
-	b := sensor.Budget{Fraction: f.budget, BytesPerHour: f.bytesPerHour}
+// effectiveBudget is the sensor's budget: Budget, by default
+// budgetShares × TestTime/Period.
+func (o *Options) effectiveBudget() sensor.Budget {
+	b := sensor.Budget{Fraction: o.Budget, BytesPerHour: o.BytesPerHour}
 	if b.Fraction == 0 {
-		b.Fraction = min(1, budgetShares*float64(f.testTime)/float64(f.period))
+		b.Fraction = min(1, budgetShares*float64(o.TestTime)/float64(o.Period))
 	}
 	return b
 }

@@ -1,4 +1,4 @@
-package cli
+package sensord
 
 import (
 	"context"
@@ -11,9 +11,14 @@ import (
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/forecast"
 	"github.com/diperf/diperf/internal/netmap"
-	"github.com/diperf/diperf/internal/netprobe"
 	"github.com/diperf/diperf/internal/sensor"
 )
+
+// NewDirectory is the directory c as the sensor loop needs it
+// (sensor.Directory): the sensors listed as peers, each result written
+// with the forecast it leads to, kept while the directory does not
+// answer.
+func NewDirectory(c *directory.Client) sensor.Directory { return &dirAdapter{c: c} }
 
 // dirAdapter is the directory as the sensor loop needs it: the sensors
 // listed as peers, each result written with the forecast it leads to.
@@ -50,6 +55,12 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 	if err := d.send(ctx, dr); err != nil {
 		return err
 	}
+	return d.addForecast(ctx, r, f, ok)
+}
+
+// addForecast writes the forecast f that r led to, if there is one with
+// an error to expect.
+func (d *dirAdapter) addForecast(ctx context.Context, r sensor.Result, f forecast.Forecast, ok bool) error {
 	if !ok || f.Scored == 0 {
 		return nil // no forecast yet, or none with an error to expect: the second measurement brings one
 	}
@@ -61,12 +72,18 @@ func (d *dirAdapter) Write(ctx context.Context, r sensor.Result) error {
 // send queues dr behind the results not taken yet and sends them in
 // order until the directory refuses one.
 func (d *dirAdapter) send(ctx context.Context, dr directory.Result) error {
+	d.keep(dr)
+	return d.flush(ctx)
+}
+
+// keep queues dr behind the results not taken yet, the oldest dropped
+// past maxPending.
+func (d *dirAdapter) keep(dr directory.Result) {
 	d.pending = append(d.pending, dr)
 	if over := len(d.pending) - maxPending; over > 0 {
 		d.pending = append(d.pending[:0], d.pending[over:]...)
 		d.dropped += over
 	}
-	return d.flush(ctx)
 }
 
 // flush sends the results kept, in order, until the directory does not
@@ -120,53 +137,3 @@ func (d *dirAdapter) forecast(key string, m forecast.Measurement) (forecast.Fore
 	a.Observe(m)
 	return a.Forecast()
 }
-
-// probeAdapter runs the loop's tests with the netprobe client, a
-// bandwidth test only while this sensor's own slot is free (its server
-// then refuses peers' bandwidth tests until it is done).
-type probeAdapter struct {
-	c    *netprobe.Client
-	slot *netprobe.Slot
-}
-
-func (p *probeAdapter) Run(ctx context.Context, t sensor.Test, d time.Duration) (sensor.Measurement, error) {
-	allowed := uint64(t.MaxBytes) // 0: no cap
-	if t.Kind == sensor.Latency {
-		r, err := p.c.LatencyWithin(ctx, t.Peer.Addr, d, 0, allowed)
-		return sensor.Measurement{LatencyMs: ms(r.Latency), P50Ms: ms(r.P50), P90Ms: ms(r.P90), P99Ms: ms(r.P99),
-			Bytes: float64(r.Wire.Total()), Capped: r.Capped}, probeErr(err)
-	}
-	ctx, release, err := takeSlot(ctx, p.slot, t.Peer.Name, d)
-	if err != nil {
-		return sensor.Measurement{}, err // serving a peer's bandwidth test: ours would measure half
-	}
-	defer release()
-	r, err := p.c.BandwidthWithin(ctx, t.Peer.Addr, d, allowed)
-	return sensor.Measurement{BandwidthBps: r.BitsPerSec, SteadyBps: r.SteadyBitsPerSec, Bytes: float64(r.Wire.Total()),
-		Capped: r.Capped, DataStart: r.Start, DataTime: r.TestTime}, probeErr(err)
-}
-
-// probeErr is a netprobe error as the loop knows it: busy, a peer that
-// did not answer, an allowance too small; the message is netprobe's.
-func probeErr(err error) error {
-	switch {
-	case errors.Is(err, netprobe.ErrBusy):
-		return sensor.ErrBusy
-	case errors.Is(err, netprobe.ErrUnreachable):
-		return alsoIs{err, sensor.ErrUnreachable}
-	case errors.Is(err, netprobe.ErrAllowance):
-		return alsoIs{err, sensor.ErrOverBudget}
-	}
-	return err
-}
-
-// alsoIs is an error that is also target, with its own message.
-type alsoIs struct {
-	error
-	target error
-}
-
-func (e alsoIs) Is(target error) bool { return target == e.target }
-func (e alsoIs) Unwrap() error        { return e.error }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,4 +1,4 @@
-package cli
+package sensord
 
 import (
 	"context"

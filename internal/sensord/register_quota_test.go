@@ -1,4 +1,4 @@
-package cli
+package sensord
 
 import (
 	"bytes"
@@ -33,9 +33,9 @@ func TestSensorWaitsOutANewNameQuota(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	var stderr bytes.Buffer
 	reg := directory.Registration{Name: "a", Address: "127.0.0.1:1", Version: "1", Groups: []string{"local"}}
-	if _, err := registerFirst(context.Background(), e, c, reg); err != nil {
+	if _, err := registerFirst(context.Background(), &stderr, c, reg); err != nil {
 		t.Fatalf("after two 429s: %v; want the sensor registered once the quota lets it", err)
 	}
 	if n := calls.Load(); n != 3 {

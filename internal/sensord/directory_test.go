@@ -1,4 +1,4 @@
-package cli
+package sensord
 
 import (
 	"bytes"
@@ -103,17 +103,17 @@ func TestSensorRegistersOnceTheDirectoryAnswers(t *testing.T) {
 	reg := directory.Registration{Name: "a", Address: "127.0.0.1:1", Version: "1", Groups: []string{"local"}}
 	defer func(d time.Duration) { registerRetry = d }(registerRetry)
 	registerRetry = 10 * time.Millisecond
-	e := &env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}}
+	var stderr bytes.Buffer
 	c, _ := directory.NewClient(url, token, nil)
-	if _, err := registerFirst(context.Background(), e, c, reg); err != nil {
+	if _, err := registerFirst(context.Background(), &stderr, c, reg); err != nil {
 		t.Fatalf("registering after one 503: %v", err)
 	}
-	if out := e.stderr.(*bytes.Buffer).String(); !strings.Contains(out, "trying again") || !strings.Contains(out, "registered") {
+	if out := stderr.String(); !strings.Contains(out, "trying again") || !strings.Contains(out, "registered") {
 		t.Errorf("stderr %q: want the wait and the registration said", out)
 	}
 	wrong, _ := directory.NewClient(url, []byte("not-the-mesh-token-but-long-enough"), nil)
 	before := calls.Load()
-	if _, err := registerFirst(context.Background(), e, wrong, reg); err == nil || !strings.Contains(err.Error(), "401") {
+	if _, err := registerFirst(context.Background(), &stderr, wrong, reg); err == nil || !strings.Contains(err.Error(), "401") {
 		t.Errorf("a wrong token: %v, want the 401 said", err)
 	}
 	if n := calls.Load() - before; n != 1 {
