@@ -2,10 +2,15 @@ package controller
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
+	"net/http"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/directory"
 	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/placement"
@@ -104,8 +109,56 @@ func (f failedMesh) Link(context.Context, string, string) (placement.Link, bool,
 	return placement.Link{}, false, f.err
 }
 
-// probeRunner has the mesh test a pair now (issue 25's on-demand tests,
-// directory.Client's RequestProbe and WaitProbe); nil until this build's
-// directory client offers them: a pair the mesh has no figures for is
-// then left out, saying so.
-func probeRunner(*directory.Client) placement.ProbeRunner { return nil }
+// probeRunner has the mesh test a pair now (diperf probe's on-demand
+// tests, through the directory).
+func probeRunner(c *directory.Client) placement.ProbeRunner { return &meshProbes{c: c} }
+
+// meshProbes asks the source sensor, through the directory, to test the
+// pair now: bandwidth, then latency, one probe at a time (the directory
+// holds a requester to a few open probes and a few a minute; a refusal
+// for that is waited out while the selection's time lasts).
+type meshProbes struct {
+	c  *directory.Client
+	mu sync.Mutex
+}
+
+// probeBusyWait is how long a probe refused for the requester's rate
+// waits before it asks again.
+const probeBusyWait = 5 * time.Second
+
+// Probe tests src → dst now: its bandwidth, and its latency when that
+// test ends well too.
+func (m *meshProbes) Probe(ctx context.Context, src, dst string) (placement.Link, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	bw, err := m.one(ctx, src, dst, directory.KindBandwidth)
+	if err != nil {
+		return placement.Link{}, err
+	}
+	l := placement.Link{BandwidthBps: bw.BandwidthBps, ErrBps: math.NaN(), Basis: "probed now", Usable: true}
+	if lat, err := m.one(ctx, src, dst, directory.KindLatency); err == nil {
+		l.LatencyMs = lat.LatencyMs
+	}
+	return l, nil
+}
+
+// one runs one probe of kind and waits for its result.
+func (m *meshProbes) one(ctx context.Context, src, dst, kind string) (directory.Result, error) {
+	for {
+		p, err := m.c.RequestProbe(ctx, src, dst, kind)
+		var api *directory.APIError
+		if errors.As(err, &api) && api.Status == http.StatusTooManyRequests && clock.Sleep(ctx, probeBusyWait) {
+			continue
+		}
+		if err != nil {
+			return directory.Result{}, fmt.Errorf("asking for a %s test: %w", kind, err)
+		}
+		if p, err = m.c.WaitProbe(ctx, p.ID, 250*time.Millisecond); err != nil {
+			return directory.Result{}, fmt.Errorf("%s test: %w", kind, err)
+		}
+		if p.State != directory.ProbeDone || p.Result == nil {
+			return directory.Result{}, fmt.Errorf("%s test %s: %s", kind, p.State, p.Reason)
+		}
+		return *p.Result, nil
+	}
+}
