@@ -19,26 +19,31 @@ type shortfall struct {
 
 // shortfalls are the traces of testdata on which the adaptive
 // forecaster's MAE is above the best single forecaster's, and why
-// (docs/sensors.md, "The criterion"):
-//   - cross and mixed: the level moves every few measurements by far more
-//     than the noise, so last value is the best single forecaster; in each
-//     steady stretch a smoother's recent error is lower and the ensemble
-//     takes it, so the forecast of the measurement right after a shift
-//     misses where last value's does not. No choice by past errors avoids
-//     it: a one-off spike looks the same then, and there the smoother is
-//     right. Everywhere else the ensemble beats every single forecaster;
-//     the test checks both.
-//   - tbf: the adaptive-window median is the best forecaster from start to
-//     end; readings alternate between two strata, members are close, and
-//     the windowed choice among them costs what it picks wrong (3.4%; 0.6%
-//     above exp0.35, the best of Gloperf's four).
+// (docs/sensors.md, "The criterion"). No forecaster meets the
+// criterion on every trace (TestNoForecasterBeatsEveryMember shows a
+// trace against any one), so these are ceilings, measured when the
+// design was last changed, not goals:
+//   - mixed, steps, cross-long: the level moves every few measurements by
+//     far more than the noise, so last value is the best single
+//     forecaster. Right after a break the ensemble learns from past
+//     breaks to trust last value, but TCP takes a few intervals to reach
+//     a new cap, and the measurements of that ramp (no longer breaks
+//     once the recent window holds some of them) go to the forecaster of
+//     lowest error over all history, a smoother on these traces. Away
+//     from the forecasts right after a shift the ensemble beats every
+//     single forecaster; the test checks both.
+//   - steps-slow: the adaptive-window median is best from start to end,
+//     readings alternate between strata, members are close, and the
+//     switches before the median's lead is clear cost what they pick
+//     wrong.
 //
 // Any other trace, and any trace added to testdata, must meet the
 // criterion strictly.
 var shortfalls = map[string]shortfall{
-	"bandwidth-cross.csv": {ceiling: 6.5, afterShifts: true},
-	"bandwidth-mixed.csv": {ceiling: 6.5, afterShifts: true},
-	"bandwidth-tbf.csv":   {ceiling: 3.5},
+	"bandwidth-mixed.csv":      {ceiling: 6.5, afterShifts: true},
+	"bandwidth-steps.csv":      {ceiling: 6.5, afterShifts: true},
+	"bandwidth-cross-long.csv": {ceiling: 3.5, afterShifts: true},
+	"bandwidth-steps-slow.csv": {ceiling: 3.5},
 }
 
 // TestAdaptiveOnTraces is the criterion on every trace in
