@@ -48,7 +48,8 @@ var shortfalls = map[string]shortfall{
 
 // TestAdaptiveOnTraces is the criterion on every trace in
 // testdata (each test time of each) and on the synthetic one: the adaptive
-// forecaster's MAE over the whole trace, as Evaluate scores it, is at most
+// forecaster's MAE over the whole trace, as Evaluate scores it (every
+// method on the same measurements: all from the second), is at most
 // the lowest of the single forecasters' (Defaults(), every member of the
 // ensemble), except on the traces of shortfalls, where it is within their
 // ceiling and, for those of level shifts, at most the lowest away from the
@@ -69,6 +70,9 @@ func TestAdaptiveOnTraces(t *testing.T) {
 			mae := map[string]float64{}
 			for _, s := range Evaluate(points, Options{Seed: 1, MaxPeriod: 1}).Full { // periods do not change Full
 				mae[s.Method] = s.MAE
+				if s.N != len(points)-1 { // every method is scored on the same forecasts, from the second measurement on
+					t.Errorf("%s scored on %d forecasts, want %d", s.Method, s.N, len(points)-1)
+				}
 			}
 			bestName, best := bestSingle(mae)
 			excess := 100 * (mae["adaptive"]/best - 1)
