@@ -25,13 +25,16 @@ type shortfall struct {
 // design was last changed, not goals:
 //   - mixed, steps, cross-long: the level moves every few measurements by
 //     far more than the noise, so last value is the best single
-//     forecaster. Right after a break the ensemble learns from past
-//     breaks to trust last value, but TCP takes a few intervals to reach
-//     a new cap, and the measurements of that ramp (no longer breaks
-//     once the recent window holds some of them) go to the forecaster of
-//     lowest error over all history, a smoother on these traces. Away
-//     from the forecasts right after a shift the ensemble beats every
-//     single forecaster; the test checks both.
+//     forecaster. Breaks (shiftDetector) are level shifts, where last value
+//     is right, or TCP's overshoots and cross-traffic dips, where a
+//     smoother is; the ensemble learns which from 8 to 25 breaks a trace,
+//     and a wrong pick costs the size of the break (on steps, one:
+//     median21 after the cap fell from 100 to 20 Mbit/s, having been
+//     closest after the one break before). On mixed and cross-long, some
+//     of the excess is in the ordinary forecasts, during the few
+//     measurements of TCP reaching a new cap. Away from the forecasts
+//     right after a shift the ensemble beats every single forecaster; the
+//     test checks both.
 //   - steps-slow: the adaptive-window median is best from start to end,
 //     readings alternate between strata, members are close, and the
 //     switches before the median's lead is clear cost what they pick
