@@ -16,13 +16,16 @@ func (fixed) Observe(Measurement)        {}
 
 // TestAdaptiveRecentWindow: a constant 0 (listed first) and last value on
 // 1, 0, 1, 0 … (40 measurements), then 9, 9. On the alternation the
-// constant misses by 0.5 on average and last value by 1, so every
-// selector forecasts with the constant. At the first 9 both miss by 9; at
-// the second, last value is exact, so over the last 2 forecasts it has
-// 9/2 against the constant's 18/2 and the ensemble forecasts 9, while by
-// the whole history (what the forecaster chose by before) the constant
-// still leads, (19+18)/41 against (39+9)/41. The forecast's error is last
-// value's over its last 30 forecasts: 28 misses by 1, then 9 and 0.
+// constant misses by 0.5 on average and last value by 1, so the ensemble
+// forecasts with the constant. The first 9 lies far beyond the spread of
+// the 10 before it, a break: no forecast made after a break has been
+// scored yet, so the member listed first, the constant, forecasts. The
+// second 9 is a break too (the window's quartiles are still 0 and 1), and
+// the forecasts of it made after the first were last value's exact 9 and
+// the constant's 0, so the ensemble forecasts 9, while by the whole
+// history the constant still leads, (19+18)/41 against (39+9)/41. The
+// forecast's error is last value's over its forecasts made right after a
+// break: one, exact.
 func TestAdaptiveRecentWindow(t *testing.T) {
 	a := NewAdaptive(fixed(0), &LastValue{})
 	vs := make([]float64, 0, 42)
@@ -41,8 +44,8 @@ func TestAdaptiveRecentWindow(t *testing.T) {
 		}
 	}
 	f, _ := a.Forecast()
-	if f.Value != 9 || !near(f.Error, 37.0/30) || !near(f.RMSE, math.Sqrt(109.0/30)) || f.Scored != 30 {
-		t.Errorf("final forecast %+v, want 9 with error 37/30, RMSE √(109/30) over 30", f)
+	if f.Value != 9 || f.Error != 0 || f.RMSE != 0 || f.Scored != 1 {
+		t.Errorf("final forecast %+v, want 9 with error 0 over the 1 forecast made after a break", f)
 	}
 	var cum [2]Errors
 	for i, m := range []Method{fixed(0), &LastValue{}} {

@@ -19,31 +19,40 @@ type shortfall struct {
 
 // shortfalls are the traces of testdata on which the adaptive
 // forecaster's MAE is above the best single forecaster's, and why
-// (docs/sensors.md, "The criterion"):
-//   - cross and mixed: the level moves every few measurements by far more
-//     than the noise, so last value is the best single forecaster; in each
-//     steady stretch a smoother's recent error is lower and the ensemble
-//     takes it, so the forecast of the measurement right after a shift
-//     misses where last value's does not. No choice by past errors avoids
-//     it: a one-off spike looks the same then, and there the smoother is
-//     right. Everywhere else the ensemble beats every single forecaster;
-//     the test checks both.
-//   - tbf: the adaptive-window median is the best forecaster from start to
-//     end; readings alternate between two strata, members are close, and
-//     the windowed choice among them costs what it picks wrong (3.4%; 0.6%
-//     above exp0.35, the best of Gloperf's four).
+// (docs/sensors.md, "The criterion"). No forecaster meets the
+// criterion on every trace (TestNoForecasterBeatsEveryMember shows a
+// trace against any one), so these are ceilings, measured when the
+// design was last changed, not goals:
+//   - mixed, steps, cross-long: the level moves every few measurements by
+//     far more than the noise, so last value is the best single
+//     forecaster. Breaks (shiftDetector) are level shifts, where last value
+//     is right, or TCP's overshoots and cross-traffic dips, where a
+//     smoother is; the ensemble learns which from 8 to 25 breaks a trace,
+//     and a wrong pick costs the size of the break (on steps, one:
+//     median21 after the cap fell from 100 to 20 Mbit/s, having been
+//     closest after the one break before). On mixed and cross-long, some
+//     of the excess is in the ordinary forecasts, during the few
+//     measurements of TCP reaching a new cap. Away from the forecasts
+//     right after a shift the ensemble beats every single forecaster; the
+//     test checks both.
+//   - steps-slow: the adaptive-window median is best from start to end,
+//     readings alternate between strata, members are close, and the
+//     switches before the median's lead is clear cost what they pick
+//     wrong.
 //
 // Any other trace, and any trace added to testdata, must meet the
 // criterion strictly.
 var shortfalls = map[string]shortfall{
-	"bandwidth-cross.csv": {ceiling: 6.5, afterShifts: true},
-	"bandwidth-mixed.csv": {ceiling: 6.5, afterShifts: true},
-	"bandwidth-tbf.csv":   {ceiling: 3.5},
+	"bandwidth-mixed.csv":      {ceiling: 6.5, afterShifts: true},
+	"bandwidth-steps.csv":      {ceiling: 6.5, afterShifts: true},
+	"bandwidth-cross-long.csv": {ceiling: 3.5, afterShifts: true},
+	"bandwidth-steps-slow.csv": {ceiling: 3.5},
 }
 
 // TestAdaptiveOnTraces is the criterion on every trace in
 // testdata (each test time of each) and on the synthetic one: the adaptive
-// forecaster's MAE over the whole trace, as Evaluate scores it, is at most
+// forecaster's MAE over the whole trace, as Evaluate scores it (every
+// method on the same measurements: all from the second), is at most
 // the lowest of the single forecasters' (Defaults(), every member of the
 // ensemble), except on the traces of shortfalls, where it is within their
 // ceiling and, for those of level shifts, at most the lowest away from the
@@ -64,6 +73,9 @@ func TestAdaptiveOnTraces(t *testing.T) {
 			mae := map[string]float64{}
 			for _, s := range Evaluate(points, Options{Seed: 1, MaxPeriod: 1}).Full { // periods do not change Full
 				mae[s.Method] = s.MAE
+				if s.N != len(points)-1 { // every method is scored on the same forecasts, from the second measurement on
+					t.Errorf("%s scored on %d forecasts, want %d", s.Method, s.N, len(points)-1)
+				}
 			}
 			bestName, best := bestSingle(mae)
 			excess := 100 * (mae["adaptive"]/best - 1)

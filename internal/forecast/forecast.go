@@ -33,7 +33,9 @@ type Forecast struct {
 	Value float64 `json:"value"`
 	// Error is the mean absolute error of Method's forecasts so far, or,
 	// from the adaptive forecaster, of the member it chose over that
-	// member's last 30 forecasts (NaN before it has been scored once).
+	// member's last 30 forecasts, or right after a break over its
+	// forecasts made right after breaks (NaN before it has been scored
+	// once).
 	Error float64 `json:"error"`
 	// RMSE is the root mean squared error over the same forecasts.
 	RMSE   float64 `json:"rmse"`

@@ -16,6 +16,8 @@ const (
 	// window over which the selectors are compared and a forecast's
 	// expected error is taken.
 	recentWindow = 3
+	// allWindow is the index in errorWindows of every forecast so far.
+	allWindow = 4
 )
 
 // recentErrors are a forecaster's absolute and squared errors over each

@@ -16,6 +16,12 @@
 #     ./record-bandwidth.sh > bandwidth-cross.csv
 #   SCHEDULE="0:80mbit 20:30mbit 40:80mbit 60:5mbit 70:80mbit" INTERVAL=1 DURATION=90 \
 #     CROSS="10:5 50:5 80:5" ./record-bandwidth.sh > bandwidth-mixed.csv
+#   SCHEDULE="0:60mbit 20:25mbit 35:90mbit 55:40mbit" INTERVAL=1 DURATION=80 \
+#     CROSS="12:5 45:6 68:4" ./record-bandwidth.sh > bandwidth-cross-long.csv
+#   SCHEDULE="0:30mbit 30:70mbit 50:15mbit" DURATION=70 \
+#     ./record-bandwidth.sh > bandwidth-steps-slow.csv
+# (the last two were recorded after the ensemble's design was chosen, to
+# check it on traces it was not chosen on).
 set -euo pipefail
 SCHEDULE=${SCHEDULE:-"0:50mbit 25:20mbit 45:50mbit"}
 DURATION=${DURATION:-70}
