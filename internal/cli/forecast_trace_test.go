@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/directory"
+	"github.com/diperf/diperf/internal/forecast"
 )
 
 // traceLab is a directory holding a1 → a2's bandwidth results of two
@@ -66,7 +67,7 @@ func TestForecastTraceIsReadByEvaluate(t *testing.T) {
 	if code := Main([]string{"sensor", "evaluate", path, "--json"}, &evOut, &errb); code != 0 {
 		t.Fatalf("sensor evaluate of the trace exit %d: %s\ntrace:\n%s", code, errb.String(), out.String())
 	}
-	var ev evaluation
+	var ev forecast.Report
 	if err := json.Unmarshal(evOut.Bytes(), &ev); err != nil {
 		t.Fatal(err)
 	}

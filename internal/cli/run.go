@@ -110,15 +110,15 @@ func relayOptions(e *env, exp *experiment.Experiment, o *controller.Options) err
 	if err != nil {
 		return fmt.Errorf("reading the open-file limit: %w", err)
 	}
-	plan, err := planRelays(exp, lim)
+	plan, err := controller.PlanRelays(exp, lim.max)
 	if err != nil {
 		return err
 	}
-	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", applyRelays(o, exp, plan)); err != nil {
+	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", plan.Apply(o, exp)); err != nil {
 		return err
 	}
-	if plan.relays > 0 {
-		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.relays, plan.perRelay)
+	if plan.Relays > 0 {
+		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.Relays, plan.PerRelay)
 	}
 	return nil
 }
@@ -190,7 +190,3 @@ const noSuccessHint = "every file of the run is written: summary.json errors_top
 func defaultRunDir(name string) string {
 	return filepath.Join("runs", name+"-"+time.Now().UTC().Format("20060102T150405Z"))
 }
-
-// controllerFiles is about how many files a controller of exp keeps open
-// when it takes the testers' connections itself (controller.OwnFiles).
-func controllerFiles(exp *experiment.Experiment) uint64 { return controller.OwnFiles(exp, 0) }

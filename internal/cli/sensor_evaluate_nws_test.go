@@ -37,7 +37,7 @@ func TestSensorEvaluateEnsemble(t *testing.T) {
 	if code := Main([]string{"sensor", "evaluate", "--json", trace}, &out, &errb); code != 0 {
 		t.Fatalf("--json: exit %d: %s", code, errb.String())
 	}
-	var ev evaluation
+	var ev forecast.Report
 	if err := json.Unmarshal(out.Bytes(), &ev); err != nil || len(ev.Series) != 1 || !strings.Contains(ev.Ensemble, "selector") {
 		t.Fatalf("--json: %v, %+v", err, ev)
 	}

@@ -1,9 +1,8 @@
-package cli
+package bench
 
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -11,18 +10,18 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/client"
-	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 	"github.com/diperf/diperf/internal/tester"
 )
 
-// benchRateResult is the JSON line of `diperf bench http --rate`: the
+// HTTPRateResult is the JSON line of `diperf bench http --rate`: the
 // closed loop's fields, with p50_ms and p99_ms measured from each call's
 // intended start (coordinated omission counted, as wrk2 does), and the
 // open model's own.
-type benchRateResult struct {
-	benchHTTPResult
+type HTTPRateResult struct {
+	HTTPResult
 	Arrivals     string  `json:"arrivals"`
 	TargetRate   float64 `json:"target_rate"`   // calls/s asked for
 	Intended     int64   `json:"intended"`      // calls due to start
@@ -35,34 +34,18 @@ type benchRateResult struct {
 	CPUCore      float64 `json:"cpu_core"` // cpu_s / wall_s: the share of one core used
 }
 
-// rateFlags are bench http's open-model settings.
-type rateFlags struct {
-	rate     float64
-	arrivals string
-	maxLate  time.Duration
-}
-
-// rateDesc checks the open-model flags and builds the one-stage rate of
-// the run.
-func (f *rateFlags) rateDesc(dur time.Duration) (*protocol.RateDesc, error) {
-	if math.IsNaN(f.rate) || f.rate <= 0 || f.rate > protocol.MaxRate {
-		return nil, errs.Usagef("--rate must be a number of calls/s above 0 and at most %d, got %v", protocol.MaxRate, f.rate)
-	}
-	if f.maxLate <= 0 {
-		return nil, errs.Usagef("--max-lateness must be positive")
-	}
-	r := &protocol.RateDesc{Arrivals: f.arrivals, MaxLatenessNs: int64(f.maxLate), Seed: 1,
-		Stages: []protocol.StageDesc{{DurationNs: int64(dur), From: f.rate, To: f.rate}}}
-	if err := r.Validate(); err != nil {
-		return nil, errs.Usage(err, "--arrivals is uniform or poisson")
-	}
-	return r, nil
+// Summary is the open model's measurement in a line for people.
+func (r *HTTPRateResult) Summary() string {
+	return fmt.Sprintf("%s: %.0f calls/s asked, %.1f achieved (%d started, %d late, %d dropped, %d errors); "+
+		"from intended start p50 %.3f ms, p99 %.3f ms; lag p50 %.3f ms, p99 %.3f ms; %.2f CPU-s, %.1f%% of a core",
+		r.url, r.TargetRate, r.AchievedRate, r.Started, r.Late, r.Dropped, r.Errors,
+		r.P50Ms, r.P99Ms, r.LagP50Ms, r.LagP99Ms, r.CPUS, 100*r.CPUCore)
 }
 
 // rateTally gathers the open model's calls (from every worker at once).
 type rateTally struct {
 	mu                  sync.Mutex
-	resp, lag           *hdr.Histogram // µs
+	resp, lag           *hdr.Histogram // µs, stats.NewRTHist's geometry
 	intended, started   int64
 	late, dropped, errs int64
 	firstErr            string
@@ -70,7 +53,7 @@ type rateTally struct {
 }
 
 func newRateTally() *rateTally {
-	return &rateTally{resp: hdr.New(1, 600_000_000, 3), lag: hdr.New(1, 600_000_000, 3)}
+	return &rateTally{resp: stats.NewRTHist(), lag: stats.NewRTHist()}
 }
 
 func (t *rateTally) add(s sample.Sample) {
@@ -87,8 +70,8 @@ func (t *rateTally) add(s sample.Sample) {
 	if lag > analyze.LateAfter {
 		t.late++
 	}
-	_ = t.lag.RecordValue(max(lag/1000, 1))
-	_ = t.resp.RecordValue(max((s.End-s.Intended)/1000, 1))
+	stats.RecordRT(t.lag, lag)
+	stats.RecordRT(t.resp, s.End-s.Intended)
 	if s.Status != sample.OK {
 		t.errs++
 		if t.firstErr == "" {
@@ -97,19 +80,19 @@ func (t *rateTally) add(s sample.Sample) {
 	}
 }
 
-// runBenchRate runs the open model r on conns connections (the HTTP event
+// runHTTPRate runs the open model r on conns connections (the HTTP event
 // loop when c is one, else the tester's dispatcher with conns workers) and
 // sums it up.
-func runBenchRate(ctx context.Context, c client.Client, r *protocol.RateDesc, conns int) benchRateResult {
+func runHTTPRate(ctx context.Context, url string, c client.Client, r *protocol.RateDesc, conns int) *HTTPRateResult {
 	t := newRateTally()
 	cpu0 := processCPU()
 	base := time.Now()
 	t0 := base.UnixNano() // the dispatcher's clock reads Unix ns (offset 0, no drift)
 	tester.RunOpen(ctx, r, conns, c, t.add)
 	wall := time.Since(base).Seconds()
-	res := benchRateResult{Arrivals: r.Arrivals, TargetRate: r.Stages[0].From}
-	h := &res.benchHTTPResult
-	h.Engine, h.Connections, h.WallS = "call", conns, wall
+	res := &HTTPRateResult{Arrivals: r.Arrivals, TargetRate: r.Stages[0].From}
+	h := &res.HTTPResult
+	h.url, h.Engine, h.Connections, h.WallS = url, "call", conns, wall
 	if _, ok := c.(client.OpenLooper); ok {
 		h.Engine = "loop"
 	}
@@ -131,21 +114,4 @@ func runBenchRate(ctx context.Context, c client.Client, r *protocol.RateDesc, co
 // stretched to the last start when calls started after it (late).
 func achievedRate(started, lastStartNs, durNs int64) float64 {
 	return float64(started) / (float64(max(lastStartNs, durNs)) / 1e9)
-}
-
-func quantileMs(h *hdr.Histogram, q float64) float64 {
-	if h.TotalCount() == 0 {
-		return 0
-	}
-	return float64(h.ValueAtQuantile(q)) / 1000
-}
-
-// benchRate runs and prints the open model's measurement.
-func benchRate(ctx context.Context, e *env, url string, c client.Client, rd *protocol.RateDesc, conns int) error {
-	r := runBenchRate(ctx, c, rd, conns)
-	fmt.Fprintf(e.stderr, "%s: %.0f calls/s asked, %.1f achieved (%d started, %d late, %d dropped, %d errors); "+
-		"from intended start p50 %.3f ms, p99 %.3f ms; lag p50 %.3f ms, p99 %.3f ms; %.2f CPU-s, %.1f%% of a core\n",
-		url, r.TargetRate, r.AchievedRate, r.Started, r.Late, r.Dropped, r.Errors,
-		r.P50Ms, r.P99Ms, r.LagP50Ms, r.LagP99Ms, r.CPUS, 100*r.CPUCore)
-	return printJSON(e, r)
 }
