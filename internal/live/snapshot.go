@@ -148,11 +148,11 @@ func (r *Run) Recent() (ok, failed uint64, tput, rtMs float64) {
 		}
 	}
 	cur := r.now().Unix()
-	var two stats.Bucket
+	var two stats.Bucket // the two seconds, without histogram
 	for t := cur - 3; t < cur-1; t++ {
 		if i := t - r.t0; i >= 0 && i < int64(len(r.rows)) {
 			two.OK += r.rows[i].rt.OK
-			two.MergeRT(&r.rows[i].rt)
+			two.Moments.Merge(r.rows[i].rt.Moments)
 		}
 	}
 	return ok, failed, float64(two.OK) / 2, two.Mean()

@@ -25,9 +25,7 @@ type Bucket struct {
 	OK           uint64  // successful calls
 	Failed       uint64  // failed calls (cancelled ones are not counted)
 	LoadIntegral float64 // ∫ calls in flight dt, call·s: the mean load over a span is LoadIntegral / span
-	N            int     // response times counted
-	Sum, SumSq   float64 // Σd and Σd² of the response times, ns and ns²
-	Min, Max     int64   // the smallest and largest response time, ns (0 when N is 0)
+	Moments              // the exact figures of the successful calls' response times
 	// Hist holds the response times in µs (NewRTHist); nil: not kept.
 	Hist *hdr.Histogram
 }
@@ -50,16 +48,7 @@ func (b *Bucket) AddLoad(callSeconds float64) { b.LoadIntegral += callSeconds }
 // AddRT counts a response time of ns nanoseconds (of a call counted
 // elsewhere): the histogram, if b keeps one, records it in µs.
 func (b *Bucket) AddRT(ns int64) {
-	if b.N == 0 || ns < b.Min {
-		b.Min = ns
-	}
-	if b.N == 0 || ns > b.Max {
-		b.Max = ns
-	}
-	b.N++
-	f := float64(ns)
-	b.Sum += f
-	b.SumSq += f * f
+	b.Moments.Add(ns)
 	if b.Hist != nil {
 		RecordRT(b.Hist, ns)
 	}
@@ -72,66 +61,95 @@ func (b *Bucket) Merge(o *Bucket) (dropped int64) {
 	b.OK += o.OK
 	b.Failed += o.Failed
 	b.LoadIntegral += o.LoadIntegral
-	b.MergeRT(o)
+	b.Moments.Merge(o.Moments)
 	if b.Hist != nil && o.Hist != nil {
 		dropped = b.Hist.Merge(o.Hist)
 	}
 	return dropped
 }
 
-// MergeRT adds o's exact response-time figures (count, sums, minimum and
-// maximum) to b, not its histogram nor its calls.
-func (b *Bucket) MergeRT(o *Bucket) {
+// Percentile is the p-th percentile (0 < p ≤ 100) of b's response times,
+// ms (Moments.PercentileOf of its histogram); 0 when none was counted or
+// b keeps no histogram.
+func (b *Bucket) Percentile(p float64) float64 { return b.PercentileOf(b.Hist, p) }
+
+// Moments are the exact count, sums, minimum and maximum of a set of
+// response times (ns); a histogram beside them gives the percentiles.
+// Bucket holds them; the analysis keeps them apart from its histograms,
+// which it stores packed.
+type Moments struct {
+	N          int     // response times counted
+	Sum, SumSq float64 // Σd and Σd², ns and ns²
+	Min, Max   int64   // the smallest and largest, ns (0 when N is 0)
+}
+
+// Add counts a response time of ns nanoseconds.
+func (m *Moments) Add(ns int64) {
+	if m.N == 0 || ns < m.Min {
+		m.Min = ns
+	}
+	if m.N == 0 || ns > m.Max {
+		m.Max = ns
+	}
+	m.N++
+	f := float64(ns)
+	m.Sum += f
+	m.SumSq += f * f
+}
+
+// Merge adds the response times counted in o.
+func (m *Moments) Merge(o Moments) {
 	if o.N == 0 {
 		return
 	}
-	if b.N == 0 || o.Min < b.Min {
-		b.Min = o.Min
+	if m.N == 0 || o.Min < m.Min {
+		m.Min = o.Min
 	}
-	if b.N == 0 || o.Max > b.Max {
-		b.Max = o.Max
+	if m.N == 0 || o.Max > m.Max {
+		m.Max = o.Max
 	}
-	b.N += o.N
-	b.Sum += o.Sum
-	b.SumSq += o.SumSq
+	m.N += o.N
+	m.Sum += o.Sum
+	m.SumSq += o.SumSq
 }
 
-// nsPerMs converts the Bucket's nanoseconds to the milliseconds it shows.
+// nsPerMs converts nanoseconds to the milliseconds the figures are in.
 const nsPerMs = 1e6
 
 // Mean is the exact mean response time, ms; 0 when none was counted.
-func (b *Bucket) Mean() float64 {
-	if b.N == 0 {
+func (m *Moments) Mean() float64 {
+	if m.N == 0 {
 		return 0
 	}
-	return b.Sum / float64(b.N) / nsPerMs
+	return m.Sum / float64(m.N) / nsPerMs
 }
 
 // StdDev is the population standard deviation of the response times, ms.
-func (b *Bucket) StdDev() float64 {
-	if b.N == 0 {
+func (m *Moments) StdDev() float64 {
+	if m.N == 0 {
 		return 0
 	}
-	mean := b.Sum / float64(b.N)
-	return math.Sqrt(max(b.SumSq/float64(b.N)-mean*mean, 0)) / nsPerMs
+	mean := m.Sum / float64(m.N)
+	return math.Sqrt(max(m.SumSq/float64(m.N)-mean*mean, 0)) / nsPerMs
 }
 
-// MinMs and MaxMs are the exact smallest and largest response time, ms.
-func (b *Bucket) MinMs() float64 { return float64(b.Min) / nsPerMs }
+// MinMs is the exact smallest response time, ms.
+func (m *Moments) MinMs() float64 { return float64(m.Min) / nsPerMs }
 
 // MaxMs is the exact largest response time, ms.
-func (b *Bucket) MaxMs() float64 { return float64(b.Max) / nsPerMs }
+func (m *Moments) MaxMs() float64 { return float64(m.Max) / nsPerMs }
 
-// Percentile is the p-th percentile (0 < p ≤ 100) of the response times,
-// ms: the histogram's value (the highest value of the bucket the rank
-// falls in, within 1% of the exact one) clamped to the exact minimum and
-// maximum. 0 when none was counted or b keeps no histogram.
-func (b *Bucket) Percentile(p float64) float64 {
-	if b.N == 0 || b.Hist == nil {
+// PercentileOf is the p-th percentile (0 < p ≤ 100) of the response
+// times m counts, of which h (µs, NewRTHist) is the histogram, ms: the
+// histogram's value (the highest value of the bucket the rank falls in,
+// within 1% of the exact one) clamped to the exact minimum and maximum.
+// 0 when none was counted or h is nil.
+func (m *Moments) PercentileOf(h *hdr.Histogram, p float64) float64 {
+	if m.N == 0 || h == nil {
 		return 0
 	}
-	v := float64(b.Hist.ValueAtPercentile(p)) * 1000
-	return min(max(v, float64(b.Min)), float64(b.Max)) / nsPerMs
+	v := float64(h.ValueAtPercentile(p)) * 1000
+	return min(max(v, float64(m.Min)), float64(m.Max)) / nsPerMs
 }
 
 // RTNanos is a response time of ns nanoseconds as a Bucket counts it:
