@@ -74,9 +74,6 @@ func (w RTWindow) Stats() RTStats { return rtStats(w.m, w.h) }
 // PercentileMs is the p-th percentile (0 < p ≤ 100) of w, ms; 0 when w
 // is empty.
 func (w RTWindow) PercentileMs(p float64) float64 {
-	if p >= 100 {
-		return w.m.MaxMs()
-	}
 	return w.m.PercentileOf(w.h, p)
 }
 

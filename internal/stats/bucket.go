@@ -54,6 +54,14 @@ func (b *Bucket) AddRT(ns int64) {
 	}
 }
 
+// AddRTs counts n response times of ns nanoseconds each (of calls
+// counted elsewhere).
+func (b *Bucket) AddRTs(ns int64, n int) {
+	for range n {
+		b.AddRT(ns)
+	}
+}
+
 // Merge adds what o holds to b. o's histogram is merged into b's when b
 // keeps one; a histogram of another geometry loses the values outside
 // b's range (the count is returned).
@@ -142,11 +150,14 @@ func (m *Moments) MaxMs() float64 { return float64(m.Max) / nsPerMs }
 // PercentileOf is the p-th percentile (0 < p ≤ 100) of the response
 // times m counts, of which h (µs, NewRTHist) is the histogram, ms: the
 // histogram's value (the highest value of the bucket the rank falls in,
-// within 1% of the exact one) clamped to the exact minimum and maximum.
-// 0 when none was counted or h is nil.
+// within 1% of the exact one) clamped to the exact minimum and maximum;
+// the 100th is the exact maximum. 0 when none was counted or h is nil.
 func (m *Moments) PercentileOf(h *hdr.Histogram, p float64) float64 {
 	if m.N == 0 || h == nil {
 		return 0
+	}
+	if p >= 100 {
+		return m.MaxMs()
 	}
 	v := float64(h.ValueAtPercentile(p)) * 1000
 	return min(max(v, float64(m.Min)), float64(m.Max)) / nsPerMs
