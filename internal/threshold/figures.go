@@ -25,7 +25,7 @@ type figures struct {
 // time for throughput and load).
 func (f *figures) value(metric string) (float64, bool) {
 	if p, ok := experiment.Percentile(metric); ok {
-		return f.rt.Percentile(p), f.rt.N > 0
+		return f.rt.Percentile(p), f.rt.N > 0 && f.rt.Hist != nil
 	}
 	switch metric {
 	case experiment.MetricMeanMs:
