@@ -8,6 +8,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // Result computes every metric from the calls added so far.
@@ -87,14 +88,14 @@ func (qa *quantaAcc) errorMap(q int) map[string]int {
 
 // merged returns the moments and histogram of every quantum together: the
 // whole run's successful calls.
-func (qa *quantaAcc) merged() (moments, *hdr.Histogram) {
-	var all moments
+func (qa *quantaAcc) merged() (stats.Moments, *hdr.Histogram) {
+	var all stats.Moments
 	h := newHist()
 	for q := range qa.mom {
-		if qa.mom[q].n == 0 {
+		if qa.mom[q].N == 0 {
 			continue
 		}
-		all.merge(qa.mom[q])
+		all.Merge(qa.mom[q])
 		h.Merge(qa.hists.peek(q))
 	}
 	return all, h
@@ -102,18 +103,18 @@ func (qa *quantaAcc) merged() (moments, *hdr.Histogram) {
 
 // percentiles returns the response-time distribution of the run's
 // successful calls, of moments all and histogram h.
-func percentiles(all moments, h *hdr.Histogram) []PercentilePoint {
-	if all.n == 0 {
+func percentiles(all stats.Moments, h *hdr.Histogram) []PercentilePoint {
+	if all.N == 0 {
 		return nil
 	}
 	out := make([]PercentilePoint, len(PercentileRanks))
 	for i, p := range PercentileRanks {
-		ms := all.percentileMs(h, p)
+		ms := all.PercentileOf(h, p)
 		switch p {
 		case 0:
-			ms = float64(all.min) / nsPerMs
+			ms = all.MinMs()
 		case 100:
-			ms = float64(all.max) / nsPerMs
+			ms = all.MaxMs()
 		}
 		out[i] = PercentilePoint{P: p, Ms: ms}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // Levels of a HostFigures row (hosts.csv's level column).
@@ -101,7 +102,7 @@ func (a *Accumulator) hostFigures(g grid) (hosts, sites []HostFigures, sum *Host
 // groupFigures sums the testers at positions idx of a.testers.
 func (a *Accumulator) groupFigures(g grid, idx []int) HostFigures {
 	var h HostFigures
-	var m moments
+	var m stats.Moments
 	var hist *hdr.Histogram
 	var peak []int
 	first, last := a.testers[idx[0]].Start, a.testers[idx[0]].End
@@ -110,7 +111,7 @@ func (a *Accumulator) groupFigures(g grid, idx []int) HostFigures {
 		first, last = min(first, t.Start), max(last, t.End)
 		h.Testers++
 		h.OK, h.Failed = h.OK+a.whole.ok[i], h.Failed+a.whole.failed[i]
-		m.merge(a.whole.mom[i])
+		m.Merge(a.whole.mom[i])
 		hist = mergeHist(hist, a.whole.hists[i], len(idx) == 1)
 		if a.inPeak.use[i] {
 			peak = append(peak, a.inPeak.ok[i])

@@ -4,6 +4,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // LateAfter is how far past its intended start an open-model call may
@@ -36,7 +37,7 @@ type OpenModel struct {
 type openAcc struct {
 	intended, started, late, dropped []int
 	lag                              *hdr.Histogram
-	lagMom                           moments
+	lagMom                           stats.Moments
 	any                              bool
 	first, last                      int64 // earliest and latest intended start
 }
@@ -61,7 +62,7 @@ func (oa *openAcc) add(c *sample.Call, q func(int64) int) {
 		oa.late[qi]++
 	}
 	record(oa.lag, lag)
-	oa.lagMom.add(lag)
+	oa.lagMom.Add(lag)
 	oa.started[oa.grow(q(c.Start))]++
 }
 
@@ -128,5 +129,5 @@ func (oa *openAcc) merge(b *openAcc) {
 	}
 	oa.first, oa.last = min(oa.first, b.first), max(oa.last, b.last)
 	oa.lag.Merge(b.lag)
-	oa.lagMom.merge(b.lagMom)
+	oa.lagMom.Merge(b.lagMom)
 }

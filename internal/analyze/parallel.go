@@ -146,7 +146,7 @@ func (qa *quantaAcc) merge(b *quantaAcc) {
 		qa.ok[q] += b.ok[q]
 		qa.failed[q] += b.failed[q]
 		qa.bytes[q] += b.bytes[q]
-		qa.mom[q].merge(b.mom[q])
+		qa.mom[q].Merge(b.mom[q])
 		if h := b.hists.peek(q); h != nil {
 			qa.hists.get(q).Merge(h)
 		}
@@ -162,7 +162,7 @@ func (ta *testerAcc) merge(b *testerAcc) {
 		ta.ok[t] += b.ok[t]
 		ta.failed[t] += b.failed[t]
 		ta.bytes[t] += b.bytes[t]
-		ta.mom[t].merge(b.mom[t])
+		ta.mom[t].Merge(b.mom[t])
 		switch {
 		case b.hists[t] == nil:
 		case ta.hists[t] == nil:

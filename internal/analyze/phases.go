@@ -4,6 +4,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // PhaseStats summarises one HTTP phase over the calls that measured it,
@@ -40,7 +41,7 @@ const numPhases = 4
 // first byte per quantum.
 type phasesAcc struct {
 	any  bool
-	mom  [numPhases]moments
+	mom  [numPhases]stats.Moments
 	hist [numPhases]*hdr.Histogram
 	fb   sumSeries // per quantum: calls that measured the first byte, its sum in ns
 }
@@ -52,7 +53,7 @@ func (pa *phasesAcc) add(q int, c *sample.Call) {
 	pa.start()
 	for i, d := range [numPhases]int64{p.DNS, p.Connect, p.TLS, p.FirstByte} {
 		if d > 0 {
-			pa.mom[i].add(d)
+			pa.mom[i].Add(d)
 			record(pa.hist[i], d)
 		}
 	}
@@ -78,7 +79,7 @@ func (pa *phasesAcc) merge(b *phasesAcc) {
 	}
 	pa.start()
 	for i := range pa.mom {
-		pa.mom[i].merge(b.mom[i])
+		pa.mom[i].Merge(b.mom[i])
 		pa.hist[i].Merge(b.hist[i])
 	}
 	pa.fb.merge(&b.fb)

@@ -3,6 +3,8 @@ package analyze
 import (
 	"math"
 	"testing"
+
+	"github.com/diperf/diperf/internal/stats"
 )
 
 func TestRTStats(t *testing.T) {
@@ -34,10 +36,10 @@ func TestRTStats(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var m moments
+			var m stats.Moments
 			h := newHist()
 			for _, v := range tc.in {
-				m.add(v)
+				m.Add(v)
 				record(h, v)
 			}
 			got := rtStats(m, h)

@@ -9,6 +9,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // Config describes a run to an Accumulator: everything but its calls.
@@ -209,7 +210,7 @@ type quantaAcc struct {
 	ok, failed []int
 	errs       []int // per quantum × class
 	bytes      []int64
-	mom        []moments
+	mom        []stats.Moments
 	hists      *histStore
 }
 
@@ -220,7 +221,7 @@ func (qa *quantaAcc) add(q int, c *sample.Call, d int64) {
 	switch c.Status {
 	case sample.OK:
 		qa.ok[q]++
-		qa.mom[q].add(d)
+		qa.mom[q].Add(d)
 		record(qa.hists.get(q), d)
 	case sample.Cancelled:
 		qa.errs[q*numClasses+int(c.Status)]++
@@ -240,7 +241,7 @@ func (qa *quantaAcc) grow(q int) {
 	qa.failed = append(qa.failed, make([]int, n-len(qa.failed))...)
 	qa.errs = append(qa.errs, make([]int, n*numClasses-len(qa.errs))...)
 	qa.bytes = append(qa.bytes, make([]int64, n-len(qa.bytes))...)
-	qa.mom = append(qa.mom, make([]moments, n-len(qa.mom))...)
+	qa.mom = append(qa.mom, make([]stats.Moments, n-len(qa.mom))...)
 }
 
 // testerAcc accumulates one Share per tester (or client), each over its
@@ -250,7 +251,7 @@ type testerAcc struct {
 	use     []bool   // per tester: whether it has a window at all
 	ok      []int
 	failed  []int
-	mom     []moments
+	mom     []stats.Moments
 	hists   []*hdr.Histogram // per tester, made at its first successful call
 	newHist func() *hdr.Histogram
 	bytes   []int64 // per tester: bytes its calls reported, whatever their status
@@ -265,7 +266,7 @@ func newTesterAcc(n int) *testerAcc {
 // go to histograms made by mk.
 func newShareAcc(n int, mk func() *hdr.Histogram) *testerAcc {
 	return &testerAcc{win: make([]window, n), use: make([]bool, n), ok: make([]int, n),
-		failed: make([]int, n), mom: make([]moments, n), hists: make([]*hdr.Histogram, n), newHist: mk,
+		failed: make([]int, n), mom: make([]stats.Moments, n), hists: make([]*hdr.Histogram, n), newHist: mk,
 		bytes: make([]int64, n)}
 }
 
@@ -278,7 +279,7 @@ func (ta *testerAcc) count(t int, c *sample.Call, d int64) {
 	switch c.Status {
 	case sample.OK:
 		ta.ok[t]++
-		ta.mom[t].add(d)
+		ta.mom[t].Add(d)
 		if ta.hists[t] == nil {
 			ta.hists[t] = ta.newHist()
 		}

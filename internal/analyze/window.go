@@ -2,6 +2,7 @@ package analyze
 
 import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // quantaRT keeps each quantum's response times after the analysis (the
@@ -9,7 +10,7 @@ import (
 // already held), so that their distribution over any run of quanta can be
 // had afterwards: the peak window, the last N seconds (Result.ResponseTimes).
 type quantaRT struct {
-	mom    []moments
+	mom    []stats.Moments
 	packed [][]packedCount
 }
 
@@ -17,9 +18,9 @@ type quantaRT struct {
 // store still held dense.
 func (qa *quantaAcc) keep(n int) *quantaRT {
 	qa.grow(n - 1)
-	k := &quantaRT{mom: append([]moments(nil), qa.mom[:n]...), packed: make([][]packedCount, n)}
+	k := &quantaRT{mom: append([]stats.Moments(nil), qa.mom[:n]...), packed: make([][]packedCount, n)}
 	for q := range n {
-		if qa.mom[q].n > 0 {
+		if qa.mom[q].N > 0 {
 			k.packed[q] = qa.hists.packedOf(q)
 		}
 	}
@@ -41,7 +42,7 @@ func (s *histStore) packedOf(q int) []packedCount {
 // completed in a run of quanta; its percentiles are within 1% (the
 // analysis' histograms), its count, mean, minimum and maximum exact.
 type RTWindow struct {
-	m moments
+	m stats.Moments
 	h *hdr.Histogram
 }
 
@@ -56,12 +57,12 @@ func (r *Result) ResponseTimes(from, to int) RTWindow {
 	from, to = max(from, 0), min(to, len(r.rt.mom))
 	snap := newHist().Export()
 	for q := from; q < to; q++ {
-		w.m.merge(r.rt.mom[q])
+		w.m.Merge(r.rt.mom[q])
 		for _, pc := range r.rt.packed[q] {
 			snap.Counts[pc.index] += pc.count
 		}
 	}
-	if w.m.n > 0 {
+	if w.m.N > 0 {
 		w.h = hdr.Import(snap)
 	}
 	return w
@@ -73,8 +74,11 @@ func (w RTWindow) Stats() RTStats { return rtStats(w.m, w.h) }
 // PercentileMs is the p-th percentile (0 < p ≤ 100) of w, ms; 0 when w
 // is empty.
 func (w RTWindow) PercentileMs(p float64) float64 {
-	if p >= 100 {
-		return float64(w.m.max) / nsPerMs
-	}
-	return w.m.percentileMs(w.h, p)
+	return w.m.PercentileOf(w.h, p)
+}
+
+// Bucket is w as a stats.Bucket (its response times only: count, exact
+// figures and histogram), for the views that read their figures from one.
+func (w RTWindow) Bucket() *stats.Bucket {
+	return &stats.Bucket{Moments: w.m, Hist: w.h}
 }

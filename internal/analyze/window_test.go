@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/diperf/diperf/internal/sample"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // ResponseTimes over one quantum is that quantum's RT, over every quantum
@@ -85,5 +86,5 @@ func BenchmarkKeep(b *testing.B) {
 	for _, p := range k.packed {
 		n += len(p)
 	}
-	b.ReportMetric(float64(n*int(unsafe.Sizeof(packedCount{}))+quanta*int(unsafe.Sizeof(moments{})))/1e6, "kept_MB")
+	b.ReportMetric(float64(n*int(unsafe.Sizeof(packedCount{}))+quanta*int(unsafe.Sizeof(stats.Moments{})))/1e6, "kept_MB")
 }

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/diperf/diperf/internal/live"
 	"github.com/diperf/diperf/internal/search"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // watchSearch has each second, as it becomes final (live.Lag after it
@@ -22,7 +21,7 @@ func (c *controller) watchSearch() {
 // searchSecond takes one final second: before the search began it only
 // checks whether it may begin; then the second goes to the current step,
 // and a step decided moves the load (or ends the search).
-func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
+func (c *controller) searchSecond(s live.Second, b *stats.Bucket) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	st := c.steer
@@ -44,7 +43,7 @@ func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
 		c.park(st.to, run)
 		c.offer(st.total, run)
 	}
-	if st.step.Add(c.searchInput(s, h)) {
+	if st.step.Add(c.searchInput(s, b)) {
 		c.stepDecided(run)
 		return
 	}
@@ -53,11 +52,11 @@ func (c *controller) searchSecond(s live.Second, h *hdr.Histogram) {
 	}
 }
 
-// searchInput is final second s, with its histogram h, as the search
+// searchInput is final second s, with its bucket b, as the search
 // takes it. Called with c.mu held.
-func (c *controller) searchInput(s live.Second, h *hdr.Histogram) search.Second {
+func (c *controller) searchInput(s live.Second, b *stats.Bucket) search.Second {
 	st := c.steer
-	sec := search.Second{T: s.T, OK: s.OK, Failed: s.Failed, RT: h, Stale: s.T*1e9 < st.atNs,
+	sec := search.Second{T: s.T, OK: s.OK, Failed: s.Failed, RT: b, Stale: s.T*1e9 < st.atNs,
 		TesterBound: c.secondBound(s.T, s.Active)}
 	if !st.closed {
 		sec.Offered = st.total

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/live"
+	"github.com/diperf/diperf/internal/stats"
 	"github.com/diperf/diperf/internal/threshold"
 )
 
@@ -25,20 +24,20 @@ func (c *controller) watchThresholds() error {
 	if err != nil || l.Len() == 0 {
 		return err
 	}
-	c.live.OnFinal(func(s live.Second, h *hdr.Histogram) {
+	c.live.OnFinal(func(s live.Second, b *stats.Bucket) {
 		c.mu.Lock()
 		over := c.stopping || c.aborted || c.ended
 		c.mu.Unlock()
 		if over {
 			return
 		}
-		b, err := l.Add(threshold.LiveSecond(s, h))
+		br, err := l.Add(threshold.LiveSecond(s, b))
 		if err != nil {
 			c.events.Add("threshold-error", -1, "", err.Error())
 			return
 		}
-		if len(b) > 0 {
-			c.thresholdAbort(b)
+		if len(br) > 0 {
+			c.thresholdAbort(br)
 		}
 	})
 	return nil

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/diperf/diperf/internal/stats"
 
 	"github.com/diperf/diperf/internal/sample"
 )
@@ -18,7 +18,7 @@ func TestSetLag(t *testing.T) {
 	b := float64(base)
 	r.Add(0, []sample.Sample{call(b+0.2, b+0.3, sample.OK)}, 1, nil)
 	final := 0
-	r.OnFinal(func(Second, *hdr.Histogram) { final++ })
+	r.OnFinal(func(Second, *stats.Bucket) { final++ })
 	clk.t = time.Unix(base+1, 0).Add(1499 * time.Millisecond)
 	r.Tick()
 	if final != 0 {

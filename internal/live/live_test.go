@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/diperf/diperf/internal/stats"
 
 	"github.com/diperf/diperf/internal/sample"
 )
@@ -37,7 +37,7 @@ func TestSecondsCountCallsByEndAndLoadByOverlap(t *testing.T) {
 	}, 4, nil)
 	var got []Second
 	var counts []int64
-	r.OnFinal(func(s Second, h *hdr.Histogram) { got = append(got, s); counts = append(counts, h.TotalCount()) })
+	r.OnFinal(func(s Second, b *stats.Bucket) { got = append(got, s); counts = append(counts, b.Hist.TotalCount()) })
 	clk.t = time.Unix(base+3, 0).Add(Lag)
 	r.Tick()
 	if len(got) != 3 {

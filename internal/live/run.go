@@ -4,8 +4,6 @@ import (
 	"sync"
 	"time"
 
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/diperf/diperf/internal/clock"
 	"github.com/diperf/diperf/internal/sample"
 	"github.com/diperf/diperf/internal/search"
@@ -22,19 +20,17 @@ type Run struct {
 	now     func() time.Time
 	name    string
 	planned int
-	t0      int64                    // first second of rows (Unix s)
-	rows    []Second                 // by second from t0
-	open    map[int64]*hdr.Histogram // response times of seconds not final yet
-	final   int64                    // every second before this is final
-	whole   *hdr.Histogram
-	rtTotal float64  // Σ response times of successful calls, ms
-	classes []uint64 // calls by sample.Status
+	t0      int64         // first second of rows (Unix s)
+	rows    []Second      // by second from t0
+	final   int64         // every second before this is final; the others keep their histograms
+	whole   *stats.Bucket // the whole run's successful calls
+	classes []uint64      // calls by sample.Status
 	recv    uint64
 	testers []*Tester  // by slot
 	errs    []errClass // failures by sample.Status
 	state   string     // running, ended
 	report  string     // the report's path once written
-	hooks   []func(Second, *hdr.Histogram)
+	hooks   []func(Second, *stats.Bucket)
 	search  *search.Result // a capacity search's state (SetSearch); nil: none
 	lag     time.Duration  // how long a second stays provisional (SetLag); 0: Lag
 }
@@ -56,14 +52,15 @@ func New(o Options) *Run {
 	}
 	t0 := o.Now().Unix()
 	return &Run{now: o.Now, name: o.Name, planned: o.Testers, t0: t0, final: t0,
-		open: map[int64]*hdr.Histogram{}, whole: stats.NewRTHist(), state: "running",
+		whole: stats.NewBucket(), state: "running",
 		classes: make([]uint64, numClasses), errs: make([]errClass, numClasses)}
 }
 
 // OnFinal registers f, called (without the Run's lock, in order) with each
-// second when it becomes final, and its response-time histogram (µs, of
-// stats.NewRTHist's geometry) of successful calls. f must not keep it.
-func (r *Run) OnFinal(f func(Second, *hdr.Histogram)) {
+// second when it becomes final, and its bucket: its calls, load and the
+// response times of its successful calls, with their histogram (µs, of
+// stats.NewRTHist's geometry). f must not keep the bucket.
+func (r *Run) OnFinal(f func(Second, *stats.Bucket)) {
 	if r == nil {
 		return
 	}
@@ -81,17 +78,14 @@ func (r *Run) row(t int64) *Second {
 	return &r.rows[i]
 }
 
-// hist returns the open histogram of second t; nil when t is final.
-func (r *Run) hist(t int64) *hdr.Histogram {
-	if t < r.final {
-		return nil
+// bucket returns the bucket of second t, with a histogram while t is
+// not final (a final second's percentiles are made).
+func (r *Run) bucket(t int64) *stats.Bucket {
+	b := &r.row(t).rt
+	if t >= r.final && b.Hist == nil {
+		b.Hist = stats.NewRTHist()
 	}
-	h := r.open[t]
-	if h == nil {
-		h = stats.NewRTHist()
-		r.open[t] = h
-	}
-	return h
+	return b
 }
 
 // Add counts a batch of samples from tester slot, whose clock m maps onto
@@ -127,24 +121,17 @@ func (r *Run) count(t *Tester, s *sample.Sample, start, end int64) {
 	if s.Status != sample.Dropped {
 		r.addLoad(start, end)
 	}
-	sec := end / 1e9
-	row := r.row(sec)
+	b := r.bucket(end / 1e9)
 	switch s.Status {
 	case sample.OK:
-		us := stats.RTMicros(s.Latency())
-		row.OK++
-		row.rtSum += float64(us) / 1e3
-		row.MaxMs = max(row.MaxMs, float64(us)/1e3)
+		ns := stats.RTNanos(s.Latency())
+		b.AddOK(ns)
 		t.OK++
-		t.rtSum += float64(us) / 1e3
-		_ = r.whole.RecordValue(us)
-		r.rtTotal += float64(us) / 1e3
-		if h := r.hist(sec); h != nil {
-			_ = h.RecordValue(us)
-		}
+		t.rt.AddRT(ns)
+		r.whole.AddOK(ns)
 	case sample.Cancelled:
 	default:
-		row.Failed++
+		b.AddFailed()
 		t.Failed++
 		r.errs[s.Status].add(s.Err)
 	}
@@ -169,7 +156,7 @@ func (r *Run) addLoad(start, end int64) {
 	}
 	for t := start / 1e9; t*1e9 < end; t++ {
 		lo, hi := max(start, t*1e9), min(end, (t+1)*1e9)
-		r.row(t).Load += float64(hi-lo) / 1e9
+		r.row(t).rt.AddLoad(float64(hi-lo) / 1e9)
 	}
 }
 

@@ -68,13 +68,8 @@ func (r *Run) seconds(since int64) []Second {
 	i := min(max(since-r.t0, 0), int64(len(r.rows)))
 	out := append([]Second(nil), r.rows[i:]...)
 	for k := range out {
-		if !out[k].Final {
-			if h := r.open[out[k].T]; h != nil {
-				out[k].fill(h)
-			} else if out[k].OK > 0 {
-				out[k].MeanMs = out[k].rtSum / float64(out[k].OK)
-			}
-		}
+		out[k].show()
+		out[k].rt = stats.Bucket{}
 	}
 	return out
 }
@@ -91,13 +86,9 @@ func (r *Run) totals() Totals {
 			t.Pending += x.Produced - x.Received
 		}
 	}
-	if r.whole.TotalCount() > 0 {
-		t.P50Ms, t.P90Ms, t.P99Ms = pct(r.whole, 50), pct(r.whole, 90), pct(r.whole, 99)
-	}
+	t.P50Ms, t.P90Ms, t.P99Ms = r.whole.Percentile(50), r.whole.Percentile(90), r.whole.Percentile(99)
 	return t
 }
-
-func pct(h *hdr.Histogram, p float64) float64 { return float64(h.ValueAtQuantile(p)) / 1e3 }
 
 // testerRows lists at most MaxTesterRows testers, failed ones first,
 // counting every tester by state into states.
@@ -109,9 +100,7 @@ func (r *Run) testerRows(states map[string]int) ([]Tester, int, ClockMax) {
 		cm.AbsOffsetMs = max(cm.AbsOffsetMs, abs(t.OffsetMs))
 		cm.BoundMs = max(cm.BoundMs, t.BoundMs)
 		row := *t
-		if row.OK > 0 {
-			row.MeanMs = row.rtSum / float64(row.OK)
-		}
+		row.MeanMs = t.rt.Mean()
 		if t.State == StateFailed {
 			failed = append(failed, row)
 		} else if len(rest) < MaxTesterRows {
@@ -159,18 +148,14 @@ func (r *Run) Recent() (ok, failed uint64, tput, rtMs float64) {
 		}
 	}
 	cur := r.now().Unix()
-	var n uint64
-	var sum float64
+	var two stats.Bucket // the two seconds, without histogram
 	for t := cur - 3; t < cur-1; t++ {
 		if i := t - r.t0; i >= 0 && i < int64(len(r.rows)) {
-			n += r.rows[i].OK
-			sum += r.rows[i].rtSum
+			two.OK += r.rows[i].rt.OK
+			two.Moments.Merge(r.rows[i].rt.Moments)
 		}
 	}
-	if n > 0 {
-		rtMs = sum / float64(n)
-	}
-	return ok, failed, float64(n) / 2, rtMs
+	return ok, failed, float64(two.OK) / 2, two.Mean()
 }
 
 // Whole returns a copy of the whole run's response-time histogram (µs) of
@@ -182,5 +167,5 @@ func (r *Run) Whole() (*hdr.Histogram, float64) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return hdr.Import(r.whole.Export()), r.rtTotal
+	return hdr.Import(r.whole.Hist.Export()), r.whole.Sum / 1e6
 }

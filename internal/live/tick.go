@@ -1,18 +1,15 @@
 package live
 
 import (
-	"math"
 	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/diperf/diperf/internal/stats"
 )
 
-// final is a second made final, with its histogram, for the hooks.
+// final is a second made final, with its bucket, for the hooks.
 type final struct {
 	s Second
-	h *hdr.Histogram
+	b stats.Bucket
 }
 
 // Tick brings r up to now: it notes how many testers are running in the
@@ -55,44 +52,43 @@ func (r *Run) SetReport(path string) {
 	r.mu.Unlock()
 }
 
-func fire(hooks []func(Second, *hdr.Histogram), done []final) {
+func fire(hooks []func(Second, *stats.Bucket), done []final) {
 	for _, d := range done {
 		for _, f := range hooks {
-			f(d.s, d.h)
+			f(d.s, &d.b)
 		}
 	}
 }
 
 // finalize makes final every second before until, returning them with
-// their histograms (an empty one for a second no call ended in). Called
-// with r.mu held.
+// their buckets (with an empty histogram for a second no call ended in),
+// and drops their histograms. Called with r.mu held.
 func (r *Run) finalize(until int64) []final {
 	var out []final
 	for ; r.final < until; r.final++ {
+		b := r.bucket(r.final)
 		row := r.row(r.final)
-		h := r.open[r.final]
-		delete(r.open, r.final)
-		if h == nil {
-			h = stats.NewRTHist()
-		}
-		row.fill(h)
+		row.show()
 		row.Final = true
-		out = append(out, final{*row, h})
+		out = append(out, final{*row, *b})
+		b.Hist = nil
 	}
 	return out
 }
 
-// fill sets s's response-time figures from its histogram h (µs).
-func (s *Second) fill(h *hdr.Histogram) {
-	if s.OK == 0 {
+// show sets s's figures from its bucket: the counts, load, mean and
+// maximum always, the percentiles while the bucket has its histogram
+// (a final second keeps those it was made final with).
+func (s *Second) show() {
+	b := &s.rt
+	s.OK, s.Failed, s.Load = b.OK, b.Failed, b.LoadIntegral
+	if b.N == 0 {
 		return
 	}
-	s.MeanMs = s.rtSum / float64(s.OK)
-	if h.TotalCount() == 0 {
-		return
+	s.MeanMs, s.MaxMs = b.Mean(), b.MaxMs()
+	if b.Hist != nil {
+		s.P50Ms, s.P90Ms, s.P99Ms = b.Percentile(50), b.Percentile(90), b.Percentile(99)
 	}
-	q := func(p float64) float64 { return math.Min(float64(h.ValueAtQuantile(p))/1e3, s.MaxMs) }
-	s.P50Ms, s.P90Ms, s.P99Ms = q(50), q(90), q(99)
 }
 
 // SetLag sets how long after a second ends its figures stay provisional

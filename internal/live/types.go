@@ -1,5 +1,7 @@
 package live
 
+import "github.com/diperf/diperf/internal/stats"
+
 // Second is the run's figures for one second of the global timeline.
 type Second struct {
 	T      int64   `json:"t"`      // Unix seconds
@@ -27,7 +29,7 @@ type Second struct {
 	HealthN int `json:"health_n,omitempty"`
 	HostN   int `json:"host_n,omitempty"`
 
-	rtSum float64 // Σ response times, ms
+	rt stats.Bucket // its calls, load and response times; the histogram while not final
 }
 
 // Tester states as the dashboard shows them.
@@ -60,7 +62,7 @@ type Tester struct {
 	// it sends one.
 	Health *TesterHealth `json:"health,omitempty"`
 
-	rtSum float64
+	rt stats.Bucket // its response times (no histogram)
 }
 
 // TesterHealth is one tester's self-health over its latest reported

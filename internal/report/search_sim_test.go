@@ -40,10 +40,10 @@ func (m *searchSim) second(rate float64) search.Second {
 		m.free[i] = start + m.s
 		m.done = append(m.done, simCall{start + m.s, start + m.s - m.next})
 	}
-	sec := search.Second{T: m.t0 + int64(m.t), RT: stats.NewRTHist(), Offered: rate}
+	sec := search.Second{T: m.t0 + int64(m.t), RT: stats.NewBucket(), Offered: rate}
 	k := 0
 	for ; k < len(m.done) && m.done[k].end < end; k++ {
-		stats.RecordRT(sec.RT, int64(m.done[k].rt*1e9))
+		sec.RT.AddRT(int64(m.done[k].rt * 1e9))
 		sec.OK++
 	}
 	m.done, m.t = m.done[k:], end

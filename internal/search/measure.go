@@ -9,14 +9,14 @@ func (st *Step) measure(s Second) {
 	st.offered += s.Offered
 	n := s.histCount()
 	if n > 0 {
-		st.hist.Merge(s.RT)
-		st.means = append(st.means, s.RT.Mean()/1e3)
+		st.hist.Merge(s.RT.Hist)
+		st.means = append(st.means, s.RT.Mean())
 	}
 	for i := range st.slos {
 		ss := &st.slos[i]
 		switch ss.slo.kind {
 		case kindPercentile:
-			ss.k += overCount(s.RT, ss.slo.Bound, ss.slo.Strict)
+			ss.k += overCount(s.hist(), ss.slo.Bound, ss.slo.Strict)
 			ss.n += n
 		case kindErrorRate:
 			ss.k += s.Failed

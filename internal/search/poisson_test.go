@@ -12,7 +12,7 @@ func overShare(servers int, s float64, rate, boundMs float64, seed uint64) float
 	for i := range 310 {
 		sec := m.second(rate)
 		if i >= 10 {
-			k += overCount(sec.RT, boundMs, true)
+			k += overCount(sec.RT.Hist, boundMs, true)
 			n += sec.histCount()
 		}
 	}

@@ -50,10 +50,10 @@ func (m *sim) second(rate float64) Second {
 		m.done = append(m.done, call{start + m.s, start + m.s - m.next})
 		m.next += m.gap(rate)
 	}
-	sec := Second{RT: stats.NewRTHist(), Offered: rate}
+	sec := Second{RT: stats.NewBucket(), Offered: rate}
 	k := 0
 	for ; k < len(m.done) && m.done[k].end < end; k++ {
-		stats.RecordRT(sec.RT, int64(m.done[k].rt*1e9))
+		sec.RT.AddRT(int64(m.done[k].rt * 1e9))
 		sec.OK++
 	}
 	m.done = m.done[k:]

@@ -11,7 +11,7 @@ import (
 // binomialSecond is a second of n calls, each failed (error_rate) or over
 // 10 ms (the histogram: 20 ms, else 5 ms) with probability p.
 func binomialSecond(rng *rand.Rand, n int, p float64, failures bool) Second {
-	s := Second{RT: stats.NewRTHist(), Offered: float64(n)}
+	s := Second{RT: stats.NewBucket(), Offered: float64(n)}
 	k := 0
 	for range n {
 		if rng.Float64() < p {
@@ -20,12 +20,12 @@ func binomialSecond(rng *rand.Rand, n int, p float64, failures bool) Second {
 	}
 	if failures {
 		s.Failed, s.OK = uint64(k), uint64(n-k)
-		_ = s.RT.RecordValues(5000, int64(n-k))
+		s.RT.AddRTs(5e6, n-k)
 		return s
 	}
 	s.OK = uint64(n)
-	_ = s.RT.RecordValues(20000, int64(k))
-	_ = s.RT.RecordValues(5000, int64(n-k))
+	s.RT.AddRTs(20e6, k)
+	s.RT.AddRTs(5e6, n-k)
 	return s
 }
 

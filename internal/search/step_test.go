@@ -15,8 +15,8 @@ import (
 
 // second is a second of n calls of ms each, offered rate.
 func second(n int, ms float64, rate float64) Second {
-	s := Second{RT: stats.NewRTHist(), OK: uint64(n), Offered: rate}
-	_ = s.RT.RecordValues(int64(ms*1e3), int64(n))
+	s := Second{RT: stats.NewBucket(), OK: uint64(n), Offered: rate}
+	s.RT.AddRTs(int64(ms*1e6), n)
 	return s
 }
 
@@ -46,8 +46,8 @@ func TestRefusedSeconds(t *testing.T) {
 	st := newStep(&cfg, 1, 100, 30)
 	bad := second(100, 500, 100)
 	bad.OK = 10
-	other := Second{OK: 100, RT: hdr.New(1, 1000, 3), Offered: 100}
-	_ = other.RT.RecordValues(900, 100)
+	other := Second{OK: 100, RT: &stats.Bucket{Hist: hdr.New(1, 1000, 3)}, Offered: 100}
+	other.RT.AddRTs(900_000, 100)
 	for _, s := range []Second{second(100, 5, 100), second(100, 5, 100), bad, other} {
 		st.Add(s)
 	}

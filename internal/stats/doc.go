@@ -1,7 +1,9 @@
 // Package stats holds the order statistics that analyze, compare and model
 // share, one definition each: the nearest-rank percentile and median, a
-// selection of the k-th smallest value, the 95% bootstrap interval, and
-// the geometry of the response-time histograms (rthist.go). It imports
+// selection of the k-th smallest value, the 95% bootstrap interval, the
+// geometry of the response-time histograms (rthist.go), and the mergeable
+// Bucket of calls, load and response times whose mean and percentiles
+// every view of a run shows (bucket.go). It imports
 // only the standard library, HdrHistogram and internal/jsonnum (an
 // interval that is not finite is null in JSON).
 //

@@ -117,9 +117,7 @@ func quantaFigures(res *analyze.Result, from, to int) *figures {
 			f.loadArea += q.Load * res.Summary.QuantumS
 		}
 	}
-	rt := res.ResponseTimes(from, to)
-	st := rt.Stats()
-	f.rtN, f.meanMs, f.maxMs, f.pct = st.N, st.Mean, st.Max, rt.PercentileMs
+	f.rt = res.ResponseTimes(from, to).Bucket()
 	f.health = res.TesterHealth(from, to)
 	return f
 }

@@ -5,21 +5,19 @@ import (
 
 	"github.com/diperf/diperf/internal/analyze"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/stats"
 )
 
 // figures is what a window of a run holds, from which every windowed
 // metric is read: at the end from the analysis' quanta, live from the
 // controller's seconds.
 type figures struct {
-	ok, failed int     // calls completed in the window
-	seconds    float64 // the window's length with a tester active, s
-	okTimed    int     // of ok, those completed in these seconds
-	loadArea   float64 // ∫ offered load dt over those seconds, call·s
-	rtN        int     // successful calls with a response time
-	meanMs     float64
-	maxMs      float64
-	pct        func(p float64) float64 // ms, for 0 < p ≤ 100
-	health     analyze.TesterHealth    // the testers' highest health figures
+	ok, failed int                  // calls completed in the window
+	seconds    float64              // the window's length with a tester active, s
+	okTimed    int                  // of ok, those completed in these seconds
+	loadArea   float64              // ∫ offered load dt over those seconds, call·s
+	rt         *stats.Bucket        // the successful calls' response times (never nil)
+	health     analyze.TesterHealth // the testers' highest health figures
 }
 
 // value returns metric over f, and false when f holds no data for it
@@ -27,13 +25,13 @@ type figures struct {
 // time for throughput and load).
 func (f *figures) value(metric string) (float64, bool) {
 	if p, ok := experiment.Percentile(metric); ok {
-		return f.pct(p), f.rtN > 0
+		return f.rt.Percentile(p), f.rt.N > 0 && f.rt.Hist != nil
 	}
 	switch metric {
 	case experiment.MetricMeanMs:
-		return f.meanMs, f.rtN > 0
+		return f.rt.Mean(), f.rt.N > 0
 	case experiment.MetricMaxMs:
-		return f.maxMs, f.rtN > 0
+		return f.rt.MaxMs(), f.rt.N > 0
 	case experiment.MetricErrorRate:
 		n := f.ok + f.failed
 		if n == 0 {

@@ -13,11 +13,11 @@ import (
 
 // Second is one second of a run, as the controller aggregates it live.
 type Second struct {
-	T      int64          // the global second (Unix seconds), one more than the last one fed or later
-	OK     int            // successful calls completed in it
-	Failed int            // failed calls completed in it (not cancelled ones)
-	Load   float64        // offered load: mean calls in flight over it
-	RT     *hdr.Histogram // response times of its successful calls, µs (nil: none); read, not kept
+	T      int64         // the global second (Unix seconds), one more than the last one fed or later
+	OK     int           // successful calls completed in it
+	Failed int           // failed calls completed in it (not cancelled ones)
+	Load   float64       // offered load: mean calls in flight over it
+	RT     *stats.Bucket // response times of its successful calls, with their histogram (nil: none); read, not kept
 	// Health is set when some tester reported its health for the second;
 	// then the highest of the testers' figures follow (live.Second's; a
 	// figure no tester measured is NaN). Without it the health metrics
@@ -114,7 +114,11 @@ func (l *Live) Add(s Second) ([]Breach, error) {
 	if len(l.watch) == 0 {
 		return nil, nil
 	}
-	counts, err := countsOf(s.RT)
+	var h *hdr.Histogram
+	if s.RT != nil {
+		h = s.RT.Hist
+	}
+	counts, err := countsOf(h)
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,10 @@ import (
 func sec(t int64, n int, ms int64, failed int) Second {
 	s := Second{T: t, OK: n, Failed: failed, Load: float64(n) * float64(ms) / 1000}
 	if n > 0 {
-		s.RT = stats.NewRTHist()
-		_ = s.RT.RecordValues(ms*1000, int64(n))
+		s.RT = stats.NewBucket()
+		for range n {
+			s.RT.AddRT(ms * 1e6)
+		}
 	}
 	return s
 }
@@ -109,7 +111,11 @@ func TestLiveInputs(t *testing.T) {
 	}
 	h := hdr.New(1, 60_000_000, 3)
 	_ = h.RecordValues(20_000, 10) // 20 ms
-	if got, err := l.Add(Second{T: 5, OK: 10, RT: h}); err != nil || len(got) != 1 || got[0].Observed < 19.8 || got[0].Observed > 20.2 {
+	b := &stats.Bucket{Hist: h}
+	for range 10 {
+		b.Moments.Add(20e6)
+	}
+	if got, err := l.Add(Second{T: 5, OK: 10, RT: b}); err != nil || len(got) != 1 || got[0].Observed < 19.8 || got[0].Observed > 20.2 {
 		t.Errorf("breaches %v, %v; want p50 20 ms", got, err)
 	}
 	if _, err := l.Add(Second{T: 5}); err == nil {

@@ -17,6 +17,7 @@ type window struct {
 	ok     int
 	failed int
 	load   float64              // Σ load, call·s
+	rt     stats.Moments        // the response times' exact figures
 	counts []int64              // Σ response-time counts, the analyzer's geometry
 	health analyze.TesterHealth // highest health figures so far (a run window)
 }
@@ -26,6 +27,7 @@ type held struct {
 	t          int64
 	ok, failed int
 	load       float64
+	rt         stats.Moments
 	counts     []bucket // its non-zero response-time counts
 	health     analyze.TesterHealth
 }
@@ -43,7 +45,11 @@ func (w *window) add(s Second, c []int64) {
 	w.failed += s.Failed
 	w.load += s.Load
 	h := held{t: s.T, ok: s.OK, failed: s.Failed, load: s.Load, health: s.health()}
+	if s.RT != nil {
+		h.rt = s.RT.Moments
+	}
 	w.health.Merge(h.health)
+	w.rt.Merge(h.rt)
 	if c != nil && w.counts == nil {
 		w.counts = make([]int64, len(c))
 	}
@@ -73,13 +79,20 @@ func (w *window) evictBefore(t int64) {
 			w.counts[b.index] -= b.n
 		}
 	}
+	if k == 0 {
+		return
+	}
 	w.secs = append(w.secs[:0], w.secs[k:]...)
+	w.rt = stats.Moments{} // a minimum or maximum cannot be taken out: sum again
+	for _, h := range w.secs {
+		w.rt.Merge(h.rt)
+	}
 }
 
 // figures returns what the window holds.
 func (w *window) figures() *figures {
 	f := &figures{ok: w.ok, failed: w.failed, okTimed: w.ok, seconds: float64(w.n), loadArea: w.load,
-		pct: func(float64) float64 { return 0 }, health: w.health}
+		rt: &stats.Bucket{Moments: w.rt}, health: w.health}
 	if w.keep {
 		f.health = analyze.TesterHealth{}
 		for _, h := range w.secs {
@@ -91,11 +104,6 @@ func (w *window) figures() *figures {
 	}
 	snap := stats.NewRTHist().Export()
 	copy(snap.Counts, w.counts)
-	h := hdr.Import(snap)
-	if f.rtN = int(h.TotalCount()); f.rtN == 0 {
-		return f
-	}
-	f.meanMs, f.maxMs = h.Mean()/1000, float64(h.Max())/1000
-	f.pct = func(p float64) float64 { return float64(h.ValueAtPercentile(p)) / 1000 }
+	f.rt.Hist = hdr.Import(snap)
 	return f
 }

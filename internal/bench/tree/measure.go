@@ -85,7 +85,10 @@ func Measure(o MeasureOptions) (Measured, error) {
 			acc.Merge(dense[c%o.Distinct])
 		}
 	}) / float64(o.Children)
-	m.PercentilesNs = timeRounds(o, func() { _ = parent.Hist().ValueAtPercentiles([]float64{50, 90, 99}) })
+	m.PercentilesNs = timeRounds(o, func() {
+		b := parent.Bucket()
+		_, _, _ = b.Percentile(50), b.Percentile(90), b.Percentile(99)
+	})
 	return m, nil
 }
 
@@ -98,7 +101,7 @@ func synthLeaf(rng *rand.Rand, o MeasureOptions) (*Summary, *hdr.Histogram) {
 	for i := range o.SamplesPerChild {
 		ns := int64(math.Exp(mu + o.Sigma*rng.NormFloat64()))
 		stats.RecordRT(h, ns)
-		s.mergeMoments(1, float64(ns), float64(ns)*float64(ns), ns, ns)
+		s.Moments.Add(ns)
 		if i%100 == 99 {
 			s.ByStatus[sample.Failed]++
 			continue

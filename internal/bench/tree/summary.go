@@ -28,19 +28,16 @@ var countsLen = len(NewHist().Export().Counts)
 // Jain's fairness index over its testers, and the response-time histogram
 // as dense HDR counts. Every field merges by addition (min/max by min/max),
 // so a parent's summary is its children's merged, whatever the subtree's
-// size.
+// size. Its figures are read as a stats.Bucket (Bucket), as every other
+// view's are.
 type Summary struct {
-	Quantum  int64    // quantum index on the global timeline
-	ByStatus []uint64 // calls ended in the quantum, by sample.Status
-	N        uint64   // calls counted in the moments
-	SumNs    float64  // Σ response time, ns
-	SqNs     float64  // Σ response time², ns²
-	MinNs    int64    // smallest response time (valid when N > 0)
-	MaxNs    int64    // largest response time
-	Testers  uint64   // testers active in the quantum
-	SumOK    float64  // Σ over testers of its successful calls
-	SqOK     float64  // Σ over testers of its successful calls²
-	Counts   []int64  // HDR counts by flat bucket index
+	Quantum       int64    // quantum index on the global timeline
+	ByStatus      []uint64 // calls ended in the quantum, by sample.Status
+	stats.Moments          // the calls' response times: count, Σ, Σ², min, max (ns)
+	Testers       uint64   // testers active in the quantum
+	SumOK         float64  // Σ over testers of its successful calls
+	SqOK          float64  // Σ over testers of its successful calls²
+	Counts        []int64  // HDR counts by flat bucket index
 }
 
 // NewSummary returns an empty summary of quantum q.
@@ -59,6 +56,22 @@ func (s *Summary) Hist() *hdr.Histogram {
 		SignificantFigures: stats.RTDigits, Counts: s.Counts, IntegerToDoubleConversionRatio: 1})
 }
 
+// Bucket is s as a stats.Bucket: its successful and failed calls (not the
+// cancelled ones), its response times and their histogram.
+func (s *Summary) Bucket() *stats.Bucket {
+	b := &stats.Bucket{Moments: s.Moments, Hist: s.Hist()}
+	for i, n := range s.ByStatus {
+		switch sample.Status(i) {
+		case sample.OK:
+			b.OK += n
+		case sample.Cancelled:
+		default:
+			b.Failed += n
+		}
+	}
+	return b
+}
+
 // Jain returns Jain's fairness index of the quantum's successful calls per
 // tester (1 when every tester got as many; 0 when none succeeded).
 func (s *Summary) Jain() float64 {
@@ -73,29 +86,13 @@ func (s *Summary) Merge(o *Summary) {
 	for i, c := range o.ByStatus {
 		s.ByStatus[i] += c
 	}
-	s.mergeMoments(o.N, o.SumNs, o.SqNs, o.MinNs, o.MaxNs)
+	s.Moments.Merge(o.Moments)
 	s.Testers += o.Testers
 	s.SumOK += o.SumOK
 	s.SqOK += o.SqOK
 	for i, c := range o.Counts {
 		s.Counts[i] += c
 	}
-}
-
-// mergeMoments adds a set of n response times to s's moments.
-func (s *Summary) mergeMoments(n uint64, sum, sq float64, lo, hi int64) {
-	if n == 0 {
-		return
-	}
-	if s.N == 0 || lo < s.MinNs {
-		s.MinNs = lo
-	}
-	if s.N == 0 || hi > s.MaxNs {
-		s.MaxNs = hi
-	}
-	s.N += n
-	s.SumNs += sum
-	s.SqNs += sq
 }
 
 // AppendEncoded appends s's wire form to dst: a version byte, the scalars
@@ -109,11 +106,11 @@ func (s *Summary) AppendEncoded(dst []byte) []byte {
 	for _, c := range s.ByStatus {
 		dst = binary.AppendUvarint(dst, c)
 	}
-	dst = binary.AppendUvarint(dst, s.N)
-	dst = binary.AppendVarint(dst, s.MinNs)
-	dst = binary.AppendVarint(dst, s.MaxNs)
+	dst = binary.AppendUvarint(dst, uint64(s.N))
+	dst = binary.AppendVarint(dst, s.Min)
+	dst = binary.AppendVarint(dst, s.Max)
 	dst = binary.AppendUvarint(dst, s.Testers)
-	for _, f := range [...]float64{s.SumNs, s.SqNs, s.SumOK, s.SqOK} {
+	for _, f := range [...]float64{s.Sum, s.SumSq, s.SumOK, s.SqOK} {
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
 	}
 	nz := 0
@@ -133,6 +130,10 @@ func (s *Summary) AppendEncoded(dst []byte) []byte {
 	}
 	return dst
 }
+
+// maxCalls bounds the response times a summary may count (more than any
+// run reaches in a second: a count beyond is a corrupt summary).
+const maxCalls = 1 << 40
 
 // errSummary is wrapped by every decoding error.
 var errSummary = errors.New("bad summary")
@@ -162,7 +163,10 @@ func (s *Summary) MergeEncoded(b []byte) error {
 	if d.err != nil {
 		return d.err
 	}
-	s.mergeMoments(n, sum, sq, lo, hi)
+	if n > maxCalls {
+		return fmt.Errorf("%w: %d response times, more than %d", errSummary, n, uint64(maxCalls))
+	}
+	s.Moments.Merge(stats.Moments{N: int(n), Sum: sum, SumSq: sq, Min: lo, Max: hi})
 	return s.mergeBuckets(&d)
 }
 

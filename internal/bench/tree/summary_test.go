@@ -31,7 +31,7 @@ func TestMergeEncodedEqualsDenseMerge(t *testing.T) {
 	if got.N != 6000 || got.ByStatus[sample.OK] != 5940 || got.ByStatus[sample.Failed] != 60 || got.Testers != 30 {
 		t.Fatalf("merged: n %d, by status %v, testers %d", got.N, got.ByStatus, got.Testers)
 	}
-	if got.SumNs != want.SumNs || got.SqNs != want.SqNs || got.MinNs != want.MinNs || got.MaxNs != want.MaxNs {
+	if got.Sum != want.Sum || got.SumSq != want.SumSq || got.Min != want.Min || got.Max != want.Max {
 		t.Fatalf("moments differ: %+v vs %+v", got, want)
 	}
 	if !got.Hist().Equals(hist) || got.Hist().ValueAtPercentile(99) != hist.ValueAtPercentile(99) {
