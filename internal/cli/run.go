@@ -17,6 +17,7 @@ import (
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"
 	"github.com/diperf/diperf/internal/rundir"
+	"github.com/diperf/diperf/internal/testbed"
 )
 
 func runCmd(ctx context.Context, e *env, args []string) error {
@@ -103,22 +104,23 @@ func (f *runFlags) secretOf(e *env, exp *experiment.Experiment, o *controller.Op
 	return err
 }
 
-// relayOptions plans the relays of exp's testers' connections into o and
-// raises the open-file limit for what the controller keeps open.
+// relayOptions chooses how exp's testers reach the controller (their
+// reach, relays, UDP samples: testbed.Choose) into o and raises the open-file limit for what the controller keeps open.
 func relayOptions(e *env, exp *experiment.Experiment, o *controller.Options) error {
 	lim, err := getNoFile()
 	if err != nil {
 		return fmt.Errorf("reading the open-file limit: %w", err)
 	}
-	plan, err := controller.PlanRelays(exp, lim.max)
+	path, err := testbed.Choose(exp, lim.max)
 	if err != nil {
 		return err
 	}
-	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", plan.Apply(o, exp)); err != nil {
+	o.Path = &path
+	if err := raiseNoFile(e.stderr, "the controller of "+strconv.Itoa(exp.Schedule.Testers)+" testers", testbed.OwnFiles(exp, path.Relays)); err != nil {
 		return err
 	}
-	if plan.Relays > 0 {
-		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", plan.Relays, plan.PerRelay)
+	if path.Relays > 0 {
+		fmt.Fprintf(e.stderr, "diperf: %d relay processes take the testers' connections, up to %d each\n", path.Relays, path.PerRelay)
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func parseAdvertise(s string) (advertised, error) {
 // otherwise: only the user knows which of this machine's addresses the
 // testers can reach.
 func (c *controller) advertise(ln net.Addr) error {
-	host, port, why, err := advertiseAddr(ln, c.o.Listen, c.adv, c.ready.Local() || c.ready.Attached)
+	host, port, why, err := advertiseAddr(ln, c.o.Listen, c.adv, c.ready.Local() || !c.path.Reach.Dials())
 	if err != nil {
 		return err
 	}
@@ -58,7 +58,7 @@ func (c *controller) advertise(ln net.Addr) error {
 		c.addr = host
 	}
 	c.advWhy = why
-	if !c.ready.Attached && port != "" { // else testers dial nothing, or the transport has no host:port to check
+	if c.path.Reach.Dials() && port != "" { // else testers dial nothing, or the transport has no host:port to check
 		if err := c.checkAdvertised(); err != nil {
 			return err
 		}

@@ -63,14 +63,14 @@ type Options struct {
 	// the key it names. Secret is then unused.
 	Token *credential.Token
 	Key   ed25519.PrivateKey
-	// Relays is how many relay worker processes accept the testers'
-	// connections in the controller's place, each holding at most
-	// RelayMaxConns of them (0: the controller accepts them itself); see
-	// package relay. RelayCommand starts one (nil: this program's `relay`
-	// subcommand).
-	Relays        int
-	RelayMaxConns int
-	RelayCommand  func() *exec.Cmd
+	// Path is how the testers reach the controller, chosen where the run
+	// is made (testbed.Choose: their reach, the relay workers that accept
+	// their connections in the controller's place, UDP samples); nil:
+	// testbed.PathOf the experiment, without relays. RelayCommand starts
+	// a relay worker (nil: this program's `relay` subcommand; package
+	// relay).
+	Path         *testbed.Path
+	RelayCommand func() *exec.Cmd
 	// Client overrides the experiment's client (nil: the experiment's).
 	// Benchmarks use it for protocol.ClientNull, which the experiment file
 	// does not offer.
@@ -182,7 +182,7 @@ func (c *controller) conduct(ctx context.Context, ln net.Listener) error {
 	defer c.startMonitor()()
 	stopProgress := c.startProgress()
 	accept := func() { go c.acceptLoop(ln) }
-	if c.o.Relays > 0 {
+	if c.path.Relays > 0 {
 		pool, err := c.startRelays(ln)
 		if err != nil {
 			stopProgress()
@@ -213,6 +213,7 @@ type controller struct {
 	addr       string              // the controller address testers are told
 	advWhy     string              // why addr was chosen, for events.jsonl
 	ready      testbed.Ready       // where the testbed starts testers
+	path       testbed.Path        // how testers reach the controller (Options.Path)
 	spool      *rundir.SpoolWriter
 	events     *rundir.EventLog
 	live       *live.Run     // per-second aggregates (Options.Live or its own)
@@ -291,7 +292,10 @@ func newController(o Options) (*controller, error) {
 	}
 	c := &controller{o: o, exp: o.Experiment, adv: adv, live: o.Live, client: cl,
 		cad: cadenceFor(o.Experiment.Schedule.Testers), gate: make(chan struct{}, lockGate),
-		lostOpen: map[*slot]struct{}{}}
+		lostOpen: map[*slot]struct{}{}, path: testbed.PathOf(o.Experiment)}
+	if o.Path != nil {
+		c.path = *o.Path
+	}
 	if c.cred, c.token, err = runCredential(o, c.runSpan()); err != nil {
 		return nil, err
 	}

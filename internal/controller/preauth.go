@@ -7,9 +7,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/preauth"
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/testbed"
 	"github.com/diperf/diperf/internal/timeserver"
 )
 
@@ -18,34 +18,15 @@ import (
 const refuseWrite = 100 * time.Millisecond
 
 // otherServers is what a controller process keeps of its open files for
-// its other servers beside OwnFiles: the dashboard's connections (its own
+// its other servers beside testbed.OwnFiles: the dashboard's connections (its own
 // pool, package dashboard) and the browsers that proved themselves to it.
 const otherServers = 96
 
-// OwnFiles is about how many files a controller of exp keeps open for its
-// own work: a connection per tester, and for local testers the pipes and
-// log of each one's process too, plus the run's own files and sockets (the
-// listeners, the time server's, the spool, the event and journal files,
-// epoll, stdio: about 20; 32 leaves room). With relays relay workers
-// (0: none), each costs two sockets and the testers' connections cost the
-// relays, not the controller.
-func OwnFiles(exp *experiment.Experiment, relays int) uint64 {
-	per, n := uint64(1), uint64(exp.Schedule.Testers)
-	if exp.Testbed.Provider == experiment.ProviderLocal {
-		per = 4
-	}
-	files := 32 + per*n
-	if relays > 0 {
-		files += 2*uint64(relays) - n
-	}
-	return files
-}
-
-// freeFiles is what the open-file limit leaves beside OwnFiles and the
+// freeFiles is what the open-file limit leaves beside testbed.OwnFiles and the
 // other servers: for the connections not yet proved, and those of the
 // controller's own TCP time server.
 func (c *controller) freeFiles() int {
-	return preauth.FreeFiles(OwnFiles(c.exp, c.o.Relays) + otherServers)
+	return preauth.FreeFiles(testbed.OwnFiles(c.exp, c.path.Relays) + otherServers)
 }
 
 // timeServerConns caps the connections of the controller's own TCP time

@@ -24,7 +24,7 @@ func (c *controller) startRelays(ln net.Listener) (*relay.Pool, error) {
 		}
 		cmd = func() *exec.Cmd { return exec.Command(exe, "relay") }
 	}
-	p, err := relay.Start(tl, relay.Options{Workers: c.o.Relays, MaxConns: max(c.o.RelayMaxConns, 1), Command: cmd,
+	p, err := relay.Start(tl, relay.Options{Workers: c.path.Relays, MaxConns: max(c.path.PerRelay, 1), Command: cmd,
 		Handle: c.accepted, Log: func(event, detail string) { c.events.Add(event, -1, "", detail) }})
 	if err != nil {
 		return nil, fmt.Errorf("controller: %w", err)

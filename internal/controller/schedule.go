@@ -3,8 +3,9 @@ package controller
 import (
 	"context"
 	"fmt"
-	"github.com/diperf/diperf/internal/clock"
 	"time"
+
+	"github.com/diperf/diperf/internal/clock"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"

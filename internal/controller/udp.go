@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"
 )
 
@@ -48,9 +47,9 @@ type udpIngest struct {
 func udpSessionID(slot int) uint32 { return uint32(slot) + 1 }
 
 // startUDP opens the UDP socket on the listener's IP (any port) when the
-// experiment asks for controller.transport: udp, and starts its reader.
+// run's path says so (controller.transport: udp), and starts its reader.
 func (c *controller) startUDP(ln net.Addr) error {
-	if c.exp.Controller.Transport != experiment.TransportUDP {
+	if !c.path.UDPSamples {
 		return nil
 	}
 	ta, ok := ln.(*net.TCPAddr)

@@ -18,6 +18,7 @@ import (
 	"github.com/diperf/diperf/internal/contain"
 	"github.com/diperf/diperf/internal/errs"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/transport"
 )
 
 // Local starts testers as processes on this machine, in the working
@@ -97,14 +98,8 @@ func (l *Local) Start(_ context.Context, s Spec) (Handle, error) {
 		return nil, fmt.Errorf("local testbed: %w", err)
 	}
 	defer secret.Close() // the child holds its own copy
-	args := []string{"tester", "--controller", s.Controller, "--slot", strconv.Itoa(s.Slot),
-		"--secret-fd", strconv.Itoa(SecretFD)}
 	spool := spoolPath(s.LogPath)
-	if spool != "" {
-		args = append(args, SpoolFlag, spool)
-	}
-	args = append(args, s.ExtraArgs...)
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, localArgs(s, spool)...)
 	cmd.ExtraFiles = []*os.File{secret} // fd 3 = SecretFD
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if s.LogPath != "" {
@@ -282,4 +277,16 @@ func (h *localHandle) Kill() error {
 	err := syscall.Kill(-h.cmd.Process.Pid, syscall.SIGKILL)
 	killSession(h.cmd.Process.Pid)
 	return err
+}
+
+// localArgs are the arguments of the local tester of s, spooling to
+// spool ("" = none): it dials the controller (transport.Dial's flag) and
+// reads its token on SecretFD.
+func localArgs(s Spec, spool string) []string {
+	args := []string{"tester", transport.Dial.Flag(), s.Controller, "--slot", strconv.Itoa(s.Slot),
+		"--secret-fd", strconv.Itoa(SecretFD)}
+	if spool != "" {
+		args = append(args, SpoolFlag, spool)
+	}
+	return append(args, s.ExtraArgs...)
 }

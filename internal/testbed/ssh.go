@@ -99,7 +99,7 @@ func (t *SSH) Prepare(ctx context.Context, p Plan) (Ready, error) {
 		wg.Go(func() { hosts[i], problems[i] = t.prepareHost(ctx, tg) })
 	}
 	wg.Wait()
-	r := Ready{PerHost: t.tb.TestersPerHost, Attached: true, TimeOverTCP: true, Skipped: map[string]string{}}
+	r := Ready{PerHost: t.tb.TestersPerHost, TimeOverTCP: true, Skipped: map[string]string{}}
 	t.mu.Lock()
 	for i, h := range hosts {
 		if problems[i] != nil {

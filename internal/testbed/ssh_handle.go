@@ -114,7 +114,7 @@ func (h *sshHandle) Retrieve(ctx context.Context) ([]byte, error) {
 func testerCommand(workDir, run string, s Spec, timeServer, spool string) string {
 	files := path.Join(workDir, "files")
 	pidFile := path.Join(workDir, run, "pids", strconv.Itoa(s.Slot))
-	args := []string{shellQuote(path.Join(workDir, "bin", "diperf")), "tester", "--stdio", "--slot", strconv.Itoa(s.Slot)}
+	args := []string{shellQuote(path.Join(workDir, "bin", "diperf")), "tester", transport.Attached.Flag(), "--slot", strconv.Itoa(s.Slot)}
 	if timeServer != "" {
 		args = append(args, "--time-server", timeServer, "--time-transport", "tcp")
 	}

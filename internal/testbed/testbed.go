@@ -40,10 +40,6 @@ type Plan struct {
 type Ready struct {
 	Hosts   []string // hosts ready for testers, in order of use
 	PerHost int      // testers put on one host before the next is used (< 1: 1)
-	// Attached says the testers speak the protocol over a channel the
-	// testbed opens itself (an SSH session's stdio) and hands to
-	// Spec.Attach: they dial nothing, so no advertise address is needed.
-	Attached bool
 	// TimeOverTCP says the testbed carries its testers' clock syncs over
 	// TCP to Spec.TimeServerTCP (e.g. forwarded through SSH): the
 	// controller's own time server then serves TCP as well.
@@ -92,8 +88,9 @@ type Spec struct {
 	Token      []byte   // the tester's credential: a token's text (credential.Token.Encode)
 	LogPath    string   // where the tester's own output goes ("" = discard)
 	ExtraArgs  []string // more tester flags (e.g. test-only clock injection)
-	// Attach serves a tester connection the testbed opened itself
-	// (Ready.Attached): the controller admits it like a dialled one.
+	// Attach serves a tester connection the testbed opened itself (the
+	// run's Path.Reach is transport.Attached): the controller admits it
+	// like a dialled one.
 	Attach func(net.Conn)
 	// TimeServerTCP is the controller's own TCP time server on this
 	// machine (Ready.TimeOverTCP; "" when the run uses another server).
