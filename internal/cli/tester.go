@@ -44,14 +44,14 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	fs := newFlags(e, "tester", "--controller ADDR --slot N --secret-fd FD | --join HOST:PORT --token-file FILE [--join-retry D] | --stdio --slot N")
 	o := tester.Options{Log: e.stderr}
 	var f testerFlags
-	fs.StringVar(&o.Controller, "controller", "", "controller address host:port")
+	fs.StringVar(&o.Controller, flagName(transport.Dial), "", "controller address host:port")
 	fs.IntVar(&o.Slot, "slot", protocol.AnySlot, "the slot the controller started this tester for (default: any slot still waiting)")
 	fs.IntVar(&f.secretFD, "secret-fd", -1, "an inherited file descriptor holding this tester's token, read to its end and closed")
-	fs.StringVar(&f.join, "join", "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
+	fs.StringVar(&f.join, flagName(transport.Join), "", "join the controller at HOST:PORT on its own (the join provider; with --token-file)")
 	fs.StringVar(&f.tokenFile, "token-file", "", "the run's token file (testbed.token_file of the controller): the secret to prove and the controller's key to obey")
 	fs.DurationVar(&f.retry, "join-retry", defaultJoinRetry,
 		"how long to keep trying to join the controller while it refuses for want of room or hangs up before the handshake ends, and with --join while it does not answer yet (0: try once)")
-	fs.BoolVar(&f.stdio, "stdio", false, "speak the protocol over stdin and stdout, whose first line is the token in base64 (started over SSH)")
+	fs.BoolVar(&f.stdio, flagName(transport.Attached), false, "speak the protocol over stdin and stdout, whose first line is the token in base64 (started over SSH)")
 	fs.StringVar(&o.TimeServer, "time-server", "", "sync with this time server instead of the one the controller names")
 	fs.StringVar(&o.TimeTransport, "time-transport", "tcp", "the --time-server's transport, udp or tcp")
 	fs.StringVar(&o.SpoolPath, strings.TrimPrefix(testbed.SpoolFlag, "--"), "",
@@ -63,8 +63,8 @@ func testerCmd(ctx context.Context, e *env, args []string) error {
 	}
 	if f.join != "" {
 		o.Controller = f.join
-		o.WaitForController = true
 	}
+	o.Reach = f.reach()
 	o.JoinRetry = f.retry
 	if err := f.check(o.Controller); err != nil {
 		return err
@@ -103,6 +103,22 @@ func openJail(e *env) (*contain.Jail, error) {
 	fmt.Fprintf(e.stderr, "tester: clients run in %v\n", j)
 	return j, nil
 }
+
+// reach is how the flags say the tester reaches its controller, the
+// one place they are read for it: over stdin and stdout (--stdio), else
+// joining (--join), else dialling --controller.
+func (f *testerFlags) reach() transport.Reach {
+	switch {
+	case f.stdio:
+		return transport.Attached
+	case f.join != "":
+		return transport.Join
+	}
+	return transport.Dial
+}
+
+// flagName is the name of r's tester flag, without its dashes.
+func flagName(r transport.Reach) string { return strings.TrimPrefix(r.Flag(), "--") }
 
 // check says what is missing from the tester's flags.
 func (f *testerFlags) check(controller string) error {

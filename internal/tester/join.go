@@ -11,24 +11,30 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/transport"
 )
 
 // JoinBackoff spaces a tester's attempts to join its controller: waits
 // doubling from 100 ms to 5 s, for Options.JoinRetry in all.
 var JoinBackoff = Backoff{First: 100 * time.Millisecond, Max: 5 * time.Second}
 
-// join connects to the controller and runs the handshake (on o.Conn:
-// once), and returns the connection.
-// Within o.JoinRetry it tries again when the controller refused the tester
-// for want of room (busy) or the connection ended before the handshake
-// did, and, with o.WaitForController, while the controller does not
-// answer. A refusal for anything else (a bad credential, no slot left) or
-// a controller that failed its proof ends it at once, the controller told
-// why.
+// join reaches the controller the way o.Reach says and runs the
+// handshake, and returns the connection: Attached on o.Conn, once; Dial
+// and Join by dialling. Within o.JoinRetry a dialling tester tries again
+// when the controller refused it for want of room (busy) or the
+// connection ended before the handshake did, and, with Join, while the
+// controller does not answer. A refusal for anything else (a bad
+// credential, no slot left) or a controller that failed its proof ends it
+// at once, the controller told why.
 func (t *Tester) join(ctx context.Context) (net.Conn, error) {
-	if t.o.Conn != nil {
+	switch {
+	case t.o.Reach == transport.Attached && t.o.Conn == nil:
+		return nil, errors.New("tester: attached to the controller, yet given no connection")
+	case t.o.Reach == transport.Attached:
 		t.conn = protocol.NewConn(t.o.Conn)
 		return t.o.Conn, t.shake()
+	case t.o.Conn != nil:
+		return nil, fmt.Errorf("tester: given a connection, yet told to reach the controller by %v", t.o.Reach)
 	}
 	b := JoinBackoff
 	b.Window = t.o.JoinRetry
@@ -87,7 +93,7 @@ func (t *Tester) attempt(ctx context.Context) (net.Conn, error) {
 // tells the controller why.
 func (t *Tester) shake() error {
 	err := t.handshake()
-	if err != nil && (t.o.Conn != nil || !t.retryable(err)) {
+	if err != nil && (t.o.Reach == transport.Attached || !t.retryable(err)) {
 		_ = t.conn.WriteJSON(protocol.TypeError, protocol.ErrorMsg{Msg: err.Error()})
 	}
 	return err
@@ -101,8 +107,8 @@ func (e *dialError) Unwrap() error { return e.err }
 
 // retryable reports whether a failed attempt to join may be tried again:
 // the controller refused for want of room, or the connection ended or went
-// silent before the handshake did; or (with o.WaitForController) it could
-// not be reached. Anything else the controller said, or a proof that
+// silent before the handshake did; or (with Reach Join) it could not be
+// reached. Anything else the controller said, or a proof that
 // failed, is final.
 func (t *Tester) retryable(err error) bool {
 	var pe *protocol.PeerError
@@ -111,7 +117,7 @@ func (t *Tester) retryable(err error) bool {
 	case errors.As(err, &pe):
 		return pe.Busy
 	case errors.As(err, &de):
-		return t.o.WaitForController
+		return t.o.Reach == transport.Join
 	}
 	for _, cut := range []error{io.EOF, io.ErrUnexpectedEOF, io.ErrClosedPipe, syscall.ECONNRESET, syscall.EPIPE, net.ErrClosed, os.ErrDeadlineExceeded} {
 		if errors.Is(err, cut) {

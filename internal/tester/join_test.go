@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/diperf/diperf/internal/protocol"
+	"github.com/diperf/diperf/internal/transport"
 )
 
 // answer is what a scripted controller does with one connection.
@@ -88,12 +89,20 @@ var joinDesc = protocol.TestDesc{Client: protocol.ClientDesc{Kind: protocol.Clie
 // it logged and its error.
 func joinWith(ctx context.Context, st *scriptTransport, window time.Duration, wait bool) (string, error) {
 	var log bytes.Buffer
-	t := &Tester{o: Options{Controller: "ctl:1", Token: st.secret.tok, Transport: st, Log: &log, JoinRetry: window, WaitForController: wait}}
+	t := &Tester{o: Options{Controller: "ctl:1", Token: st.secret.tok, Transport: st, Log: &log, JoinRetry: window, Reach: reachOf(wait)}}
 	c, err := t.join(ctx)
 	if c != nil {
 		c.Close()
 	}
 	return log.String(), err
+}
+
+// reachOf is Join when the tester waits for its controller, else Dial.
+func reachOf(wait bool) transport.Reach {
+	if wait {
+		return transport.Join
+	}
+	return transport.Dial
 }
 
 // gaps are the waits between st's dials.

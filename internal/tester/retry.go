@@ -2,8 +2,9 @@ package tester
 
 import (
 	"context"
-	"github.com/diperf/diperf/internal/clock"
 	"time"
+
+	"github.com/diperf/diperf/internal/clock"
 )
 
 // Backoff is a retry schedule: waits doubling from First up to Max, for

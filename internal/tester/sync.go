@@ -3,8 +3,9 @@ package tester
 import (
 	"context"
 	"fmt"
-	"github.com/diperf/diperf/internal/clock"
 	"time"
+
+	"github.com/diperf/diperf/internal/clock"
 
 	"github.com/diperf/diperf/internal/clocksync"
 	"github.com/diperf/diperf/internal/protocol"

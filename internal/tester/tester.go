@@ -33,12 +33,16 @@ type Options struct {
 	Slot       int    // slot the controller started us for
 	// Token is the tester's credential: the secret it proves it holds and
 	// the key of the only controller it obeys.
-	Token     credential.Token
-	Transport transport.Transport // how to reach the controller
-	// Conn, when set, is the connection to the controller already open
-	// (the stdio of an SSH session: diperf tester --stdio); Controller is
-	// then only its name.
-	Conn net.Conn
+	Token credential.Token
+	// Reach is how the tester reaches its controller, as its testbed
+	// started it (transport.Reach; the run chose it, testbed.Choose):
+	// Dial and Join dial Controller over Transport (nil: TCP), Join
+	// also waiting while it does not answer; Attached speaks over Conn,
+	// the connection already open (the stdio of an SSH session: diperf
+	// tester --stdio), Controller then being only its name.
+	Reach     transport.Reach
+	Transport transport.Transport
+	Conn      net.Conn
 	// TimeServer and TimeTransport, when set, replace the time server the
 	// test description names (a testbed that forwards the syncs itself).
 	TimeServer    string
@@ -48,11 +52,10 @@ type Options struct {
 	Log           io.Writer     // diagnostics
 	// JoinRetry is how long to keep trying to join the controller when it
 	// refuses for want of room or the connection ends before the
-	// handshake does (0: try once); with WaitForController, also while
-	// it does not answer (diperf tester --join: an engine may start its
-	// testers before their controller). See join.
-	JoinRetry         time.Duration
-	WaitForController bool
+	// handshake does (0: try once); with Reach Join, also while it does
+	// not answer (diperf tester --join: an engine may start its testers
+	// before their controller). See join.
+	JoinRetry time.Duration
 	// SpoolPath, when set, is the file every sample batch is appended to
 	// before it is sent (diperf tester --spool; see diskSpool).
 	SpoolPath string
