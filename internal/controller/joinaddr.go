@@ -5,6 +5,7 @@ import (
 
 	"github.com/diperf/diperf/internal/credential"
 	"github.com/diperf/diperf/internal/experiment"
+	"github.com/diperf/diperf/internal/transport"
 )
 
 // joinAddress puts the address testers join at, once advertised, where a
@@ -21,7 +22,7 @@ func (c *controller) joinAddress() {
 	}
 	switch c.exp.Testbed.Provider {
 	case experiment.ProviderJoin:
-		fmt.Fprintf(c.o.Progress, "diperf: testers join with: diperf tester --join %s --token-file %s\n", c.addr, c.exp.Testbed.TokenFile)
+		fmt.Fprintf(c.o.Progress, "diperf: testers join with: diperf tester %s %s --token-file %s\n", transport.Join.Flag(), c.addr, c.exp.Testbed.TokenFile)
 	case experiment.ProviderSlurm:
 		fmt.Fprintf(c.o.Progress, "diperf: the slurm tasks join the controller at %s\n", c.addr)
 	}
