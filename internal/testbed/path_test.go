@@ -86,7 +86,7 @@ func TestTesterCommandsFollowReach(t *testing.T) {
 		want := ReachOf(tt.provider)
 		for _, r := range []transport.Reach{transport.Dial, transport.Join, transport.Attached} {
 			if has := strings.Contains(tt.command, " "+r.Flag()+" "); has != (r == want) {
-				t.Errorf("%s testers: reach %v, yet the command %q holds %s: %v", tt.provider, want, tt.command, r.Flag(), has)
+				t.Errorf("%s testers: reach %v, yet their command holds %s: %v", tt.provider, want, r.Flag(), has)
 			}
 		}
 	}
