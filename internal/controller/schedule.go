@@ -3,9 +3,8 @@ package controller
 import (
 	"context"
 	"fmt"
-	"time"
-
 	"github.com/diperf/diperf/internal/clock"
+	"time"
 
 	"github.com/diperf/diperf/internal/experiment"
 	"github.com/diperf/diperf/internal/protocol"

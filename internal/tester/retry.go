@@ -2,9 +2,8 @@ package tester
 
 import (
 	"context"
-	"time"
-
 	"github.com/diperf/diperf/internal/clock"
+	"time"
 )
 
 // Backoff is a retry schedule: waits doubling from First up to Max, for

@@ -3,9 +3,8 @@ package tester
 import (
 	"context"
 	"fmt"
-	"time"
-
 	"github.com/diperf/diperf/internal/clock"
+	"time"
 
 	"github.com/diperf/diperf/internal/clocksync"
 	"github.com/diperf/diperf/internal/protocol"
