@@ -68,7 +68,7 @@ func (c *controller) checkMesh(ctx context.Context) {
 		c.meshNote(c.missingNote(l.Missing, hosts) + " (checked again at the end of the run)")
 	}
 	if err == nil {
-		c.readSites(ctx)
+		c.siteSensors(l.Peers)
 	}
 }
 

@@ -1,11 +1,9 @@
 package controller
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
-	"github.com/diperf/diperf/internal/netmap"
 	"github.com/diperf/diperf/internal/rundir"
 	"github.com/diperf/diperf/internal/sensor"
 )
@@ -36,25 +34,6 @@ func (c *controller) setSites(byHost map[string]string) {
 		}
 		c.sites.byHost[h] = s
 	}
-}
-
-// readSites reads the sites the sensor mesh's sensors registered (their
-// "site:NAME" group), within meshTimeout; a directory that fails leaves
-// them unknown and says so.
-func (c *controller) readSites(ctx context.Context) {
-	mc, err := c.meshClient()
-	if err != nil {
-		return // checkMesh says why
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), meshTimeout)
-	defer cancel()
-	ss, err := mc.Sensors(ctx, "")
-	if err != nil {
-		c.meshNote(fmt.Sprintf("the sensor directory %s: listing the sensors' sites: %v; testers.csv's site column stays empty",
-			c.o.Experiment.Sensors.Directory, err))
-		return
-	}
-	c.siteSensors(netmap.Peers(ss))
 }
 
 // siteSensors keeps the site of each peer, refusing (and noting once,

@@ -12,9 +12,10 @@ import (
 // Links is what the directory knows between a run's tester hosts'
 // sensors and its target.
 type Links struct {
-	Rows    []sensor.Row // usable: measured, or estimated along the hierarchy
-	Reverse []sensor.Row // known only from the other direction: error unknown, never to be used
-	Missing []string     // sensors with no live registration, sorted
+	Rows    []sensor.Row  // usable: measured, or estimated along the hierarchy
+	Reverse []sensor.Row  // known only from the other direction: error unknown, never to be used
+	Missing []string      // sensors with no live registration, sorted
+	Peers   []sensor.Peer // every sensor the directory listed, stale ones too (their sites)
 }
 
 // Pairs reads from the directory the latest figures between each sensor
@@ -40,8 +41,8 @@ func PairLinks(ctx context.Context, c *directory.Client, target string, names []
 		return Links{}, fmt.Errorf("reading the results: %w", err)
 	}
 	peers := Peers(ss)
-	out := Links{Missing: Missing(peers, append([]string{target}, names...))}
-	live := slices.DeleteFunc(peers, func(p sensor.Peer) bool { return p.Stale })
+	out := Links{Missing: Missing(peers, append([]string{target}, names...)), Peers: peers}
+	live := slices.DeleteFunc(slices.Clone(peers), func(p sensor.Peer) bool { return p.Stale })
 	m := Measured(rs)
 	names = slices.Compact(slices.Sorted(slices.Values(names)))
 	for _, n := range names {
