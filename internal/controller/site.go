@@ -9,31 +9,11 @@ import (
 )
 
 // siteMap is where the run's tester hosts are: by sensor name, the sites
-// the sensor mesh's sensors registered (read at the run's start), and by
-// host, sites set directly (setSites: a testbed or tester selection that
-// knows them), which win. testers.csv's site column is what it gives.
+// the sensor mesh's sensors registered (read at the run's start).
+// testers.csv's site column is what it gives.
 type siteMap struct {
 	mu       sync.Mutex
 	bySensor map[string]string // sensor name → its site
-	byHost   map[string]string // tester host → its site, set directly
-}
-
-// setSites sets the sites of tester hosts directly (host → site), over
-// what the sensor mesh says; a site rundir.CheckSite refuses is noted in
-// the event log and left out.
-func (c *controller) setSites(byHost map[string]string) {
-	c.sites.mu.Lock()
-	defer c.sites.mu.Unlock()
-	if c.sites.byHost == nil {
-		c.sites.byHost = map[string]string{}
-	}
-	for h, s := range byHost {
-		if err := rundir.CheckSite(s); err != nil {
-			c.events.Add("site-refused", -1, "", fmt.Sprintf("tester host %q: %v", clip(h, 80), err))
-			continue
-		}
-		c.sites.byHost[h] = s
-	}
 }
 
 // siteSensors keeps the site of each peer, refusing (and noting once,
@@ -60,18 +40,16 @@ func (c *controller) siteSensors(peers []sensor.Peer) {
 	c.sites.mu.Unlock()
 }
 
-// applySites gives each record the site of its host: set directly, else
-// its sensor's (sensors.names maps a host to its sensor); "" when
-// neither is known.
+// applySites gives each record the site of its host's sensor
+// (sensors.names maps a host to its sensor); "" when it is not known.
 func (c *controller) applySites(recs []*rundir.TesterRecord) {
+	if c.o.Experiment.Sensors == nil {
+		return
+	}
 	c.sites.mu.Lock()
 	defer c.sites.mu.Unlock()
 	for _, r := range recs {
-		if s, ok := c.sites.byHost[r.Host]; ok {
-			r.Site = s
-			continue
-		}
-		if c.o.Experiment.Sensors != nil && r.Host != "" {
+		if r.Host != "" {
 			r.Site = c.sites.bySensor[c.o.Experiment.Sensors.SensorName(r.Host)]
 		}
 	}

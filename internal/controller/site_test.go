@@ -11,36 +11,32 @@ import (
 )
 
 // siteRun is a controller as far as sites go: an experiment with the
-// sensors key (host b's sensor named sensor-b), its progress and events.
-func siteRun(t *testing.T) (*controller, *bytes.Buffer, *[]rundir.Event) {
+// sensors key (host b's sensor named sensor-b) and its progress.
+func siteRun(t *testing.T) (*controller, *bytes.Buffer) {
 	t.Helper()
 	ev, err := rundir.CreateEventLog(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ev.Close() })
-	var events []rundir.Event
-	ev.Watch(func(e rundir.Event) { events = append(events, e) })
 	exp, err := experiment.Parse([]byte("name: t\nclient: {exec: [true]}\nsensors:\n  directory: http://d:1\n  token_file: tok\n  target: svc\n  names: {b: sensor-b}\n"), "e.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var progress bytes.Buffer
-	return &controller{exp: exp, events: ev, o: Options{Experiment: exp, Progress: &progress}}, &progress, &events
+	return &controller{exp: exp, events: ev, o: Options{Experiment: exp, Progress: &progress}}, &progress
 }
 
-// Each tester host gets its sensor's site (through sensors.names), a
-// site set directly over it; a host whose sensor has none, or no host,
-// gets none; sites no name may hold, from the mesh or set, are refused
-// and said.
+// Each tester host gets its sensor's site (through sensors.names); a host
+// whose sensor has none, or no host, gets none; sites no name may hold
+// are refused and said.
 func TestApplySites(t *testing.T) {
-	c, progress, events := siteRun(t)
+	c, progress := siteRun(t)
 	c.siteSensors([]sensor.Peer{{Name: "a", Site: "north"}, {Name: "sensor-b", Site: "south"}, {Name: "c"},
 		{Name: "d", Site: "evil\x1b[2J"}, {Name: "e", Site: strings.Repeat("x", rundir.MaxSite+1)}})
-	c.setSites(map[string]string{"e": "east", "f": "far away"})
 	recs := []*rundir.TesterRecord{{Host: "a"}, {Host: "b"}, {Host: "c"}, {Host: "d"}, {Host: "e"}, {Host: "f"}, {}}
 	c.applySites(recs)
-	for i, want := range []string{"north", "south", "", "", "east", "", ""} {
+	for i, want := range []string{"north", "south", "", "", "", "", ""} {
 		if recs[i].Site != want {
 			t.Errorf("host %q: site %q, want %q", recs[i].Host, recs[i].Site, want)
 		}
@@ -48,25 +44,16 @@ func TestApplySites(t *testing.T) {
 	if !strings.Contains(progress.String(), "the sites of 2 sensors were refused") {
 		t.Errorf("progress %q does not say the refused sites", progress.String())
 	}
-	refused := 0
-	for _, e := range *events {
-		if e.Event == "site-refused" {
-			refused++
-		}
-	}
-	if refused != 1 {
-		t.Errorf("%d site-refused events, want 1 (host f's site set directly)", refused)
-	}
 }
 
-// A run without the sensors key gives no site but those set directly.
+// A run without the sensors key gives no site, whatever the mesh said.
 func TestApplySitesWithoutSensors(t *testing.T) {
-	c, _, _ := siteRun(t)
+	c, _ := siteRun(t)
+	c.siteSensors([]sensor.Peer{{Name: "a", Site: "north"}})
 	c.o.Experiment.Sensors = nil
-	c.setSites(map[string]string{"a": "north"})
 	recs := []*rundir.TesterRecord{{Host: "a"}, {Host: "b"}}
 	c.applySites(recs)
-	if recs[0].Site != "north" || recs[1].Site != "" {
+	if recs[0].Site != "" || recs[1].Site != "" {
 		t.Errorf("sites %q, %q", recs[0].Site, recs[1].Site)
 	}
 }
