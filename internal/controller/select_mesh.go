@@ -20,29 +20,48 @@ import (
 // meshLinks is placement.Mesh over the sensor directory: the sites of
 // its live sensors, and the figures of each pair between the candidates'
 // sensors and the target: the mesh's forecasts with their expected errors
-// (netmap.ReadForecasts: the pair's own, or estimated along the
-// hierarchy), else the latest results (netmap.Pairs: a pair tested once
-// has no forecast yet), each read once. A figure known only from the
-// other direction is not usable: its error is not known.
+// (the pair's own, or estimated along the hierarchy), else the latest
+// results (a pair tested once has no forecast yet). The directory is read
+// once for all of it: the sensors and latest results (netmap.PairLinks),
+// then the latest forecasts over the same sensors. A figure known only
+// from the other direction is not usable: its error is not known.
 type meshLinks struct {
 	c      *directory.Client
 	target string
 	names  []string
 
-	once sync.Once
-	fc   *netmap.Forecasts
-	rows []sensor.Row
-	err  error
+	once  sync.Once
+	fc    *netmap.Forecasts
+	rows  []sensor.Row
+	peers []sensor.Peer
+	err   error
+}
+
+// load reads the directory, once.
+func (m *meshLinks) load(ctx context.Context) error {
+	m.once.Do(func() {
+		l, err := netmap.PairLinks(ctx, m.c, m.target, m.names)
+		if err != nil {
+			m.err = err
+			return
+		}
+		fs, err := m.c.Forecasts(ctx, directory.Query{Latest: true})
+		if err != nil {
+			m.err = fmt.Errorf("reading the forecasts: %w", err)
+			return
+		}
+		m.fc, m.rows, m.peers = netmap.NewForecasts(fs, l.Peers), l.Rows, l.Peers
+	})
+	return m.err
 }
 
 // Sites maps each live sensor to its site.
 func (m *meshLinks) Sites(ctx context.Context) (map[string]string, error) {
-	ss, err := m.c.Sensors(ctx, "")
-	if err != nil {
+	if err := m.load(ctx); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
-	for _, p := range netmap.Peers(ss) {
+	for _, p := range m.peers {
 		if !p.Stale {
 			out[p.Name] = p.Site
 		}
@@ -52,13 +71,8 @@ func (m *meshLinks) Sites(ctx context.Context) (map[string]string, error) {
 
 // Link is the figures of src → dst: forecast, else the latest results.
 func (m *meshLinks) Link(ctx context.Context, src, dst string) (placement.Link, bool, error) {
-	m.once.Do(func() {
-		if m.fc, m.err = netmap.ReadForecasts(ctx, m.c); m.err == nil {
-			m.rows, _, m.err = netmap.Pairs(ctx, m.c, m.target, m.names)
-		}
-	})
-	if m.err != nil {
-		return placement.Link{}, false, m.err
+	if err := m.load(ctx); err != nil {
+		return placement.Link{}, false, err
 	}
 	if l, ok := forecastLink(m.fc.Pair(src, dst)); ok {
 		return l, true, nil

@@ -67,7 +67,7 @@ func nameIdx(n string) int {
 // With 40 sensors all measured both ways (1,560 pairs, 3,120 latest
 // results, three times the directory's page), the map has every pair,
 // each measured (none estimated) with its own figure, and so has a run's
-// network.csv (Pairs) between every tester host's sensor and the target,
+// network.csv (PairLinks) between every tester host's sensor and the target,
 // both ways (issue 21 row 10: both stopped at 1,000 results; the map had
 // 716 pairs missing and 344 estimated).
 func TestFullMeshOf40(t *testing.T) {
@@ -78,7 +78,8 @@ func TestFullMeshOf40(t *testing.T) {
 	}
 	checkFull(t, rows, names, names)
 	target := names[0]
-	rows, missing, err := Pairs(context.Background(), c, target, names)
+	l, err := PairLinks(context.Background(), c, target, names)
+	rows, missing := l.Rows, l.Missing
 	if err != nil {
 		t.Fatal(err)
 	}

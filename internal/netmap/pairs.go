@@ -18,19 +18,13 @@ type Links struct {
 	Peers   []sensor.Peer // every sensor the directory listed, stale ones too (their sites)
 }
 
-// Pairs reads from the directory the latest figures between each sensor
-// of names and target, both ways, each measured or else estimated along
-// the hierarchy (a pair with neither is left out, and so is one known only
-// from the other direction: PairLinks has those). missing lists, sorted,
-// the sensors of names and target that have no live registration (never
-// registered, or stale), which can have no figures.
-func Pairs(ctx context.Context, c *directory.Client, target string, names []string) (rows []sensor.Row, missing []string, err error) {
-	l, err := PairLinks(ctx, c, target, names)
-	return l.Rows, l.Missing, err
-}
-
-// PairLinks is Pairs with the pairs known only from the other direction
-// (basis reverse) apart.
+// PairLinks reads from the directory the latest figures between each
+// sensor of names and target, both ways: Rows those measured or else
+// estimated along the hierarchy (a pair with neither is left out),
+// Reverse those known only from the other direction (never to be used),
+// Missing, sorted, the sensors of names and target that have no live
+// registration (never registered, or stale), which can have no figures,
+// and Peers every sensor listed.
 func PairLinks(ctx context.Context, c *directory.Client, target string, names []string) (Links, error) {
 	ss, err := c.Sensors(ctx, "")
 	if err != nil {

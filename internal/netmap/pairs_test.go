@@ -17,7 +17,7 @@ func newDirectory(t *testing.T) *directory.Client {
 	return c
 }
 
-// Pairs gives a tester host's sensor measured both ways with the target,
+// PairLinks gives a tester host's sensor measured both ways with the target,
 // another's estimated through its site's global sensor, and names the
 // sensors the directory does not have.
 func TestPairs(t *testing.T) {
@@ -48,10 +48,11 @@ func TestPairs(t *testing.T) {
 	put("svc", "h1", 800e6, 0.6)
 	put("h2", "gb", 100e6, 1)
 	put("gb", "svc", 20e6, 30)
-	rows, missing, err := Pairs(ctx, c, "svc", []string{"h2", "h1", "nobody", "h1"})
+	l, err := PairLinks(ctx, c, "svc", []string{"h2", "h1", "nobody", "h1"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows, missing := l.Rows, l.Missing
 	if !reflect.DeepEqual(missing, []string{"nobody"}) {
 		t.Errorf("missing %v, want [nobody]", missing)
 	}
@@ -68,7 +69,7 @@ func TestPairs(t *testing.T) {
 	if r := got[[2]string{"h2", "svc"}]; r.BandwidthBps != 20e6 || r.LatencyMs != 31 || !r.Estimated || !reflect.DeepEqual(r.Via, []string{"gb"}) {
 		t.Errorf("h2 → svc = %+v, want estimated via gb: the bottleneck 20 Mbit/s, 31 ms", r)
 	}
-	if _, _, err := Pairs(ctx, mustClient(t, "http://127.0.0.1:1"), "svc", nil); err == nil {
+	if _, err := PairLinks(ctx, mustClient(t, "http://127.0.0.1:1"), "svc", nil); err == nil {
 		t.Error("a directory that does not answer gave no error")
 	}
 }
