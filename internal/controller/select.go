@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,9 +58,9 @@ func (c *controller) selectHosts(ctx context.Context) error {
 // and when a host takes more than testbed.testers_per_host (as
 // select.allow_fewer lets it), says so.
 func (c *controller) selectedShare() string {
-	share, most := c.ready.Share(c.exp.Schedule.Testers)
-	s := fmt.Sprintf("testbed.select: %d testers over the %d hosts chosen: %s", c.exp.Schedule.Testers, len(c.ready.Hosts), share)
-	if per := max(c.exp.Testbed.TestersPerHost, 1); most > per {
+	share := c.ready.Share(c.exp.Schedule.Testers)
+	s := fmt.Sprintf("testbed.select: %d testers over the %d hosts chosen: %s", c.exp.Schedule.Testers, len(c.ready.Hosts), c.ready.ShareText(share))
+	if most, per := slices.Max(share), max(c.exp.Testbed.TestersPerHost, 1); most > per {
 		s += fmt.Sprintf("; up to %d on a host, beyond testbed.testers_per_host %d, as testbed.select.allow_fewer allows", most, per)
 	}
 	return s

@@ -9,18 +9,6 @@ import (
 	"github.com/diperf/diperf/internal/errs"
 )
 
-// perHostShare is how many of a run's testers each host of hosts runs,
-// in order, as Ready.HostFor hands them out: perHost each, the first
-// hosts first.
-func perHostShare(testers, perHost int, hosts []string) []int {
-	perHost = max(perHost, 1)
-	share := make([]int, len(hosts))
-	for i := range hosts {
-		share[i] = min(perHost, max(0, testers-i*perHost))
-	}
-	return share
-}
-
 // shareTesters checks that the run's testers fit on the hosts ready at
 // testbed.testers_per_host each (a host never runs more: a skipped host's
 // testers are never piled onto the others beyond it), and says how they
@@ -43,16 +31,13 @@ func shareTesters(testers, perHost int, hosts []string, skipped map[string]strin
 		}
 		return "", fmt.Errorf("%w (%s)", err, hint)
 	}
-	share := perHostShare(testers, perHost, hosts)
+	r := Ready{Hosts: hosts, PerHost: perHost}
+	share := r.Share(testers)
 	if len(skipped) == 0 && !slices.Contains(share, 0) {
 		return "", nil
 	}
-	parts := make([]string, len(hosts))
-	for i, h := range hosts {
-		parts[i] = fmt.Sprintf("%s %d", h, share[i])
-	}
 	return fmt.Sprintf("%d testers over %d usable hosts, at most %d each (testbed.testers_per_host)%s: %s",
-		testers, len(hosts), perHost, skippedText(skipped), strings.Join(parts, ", ")), nil
+		testers, len(hosts), perHost, skippedText(skipped), r.ShareText(share)), nil
 }
 
 // skippedText names the skipped hosts, sorted, or is "".
@@ -64,19 +49,23 @@ func skippedText(skipped map[string]string) string {
 	return fmt.Sprintf(" (%d skipped: %s)", len(names), strings.Join(names, ", "))
 }
 
-// Share says how many of a run's testers each of r's hosts runs, as
-// HostFor hands them out ("a 2, b 2, c 1"), and the most any host runs.
-func (r Ready) Share(testers int) (string, int) {
-	counts := make(map[string]int, len(r.Hosts))
-	most := 0
+// Share is how many of a run's testers each of r's hosts runs, in the
+// order of r.Hosts, as HostFor hands them out.
+func (r Ready) Share(testers int) []int {
+	counts := make([]int, len(r.Hosts))
 	for i := range testers {
-		h := r.HostFor(i)
-		counts[h]++
-		most = max(most, counts[h])
+		if len(r.Hosts) > 0 {
+			counts[r.hostIndex(i)]++
+		}
 	}
+	return counts
+}
+
+// ShareText says a share of Share, host by host: "a 2, b 2, c 1".
+func (r Ready) ShareText(counts []int) string {
 	parts := make([]string, len(r.Hosts))
 	for i, h := range r.Hosts {
-		parts[i] = fmt.Sprintf("%s %d", h, counts[h])
+		parts[i] = fmt.Sprintf("%s %d", h, counts[i])
 	}
-	return strings.Join(parts, ", "), most
+	return strings.Join(parts, ", ")
 }

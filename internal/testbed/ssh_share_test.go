@@ -57,7 +57,7 @@ func TestShareTestersSays(t *testing.T) {
 	for i := range 5 {
 		got[r.HostFor(i)]++
 	}
-	for i, n := range perHostShare(5, 2, hosts) {
+	for i, n := range r.Share(5) {
 		if got[hosts[i]] != n {
 			t.Errorf("HostFor gives %s %d testers, the note says %d", hosts[i], got[hosts[i]], n)
 		}
@@ -68,7 +68,7 @@ func TestShareTestersSays(t *testing.T) {
 	if note, _ := shareTesters(2, 1, hosts, nil, false); !strings.HasSuffix(note, ": a 1, b 1, c 0") {
 		t.Errorf("a host not needed: note %q", note)
 	}
-	if s := perHostShare(3, 0, hosts); !slices.Equal(s, []int{1, 1, 1}) {
+	if s := (Ready{Hosts: hosts}).Share(3); !slices.Equal(s, []int{1, 1, 1}) {
 		t.Errorf("testers_per_host 0 counts as 1: %v", s)
 	}
 }

@@ -67,8 +67,12 @@ func (r Ready) HostFor(slot int) string {
 	if len(r.Hosts) == 0 || slot < 0 {
 		return ""
 	}
-	return r.Hosts[(slot/max(r.PerHost, 1))%len(r.Hosts)]
+	return r.Hosts[r.hostIndex(slot)]
 }
+
+// hostIndex is the index in r.Hosts of tester slot i's host (r.Hosts not
+// empty, slot ≥ 0).
+func (r Ready) hostIndex(slot int) int { return (slot / max(r.PerHost, 1)) % len(r.Hosts) }
 
 // Local reports whether every host is this machine.
 func (r Ready) Local() bool {
